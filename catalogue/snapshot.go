@@ -1,0 +1,264 @@
+package catalogue
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sync/atomic"
+)
+
+// Part is one collection's body as decoded: the upstream bytes and the
+// typed records. A Part is immutable.
+type Part struct {
+	collection Collection
+	body       *Body
+	records    any // []T of the collection's record type
+}
+
+// Decode checks raw against the shape of collection c, decodes its records
+// and prepares its REST representations. A body that is not JSON of the
+// collection's shape is refused with a [*BodyError] naming where. The part
+// keeps a copy of raw, so the caller may reuse its buffer.
+func Decode(c Collection, raw []byte) (*Part, error) {
+	records, err := decodeBody(c, raw)
+	if err != nil {
+		return nil, err
+	}
+	// A copy: the part is immutable, and its ETag must keep naming the
+	// bytes it serves even if the caller's buffer is reused.
+	body, err := newBody(bytes.Clone(raw))
+	if err != nil {
+		return nil, fmt.Errorf("preparing %s body: %w", c, err)
+	}
+	return &Part{collection: c, body: body, records: records}, nil
+}
+
+// Collection returns the collection the part belongs to.
+func (p *Part) Collection() Collection { return p.collection }
+
+// Body returns the part's upstream body.
+func (p *Part) Body() *Body { return p.body }
+
+// Table is a collection's records in upstream order, indexed by id.
+// A nil *Table is an empty one.
+type Table[T any] struct {
+	records []T
+	id      func(*T) int64
+	byID    map[int64]int32
+	// duplicates counts records whose id an earlier record already has;
+	// lookups by id find the first.
+	duplicates int
+}
+
+func newTable[T any](records []T, id func(*T) int64) *Table[T] {
+	t := &Table[T]{records: records, id: id, byID: make(map[int64]int32, len(records))}
+	for i := range t.records {
+		k := id(&t.records[i])
+		if _, dup := t.byID[k]; dup {
+			t.duplicates++
+			continue
+		}
+		t.byID[k] = int32(i)
+	}
+	return t
+}
+
+// Len returns the number of records.
+func (t *Table[T]) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.records)
+}
+
+// At returns the i-th record in upstream order.
+func (t *Table[T]) At(i int) *T { return &t.records[i] }
+
+// IDAt returns the id of the i-th record in upstream order.
+func (t *Table[T]) IDAt(i int) int64 { return t.id(&t.records[i]) }
+
+// Get returns the record with the given id.
+func (t *Table[T]) Get(id int64) (*T, bool) {
+	if t == nil {
+		return nil, false
+	}
+	i, ok := t.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &t.records[i], true
+}
+
+// IndexOf returns the upstream position of the record with the given id.
+func (t *Table[T]) IndexOf(id int64) (int, bool) {
+	if t == nil {
+		return 0, false
+	}
+	i, ok := t.byID[id]
+	return int(i), ok
+}
+
+// Snapshot is a consistent, immutable view of the whole catalogue: for each
+// collection, the upstream body and its typed records, or nothing if no good
+// body for it has been seen yet. Readers hold on to the *Snapshot they
+// started with, so a refresh never mixes two versions in one answer.
+type Snapshot struct {
+	parts   [NumCollections]*Part
+	version string
+
+	items       *Table[Item]
+	monsters    *Table[Monster]
+	secretRares *Table[SecretRare]
+	worldBosses *Table[WorldBoss]
+	quests      *Table[Quest]
+	baseCamps   *Table[BaseCamp]
+	discovery   *Table[DiscoveryLocation]
+	mining      *Table[MiningRock]
+	cooking     *Table[CookingRecipe]
+	farming     *Table[FarmingSeed]
+	forestry    *Table[ForestryTree]
+	fletching   *Table[FletchingRecipe]
+	events      *Table[EventChest]
+
+	indexes   [NumCollections]*Index
+	relations relations
+	integrity []Dangling
+}
+
+// NewSnapshot assembles a snapshot from parts, at most one per collection;
+// collections without a part are missing from it.
+func NewSnapshot(parts ...*Part) *Snapshot {
+	s := &Snapshot{}
+	for _, p := range parts {
+		s.parts[p.collection] = p
+	}
+	s.index()
+	return s
+}
+
+// With returns a snapshot like s with the given parts in place of s's.
+func (s *Snapshot) With(parts ...*Part) *Snapshot {
+	n := &Snapshot{parts: s.parts}
+	for _, p := range parts {
+		n.parts[p.collection] = p
+	}
+	n.index()
+	return n
+}
+
+func (s *Snapshot) index() {
+	h := sha256.New()
+	for _, p := range s.parts {
+		if p == nil {
+			h.Write([]byte("-\n"))
+			continue
+		}
+		h.Write([]byte(p.body.ETag() + "\n"))
+	}
+	s.version = hex.EncodeToString(h.Sum(nil)[:8])
+
+	s.items = table(s.parts[Items], func(r *Item) int64 { return r.ID })
+	s.monsters = table(s.parts[Monsters], func(r *Monster) int64 { return r.ID })
+	s.secretRares = table(s.parts[SecretRares], func(r *SecretRare) int64 { return r.ID })
+	s.worldBosses = table(s.parts[WorldBosses], func(r *WorldBoss) int64 { return r.ID })
+	s.quests = table(s.parts[Quests], func(r *Quest) int64 { return r.ID })
+	s.baseCamps = table(s.parts[BaseCamps], func(r *BaseCamp) int64 { return r.ID })
+	s.discovery = table(s.parts[Discovery], func(r *DiscoveryLocation) int64 { return r.ID })
+	s.mining = table(s.parts[Mining], func(r *MiningRock) int64 { return r.ID })
+	s.cooking = table(s.parts[Cooking], func(r *CookingRecipe) int64 { return r.ID })
+	s.farming = table(s.parts[Farming], func(r *FarmingSeed) int64 { return r.ID })
+	s.forestry = table(s.parts[Forestry], func(r *ForestryTree) int64 { return r.ID })
+	s.fletching = table(s.parts[Fletching], func(r *FletchingRecipe) int64 { return r.ID })
+	s.events = table(s.parts[Events], func(r *EventChest) int64 { return r.ID })
+
+	s.buildIndexes()
+	s.relations = s.buildRelations()
+	s.integrity = s.checkIntegrity()
+}
+
+func table[T any](p *Part, id func(*T) int64) *Table[T] {
+	if p == nil {
+		return nil
+	}
+	return newTable(p.records.([]T), id)
+}
+
+// Version identifies the snapshot's data: it is derived from the bodies
+// alone, so replicas holding the same data report the same version.
+func (s *Snapshot) Version() string { return s.version }
+
+// Part returns the part of collection c, or nil if c is missing.
+func (s *Snapshot) Part(c Collection) *Part { return s.parts[c] }
+
+// Body returns the upstream body of collection c, or nil if c is missing.
+func (s *Snapshot) Body(c Collection) *Body {
+	if p := s.parts[c]; p != nil {
+		return p.body
+	}
+	return nil
+}
+
+// Missing lists the collections the snapshot has no good body for.
+func (s *Snapshot) Missing() []Collection {
+	var m []Collection
+	for c, p := range s.parts {
+		if p == nil {
+			m = append(m, Collection(c))
+		}
+	}
+	return m
+}
+
+// Items returns the items, or nil if the collection is missing.
+func (s *Snapshot) Items() *Table[Item] { return s.items }
+
+// Monsters returns the monsters, or nil if the collection is missing.
+func (s *Snapshot) Monsters() *Table[Monster] { return s.monsters }
+
+// SecretRares returns the secret rares, or nil if the collection is missing.
+func (s *Snapshot) SecretRares() *Table[SecretRare] { return s.secretRares }
+
+// WorldBosses returns the world bosses, or nil if the collection is missing.
+func (s *Snapshot) WorldBosses() *Table[WorldBoss] { return s.worldBosses }
+
+// Quests returns the quests, or nil if the collection is missing.
+func (s *Snapshot) Quests() *Table[Quest] { return s.quests }
+
+// BaseCamps returns the base camp levels, or nil if the collection is missing.
+func (s *Snapshot) BaseCamps() *Table[BaseCamp] { return s.baseCamps }
+
+// DiscoveryLocations returns the discovery locations, or nil if the
+// collection is missing.
+func (s *Snapshot) DiscoveryLocations() *Table[DiscoveryLocation] { return s.discovery }
+
+// MiningRocks returns the mining rocks, or nil if the collection is missing.
+func (s *Snapshot) MiningRocks() *Table[MiningRock] { return s.mining }
+
+// CookingRecipes returns the cooking recipes, or nil if the collection is missing.
+func (s *Snapshot) CookingRecipes() *Table[CookingRecipe] { return s.cooking }
+
+// FarmingSeeds returns the farming seeds, or nil if the collection is missing.
+func (s *Snapshot) FarmingSeeds() *Table[FarmingSeed] { return s.farming }
+
+// ForestryTrees returns the forestry trees, or nil if the collection is missing.
+func (s *Snapshot) ForestryTrees() *Table[ForestryTree] { return s.forestry }
+
+// FletchingRecipes returns the fletching recipes, or nil if the collection is missing.
+func (s *Snapshot) FletchingRecipes() *Table[FletchingRecipe] { return s.fletching }
+
+// EventChests returns the event chests, or nil if the collection is missing.
+func (s *Snapshot) EventChests() *Table[EventChest] { return s.events }
+
+// Store holds the current snapshot. It is safe for concurrent use: readers
+// take the current snapshot with one atomic load and keep it for as long as
+// they need a consistent view.
+type Store struct {
+	current atomic.Pointer[Snapshot]
+}
+
+// Current returns the snapshot being served, or nil before the first one.
+func (st *Store) Current() *Snapshot { return st.current.Load() }
+
+// Publish makes s the snapshot being served.
+func (st *Store) Publish(s *Snapshot) { st.current.Store(s) }
