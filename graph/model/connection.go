@@ -1,0 +1,80 @@
+// Package model holds the shapes the GraphQL schema needs beyond the
+// catalogue's own records: the Relay connections and what gqlgen generates.
+package model
+
+import "github.com/catalogue-gateway/gateway/catalogue"
+
+// Connection is a page of records, as the Relay connection specification
+// shapes it. Cursors are made only when a query asks for edges.
+type Connection[T any] struct {
+	// TotalCount is the number of records matching the filter, on every
+	// page together.
+	TotalCount int
+	// Nodes are the page's records.
+	Nodes []*T
+	// PageInfo says where the page stands.
+	PageInfo PageInfo
+	// cursor returns the cursor of the i-th node.
+	cursor func(i int) string
+}
+
+// NewConnection returns a connection over nodes; cursor(i) is the cursor
+// of nodes[i].
+func NewConnection[T any](total int, nodes []*T, info PageInfo, cursor func(i int) string) *Connection[T] {
+	return &Connection[T]{TotalCount: total, Nodes: nodes, PageInfo: info, cursor: cursor}
+}
+
+// Edges returns the page's records with their cursors.
+func (c *Connection[T]) Edges() []*Edge[T] {
+	edges := make([]*Edge[T], len(c.Nodes))
+	for i, n := range c.Nodes {
+		edges[i] = &Edge[T]{Cursor: c.cursor(i), Node: n}
+	}
+	return edges
+}
+
+// Edge is a record with its cursor.
+type Edge[T any] struct {
+	Cursor string
+	Node   *T
+}
+
+// PageInfo is Relay's pagination information.
+type PageInfo struct {
+	HasNextPage     bool
+	HasPreviousPage bool
+	StartCursor     *string
+	EndCursor       *string
+}
+
+// The schema's connection and edge types, one per collection. They are
+// aliases so that gqlgen binds each GraphQL type to an instance of the
+// generic types above.
+type (
+	ItemConnection              = Connection[catalogue.Item]
+	ItemEdge                    = Edge[catalogue.Item]
+	MonsterConnection           = Connection[catalogue.Monster]
+	MonsterEdge                 = Edge[catalogue.Monster]
+	SecretRareConnection        = Connection[catalogue.SecretRare]
+	SecretRareEdge              = Edge[catalogue.SecretRare]
+	WorldBossConnection         = Connection[catalogue.WorldBoss]
+	WorldBossEdge               = Edge[catalogue.WorldBoss]
+	QuestConnection             = Connection[catalogue.Quest]
+	QuestEdge                   = Edge[catalogue.Quest]
+	BaseCampConnection          = Connection[catalogue.BaseCamp]
+	BaseCampEdge                = Edge[catalogue.BaseCamp]
+	DiscoveryLocationConnection = Connection[catalogue.DiscoveryLocation]
+	DiscoveryLocationEdge       = Edge[catalogue.DiscoveryLocation]
+	MiningRockConnection        = Connection[catalogue.MiningRock]
+	MiningRockEdge              = Edge[catalogue.MiningRock]
+	CookingRecipeConnection     = Connection[catalogue.CookingRecipe]
+	CookingRecipeEdge           = Edge[catalogue.CookingRecipe]
+	FarmingSeedConnection       = Connection[catalogue.FarmingSeed]
+	FarmingSeedEdge             = Edge[catalogue.FarmingSeed]
+	ForestryTreeConnection      = Connection[catalogue.ForestryTree]
+	ForestryTreeEdge            = Edge[catalogue.ForestryTree]
+	FletchingRecipeConnection   = Connection[catalogue.FletchingRecipe]
+	FletchingRecipeEdge         = Edge[catalogue.FletchingRecipe]
+	EventChestConnection        = Connection[catalogue.EventChest]
+	EventChestEdge              = Edge[catalogue.EventChest]
+)
