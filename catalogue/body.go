@@ -72,10 +72,18 @@ const (
 	zstdWindow = 2 << 20
 )
 
+// etagBase is the part of every ETag of a body that derives from its bytes.
+func etagBase(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return base64.RawURLEncoding.EncodeToString(sum[:18])
+}
+
+// newETag returns the identity ETag a body of these bytes has.
+func newETag(raw []byte) string { return `"` + etagBase(raw) + `"` }
+
 // newBody keeps raw and makes its compressed representations.
 func newBody(raw []byte) (*Body, error) {
-	sum := sha256.Sum256(raw)
-	tag := base64.RawURLEncoding.EncodeToString(sum[:18])
+	tag := etagBase(raw)
 	b := &Body{}
 	b.reps[Identity] = Representation{Encoding: Identity, Bytes: raw, ETag: `"` + tag + `"`}
 

@@ -22,9 +22,9 @@ func Embedded() (*Snapshot, error) {
 	var wg sync.WaitGroup
 	for c := range NumCollections {
 		wg.Go(func() {
-			raw, err := embedded.ReadFile("embedded/" + c.String() + ".json")
+			raw, err := EmbeddedBody(c)
 			if err != nil {
-				errs[c] = fmt.Errorf("reading embedded %s: %w", c, err)
+				errs[c] = err
 				return
 			}
 			parts[c], errs[c] = Decode(c, raw)
@@ -37,4 +37,14 @@ func Embedded() (*Snapshot, error) {
 		}
 	}
 	return NewSnapshot(parts...), nil
+}
+
+// EmbeddedBody returns the embedded catalogue's body of collection c, as an
+// upstream would serve it.
+func EmbeddedBody(c Collection) ([]byte, error) {
+	raw, err := embedded.ReadFile("embedded/" + c.String() + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("reading embedded %s: %w", c, err)
+	}
+	return raw, nil
 }

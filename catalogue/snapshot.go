@@ -199,6 +199,14 @@ func (s *Snapshot) Body(c Collection) *Body {
 	return nil
 }
 
+// Len returns the number of records of collection c; 0 if c is missing.
+func (s *Snapshot) Len(c Collection) int {
+	if ix := s.indexes[c]; ix != nil {
+		return ix.n
+	}
+	return 0
+}
+
 // Missing lists the collections the snapshot has no good body for.
 func (s *Snapshot) Missing() []Collection {
 	var m []Collection

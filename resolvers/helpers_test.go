@@ -5,27 +5,23 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
 
-// fixture loads the hand-written catalogue under testdata/catalogue: a few
-// records of every collection, with dangling references, numbers beyond
-// 32 bits and float64, several envelopes and mixed EventChest itemIds.
+// fixture loads the small hand-written catalogue of package upstreamtest:
+// a few records of every collection, with dangling references, numbers
+// beyond 32 bits and float64, several envelopes and mixed EventChest
+// itemIds.
 func fixture(t testing.TB) *catalogue.Snapshot {
 	t.Helper()
 	var parts []*catalogue.Part
-	for c := range catalogue.NumCollections {
-		raw, err := os.ReadFile(filepath.Join("testdata", "catalogue", c.String()+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for c, raw := range upstreamtest.FixtureBodies(t) {
 		p, err := catalogue.Decode(c, raw)
 		if err != nil {
 			t.Fatalf("fixture %s: %v", c, err)

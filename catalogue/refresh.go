@@ -1,0 +1,332 @@
+package catalogue
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Observer is told what the refresher does, for metrics. Its methods are
+// called concurrently.
+type Observer interface {
+	// UpstreamRequest reports one upstream request of collection c and its
+	// outcome: "200", "304", or a FetchError kind ("status_503",
+	// "timeout", "connection", "read", "too_large").
+	UpstreamRequest(c Collection, outcome string)
+	// BodyRejected reports a body of c that failed validation.
+	BodyRejected(c Collection)
+	// RefreshDone reports a whole refresh round and how long it took.
+	RefreshDone(d time.Duration)
+}
+
+// RefresherConfig configures a Refresher. Upstream and Interval are
+// required; the rest have defaults.
+type RefresherConfig struct {
+	Upstream *Upstream
+	// Cache, if set, keeps every good body on disk and is read at start.
+	Cache *DiskCache
+	// Interval is how often the upstream is read again, give or take a
+	// tenth, so that replicas started together do not call together.
+	Interval time.Duration
+	// Retries is how many times a transient failure is tried again within
+	// one round, with exponential backoff from RetryBase. Defaults: 2, 250ms.
+	Retries   int
+	RetryBase time.Duration
+	// ColdRetryBase is the first wait before trying again while a
+	// collection has no good body at all; it doubles up to Interval.
+	// Default 1s.
+	ColdRetryBase time.Duration
+	Logger        *slog.Logger
+	Observer      Observer
+}
+
+// CollectionState is what the refresher knows of one collection, for
+// /readyz.
+type CollectionState struct {
+	// Source is where the body being served came from: "upstream",
+	// "cache" or "embedded"; empty while there is none.
+	Source string `json:"source,omitempty"`
+	// CheckedAt is when the upstream last gave or confirmed (304) the
+	// body being served; zero for a body from the disk cache not yet
+	// revalidated.
+	CheckedAt time.Time `json:"checkedAt,omitzero"`
+	// LastAttemptAt, LastOutcome and LastError describe the latest
+	// refresh of the collection: outcome "200", "304", "unchanged",
+	// "rejected" (a body that failed validation) or "error".
+	LastAttemptAt time.Time `json:"lastAttemptAt,omitzero"`
+	LastOutcome   string    `json:"lastOutcome,omitempty"`
+	LastError     string    `json:"lastError,omitempty"`
+
+	validators Validators
+}
+
+// Refresher keeps a Store's snapshot up to date with the upstream: it
+// reads every collection at start and every Interval, keeps each
+// collection's last good body when a read fails, and publishes a new
+// snapshot only when something changed.
+type Refresher struct {
+	cfg   RefresherConfig
+	store *Store
+
+	mu     sync.Mutex
+	states [NumCollections]CollectionState
+	// round is open while a refresh round is under way, and closed once
+	// its snapshot is published.
+	round chan struct{}
+}
+
+// NewRefresher returns a refresher publishing into store.
+func NewRefresher(store *Store, cfg RefresherConfig) *Refresher {
+	if cfg.Retries == 0 {
+		cfg.Retries = 2
+	}
+	if cfg.RetryBase <= 0 {
+		cfg.RetryBase = 250 * time.Millisecond
+	}
+	if cfg.ColdRetryBase <= 0 {
+		cfg.ColdRetryBase = time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Observer == nil {
+		cfg.Observer = nopObserver{}
+	}
+	return &Refresher{cfg: cfg, store: store}
+}
+
+type nopObserver struct{}
+
+func (nopObserver) UpstreamRequest(Collection, string) {}
+func (nopObserver) BodyRejected(Collection)            {}
+func (nopObserver) RefreshDone(time.Duration)          {}
+
+// States returns the state of every collection.
+func (r *Refresher) States() [NumCollections]CollectionState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.states
+}
+
+// Run loads the disk cache, then refreshes until ctx ends: every Interval
+// while every collection has a good body, and sooner, with growing waits,
+// while some has none.
+func (r *Refresher) Run(ctx context.Context) {
+	r.LoadCache()
+	wait := r.cfg.ColdRetryBase
+	for {
+		r.Refresh(ctx)
+		next := jitter(r.cfg.Interval)
+		if snap := r.store.Current(); snap == nil || len(snap.Missing()) > 0 {
+			next = min(jitter(wait), next)
+			wait = min(2*wait, r.cfg.Interval)
+		} else {
+			wait = r.cfg.ColdRetryBase
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(next):
+		}
+	}
+}
+
+// jitter spreads d by ±10%.
+func jitter(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * (0.9 + 0.2*rand.Float64()))
+}
+
+// LoadCache publishes what the disk cache holds, so a restart serves at
+// once; the next refresh revalidates it. A damaged file is reported and
+// left out.
+func (r *Refresher) LoadCache() {
+	if r.cfg.Cache == nil {
+		return
+	}
+	var parts []*Part
+	for c := range NumCollections {
+		body, v, err := r.cfg.Cache.Load(c)
+		if errors.Is(err, ErrNotCached) {
+			continue
+		}
+		if err != nil {
+			r.cfg.Logger.Warn("ignoring a damaged disk cache file", "collection", c.String(), "err", err)
+			continue
+		}
+		p, err := Decode(c, body)
+		if err != nil {
+			r.cfg.Logger.Warn("ignoring a disk cache file that is not a valid body", "collection", c.String(), "err", err)
+			continue
+		}
+		parts = append(parts, p)
+		r.mu.Lock()
+		r.states[c] = CollectionState{Source: "cache", validators: v}
+		r.mu.Unlock()
+	}
+	if len(parts) > 0 {
+		r.publish(parts)
+		r.cfg.Logger.Info("serving the disk cache until the upstream answers", "collections", len(parts))
+	}
+}
+
+// publish swaps in a snapshot with parts in place of the current ones.
+// Only the refresher publishes, from one goroutine at a time, so the read
+// of the current snapshot and the swap cannot interleave with another.
+func (r *Refresher) publish(parts []*Part) {
+	base := r.store.Current()
+	if base == nil {
+		base = NewSnapshot()
+	}
+	r.store.Publish(base.With(parts...))
+}
+
+// Refresh reads every collection once, concurrently, and publishes a new
+// snapshot if any body changed. A collection whose read fails keeps its
+// last good body.
+func (r *Refresher) Refresh(ctx context.Context) {
+	start := time.Now()
+	round := make(chan struct{})
+	r.mu.Lock()
+	r.round = round
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.round = nil
+		r.mu.Unlock()
+		close(round)
+	}()
+	cur := r.store.Current()
+	parts := make([]*Part, NumCollections)
+	var wg sync.WaitGroup
+	for c := range NumCollections {
+		wg.Go(func() { parts[c] = r.refreshOne(ctx, c, cur) })
+	}
+	wg.Wait()
+	var changed []*Part
+	for _, p := range parts {
+		if p != nil {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) > 0 {
+		r.publish(changed)
+	}
+	r.cfg.Observer.RefreshDone(time.Since(start))
+}
+
+// refreshOne reads collection c and returns its new part, or nil when the
+// body is unchanged or the read failed.
+func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot) *Part {
+	var have *Body
+	if cur != nil {
+		have = cur.Body(c)
+	}
+	r.mu.Lock()
+	v := r.states[c].validators
+	r.mu.Unlock()
+	if have == nil {
+		v = Validators{} // nothing to revalidate
+	}
+
+	f, err := r.fetch(ctx, c, v)
+	now := time.Now()
+	if err != nil {
+		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", err.Error() }, now)
+		r.cfg.Logger.Warn("upstream read failed; keeping the last good body", "collection", c.String(), "err", err)
+		return nil
+	}
+	if f.NotModified {
+		r.record(c, func(s *CollectionState) {
+			s.LastOutcome, s.LastError, s.CheckedAt, s.validators = "304", "", now, f.Validators
+		}, now)
+		return nil
+	}
+	if have != nil && have.ETag() == newETag(f.Body) {
+		// An upstream that sends no validators still costs no decoding
+		// when its body has not changed.
+		r.record(c, func(s *CollectionState) {
+			s.LastOutcome, s.LastError, s.CheckedAt, s.validators = "unchanged", "", now, f.Validators
+		}, now)
+		return nil
+	}
+	p, err := Decode(c, f.Body)
+	if err != nil {
+		r.cfg.Observer.BodyRejected(c)
+		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "rejected", err.Error() }, now)
+		r.cfg.Logger.Warn("upstream body rejected; keeping the last good body", "collection", c.String(), "err", err)
+		return nil
+	}
+	if r.cfg.Cache != nil {
+		if err := r.cfg.Cache.Save(c, f.Body, f.Validators); err != nil {
+			r.cfg.Logger.Warn("cannot write the disk cache", "collection", c.String(), "err", err)
+		}
+	}
+	r.record(c, func(s *CollectionState) {
+		s.Source, s.LastOutcome, s.LastError, s.CheckedAt, s.validators = "upstream", "200", "", now, f.Validators
+	}, now)
+	return p
+}
+
+func (r *Refresher) record(c Collection, update func(*CollectionState), now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.states[c].LastAttemptAt = now
+	update(&r.states[c])
+}
+
+// fetch reads c, trying transient failures again with exponential backoff
+// and jitter, within ctx.
+func (r *Refresher) fetch(ctx context.Context, c Collection, v Validators) (Fetched, error) {
+	for attempt := 0; ; attempt++ {
+		f, err := r.cfg.Upstream.Fetch(ctx, c, v)
+		if err == nil {
+			if f.NotModified {
+				r.cfg.Observer.UpstreamRequest(c, "304")
+			} else {
+				r.cfg.Observer.UpstreamRequest(c, "200")
+			}
+			return f, nil
+		}
+		var fe *FetchError
+		if !errors.As(err, &fe) {
+			return Fetched{}, err
+		}
+		outcome := fe.Kind
+		if fe.Kind == "status" {
+			outcome = "status_" + strconv.Itoa(fe.Status)
+		}
+		r.cfg.Observer.UpstreamRequest(c, outcome)
+		if !fe.Transient() || attempt >= r.cfg.Retries {
+			return Fetched{}, err
+		}
+		backoff := jitter(r.cfg.RetryBase << attempt)
+		select {
+		case <-ctx.Done():
+			return Fetched{}, err
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// AwaitFlight waits, at most until ctx ends, for the refresh under way to
+// publish its snapshot, if one is under way. Requests for a collection with
+// no good body yet wait on it rather than each asking the upstream: however
+// many arrive while the snapshot is cold, each collection is fetched once
+// per round. c names the collection the caller needs; a refresh reads every
+// collection, so any round under way is the one to wait for.
+func (r *Refresher) AwaitFlight(ctx context.Context, c Collection) {
+	r.mu.Lock()
+	round := r.round
+	r.mu.Unlock()
+	if round == nil {
+		return
+	}
+	select {
+	case <-round:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,424 @@
+package catalogue_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+)
+
+// countingObserver records what a refresher reports.
+type countingObserver struct {
+	mu       sync.Mutex
+	outcomes map[string]int // "collection outcome"
+	rejected map[catalogue.Collection]int
+	rounds   int
+}
+
+func newCountingObserver() *countingObserver {
+	return &countingObserver{outcomes: map[string]int{}, rejected: map[catalogue.Collection]int{}}
+}
+
+func (o *countingObserver) UpstreamRequest(c catalogue.Collection, outcome string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.outcomes[c.String()+" "+outcome]++
+}
+
+func (o *countingObserver) BodyRejected(c catalogue.Collection) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.rejected[c]++
+}
+
+func (o *countingObserver) RefreshDone(time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.rounds++
+}
+
+func (o *countingObserver) count(c catalogue.Collection, outcome string) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.outcomes[c.String()+" "+outcome]
+}
+
+type fixture struct {
+	base, boss *upstreamtest.Server
+	store      *catalogue.Store
+	refresher  *catalogue.Refresher
+	observer   *countingObserver
+	cacheDir   string
+}
+
+// newFixture starts two stand-in upstreams, the base address serving every
+// collection but /worldboss and the world boss address serving only it, and
+// a refresher reading them with short timeouts.
+func newFixture(t *testing.T, cacheDir string) *fixture {
+	t.Helper()
+	bodies := upstreamtest.FixtureBodies(t)
+	boss := map[catalogue.Collection][]byte{catalogue.WorldBosses: bodies[catalogue.WorldBosses]}
+	delete(bodies, catalogue.WorldBosses)
+	f := &fixture{
+		base:     upstreamtest.New(t, bodies),
+		boss:     upstreamtest.New(t, boss),
+		store:    &catalogue.Store{},
+		observer: newCountingObserver(),
+		cacheDir: cacheDir,
+	}
+	cfg := catalogue.RefresherConfig{
+		Upstream: &catalogue.Upstream{
+			BaseURL:      f.base.URL,
+			WorldBossURL: f.boss.URL,
+			Client:       catalogue.NewUpstreamClient(),
+			UserAgent:    "catalogue-gateway-test",
+			Timeout:      time.Second,
+		},
+		Interval:  time.Hour,
+		RetryBase: 10 * time.Millisecond,
+		Observer:  f.observer,
+	}
+	if cacheDir != "" {
+		cfg.Cache = &catalogue.DiskCache{Dir: cacheDir}
+	}
+	f.refresher = catalogue.NewRefresher(f.store, cfg)
+	return f
+}
+
+func (f *fixture) server(c catalogue.Collection) *upstreamtest.Server {
+	if c == catalogue.WorldBosses {
+		return f.boss
+	}
+	return f.base
+}
+
+func (f *fixture) refresh(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f.refresher.Refresh(ctx)
+}
+
+func TestRefreshLoadsEveryCollectionFromItsAddress(t *testing.T) {
+	f := newFixture(t, "")
+	f.refresh(t)
+	snap := f.store.Current()
+	if snap == nil || len(snap.Missing()) > 0 {
+		t.Fatalf("after one refresh, missing %v", snap.Missing())
+	}
+	for c := range catalogue.NumCollections {
+		if want := upstreamtest.FixtureBodies(t)[c]; !bytes.Equal(snap.Body(c).Raw(), want) {
+			t.Errorf("%s: body differs from the upstream's", c)
+		}
+		if got := f.server(c).Requests(c); got != 1 {
+			t.Errorf("%s: %d requests to its address, want 1", c, got)
+		}
+		if st := f.refresher.States()[c]; st.Source != "upstream" || st.LastOutcome != "200" || st.CheckedAt.IsZero() {
+			t.Errorf("%s: state %+v", c, st)
+		}
+	}
+	if f.base.Requests(catalogue.WorldBosses) != 0 {
+		t.Error("/worldboss was asked of the base address")
+	}
+}
+
+func TestRefreshOfUnchangedDataIsConditional(t *testing.T) {
+	f := newFixture(t, "")
+	f.refresh(t)
+	before := f.store.Current()
+	f.refresh(t)
+	if f.store.Current() != before {
+		t.Error("an unchanged upstream produced a new snapshot")
+	}
+	for c := range catalogue.NumCollections {
+		if got := f.server(c).NotModified(c); got != 1 {
+			t.Errorf("%s: %d 304s, want 1", c, got)
+		}
+		if got := f.observer.count(c, "304"); got != 1 {
+			t.Errorf("%s: observer saw %d 304s, want 1", c, got)
+		}
+	}
+	// An upstream without validators sends the body again; the same
+	// bytes still make no new snapshot and no decoding.
+	f.base.SetFault(catalogue.Items, upstreamtest.NoValidator)
+	f.refresh(t)
+	if f.store.Current() != before {
+		t.Error("a resent, unchanged body produced a new snapshot")
+	}
+	if st := f.refresher.States()[catalogue.Items]; st.LastOutcome != "unchanged" {
+		t.Errorf("items outcome %q, want unchanged", st.LastOutcome)
+	}
+}
+
+func TestRefreshPicksUpChangedData(t *testing.T) {
+	f := newFixture(t, "")
+	f.refresh(t)
+	old := f.store.Current()
+	body := upstreamtest.FixtureBodies(t)[catalogue.Mining]
+	changed := bytes.Replace(body, []byte(`"miningExp":`), []byte(`"extra":1,"miningExp":`), 1)
+	f.base.SetBody(catalogue.Mining, changed)
+	f.refresh(t)
+	snap := f.store.Current()
+	if !bytes.Equal(snap.Body(catalogue.Mining).Raw(), changed) {
+		t.Fatal("the changed mining body is not served")
+	}
+	if snap.Version() == old.Version() {
+		t.Error("the version did not change with the data")
+	}
+	if snap.Part(catalogue.Items) != old.Part(catalogue.Items) {
+		t.Error("an unchanged collection was decoded again")
+	}
+}
+
+// TestRefreshKeepsLastGoodOnFaults gives one path of each address each
+// fault in turn: the collection keeps its last good body and records, the
+// others still update, and the state says what went wrong.
+func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
+	faults := []struct {
+		fault   upstreamtest.Fault
+		outcome string
+	}{
+		{upstreamtest.Status500, "error"},
+		{upstreamtest.Status503, "error"},
+		{upstreamtest.Hang, "error"},
+		{upstreamtest.Close, "error"},
+		{upstreamtest.Malformed, "rejected"},
+		{upstreamtest.Truncated, "rejected"},
+		{upstreamtest.WrongShape, "rejected"},
+		{upstreamtest.Empty, "rejected"},
+	}
+	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.WorldBosses} {
+		for _, ft := range faults {
+			t.Run(c.String()+"/"+string(ft.fault), func(t *testing.T) {
+				t.Parallel()
+				f := newFixture(t, "")
+				f.refresh(t)
+				good := f.store.Current()
+
+				// The faulty path also has new data behind the fault,
+				// and another collection changes for real.
+				body := upstreamtest.FixtureBodies(t)[c]
+				f.server(c).SetBody(c, append(bytes.Clone(body), ' '))
+				f.server(c).SetFault(c, ft.fault)
+				other := catalogue.Quests
+				ob := upstreamtest.FixtureBodies(t)[other]
+				f.base.SetBody(other, append(bytes.Clone(ob), '\n'))
+
+				start := time.Now()
+				f.refresh(t)
+				took := time.Since(start)
+				snap := f.store.Current()
+				if snap.Part(c) != good.Part(c) {
+					t.Fatalf("%s: the last good part was replaced", c)
+				}
+				if !bytes.Equal(snap.Body(c).Raw(), body) {
+					t.Fatalf("%s: the served body changed", c)
+				}
+				if !bytes.Equal(snap.Body(other).Raw(), append(bytes.Clone(ob), '\n')) {
+					t.Fatalf("%s: another collection did not update", other)
+				}
+				st := f.refresher.States()[c]
+				if st.LastOutcome != ft.outcome || st.LastError == "" {
+					t.Errorf("state %+v, want outcome %q with an error", st, ft.outcome)
+				}
+				if st.Source != "upstream" {
+					t.Errorf("source %q, want upstream", st.Source)
+				}
+				// Timeouts bound a hang: 3 attempts of 1s, plus backoff.
+				if took > 8*time.Second {
+					t.Errorf("a refresh took %s", took)
+				}
+				if ft.outcome == "rejected" && f.observer.rejected[c] == 0 {
+					t.Error("the observer was not told of the rejected body")
+				}
+			})
+		}
+	}
+}
+
+func TestTransientFailuresAreRetriedWithinARound(t *testing.T) {
+	f := newFixture(t, "")
+	f.base.SetFault(catalogue.Farming, upstreamtest.Status503)
+	f.refresh(t)
+	if got := f.base.Requests(catalogue.Farming); got != 3 {
+		t.Errorf("farming: %d requests for a 503, want 3 (1 + 2 retries)", got)
+	}
+	f.base.SetFault(catalogue.Farming, upstreamtest.None)
+	f.refresh(t)
+	if f.store.Current().Body(catalogue.Farming) == nil {
+		t.Fatal("farming still missing after the upstream healed")
+	}
+	// A refused body is not retried: the upstream said what it had.
+	f.base.SetFault(catalogue.Cooking, upstreamtest.Malformed)
+	n := f.base.Requests(catalogue.Cooking)
+	f.refresh(t)
+	if got := f.base.Requests(catalogue.Cooking) - n; got != 1 {
+		t.Errorf("cooking: %d requests for a malformed body, want 1", got)
+	}
+}
+
+func TestColdStartWithUpstreamDownThenUp(t *testing.T) {
+	f := newFixture(t, "")
+	f.base.SetFaultAll(upstreamtest.Status500)
+	f.boss.SetFaultAll(upstreamtest.Close)
+	f.refresh(t)
+	if snap := f.store.Current(); snap != nil && len(snap.Missing()) != int(catalogue.NumCollections) {
+		t.Fatalf("a failed cold start published data: missing %v", snap.Missing())
+	}
+	for c, st := range f.refresher.States() {
+		if st.LastOutcome != "error" || st.LastError == "" {
+			t.Errorf("%s: state %+v", catalogue.Collection(c), st)
+		}
+	}
+	f.base.SetFaultAll(upstreamtest.None)
+	f.boss.SetFaultAll(upstreamtest.None)
+	f.refresh(t)
+	if snap := f.store.Current(); snap == nil || len(snap.Missing()) != 0 {
+		t.Fatal("not whole once the upstream is up")
+	}
+}
+
+func TestRunRetriesSoonWhileCold(t *testing.T) {
+	f := newFixture(t, "")
+	f.base.SetFault(catalogue.Items, upstreamtest.Status500)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { f.refresher.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	// The interval is an hour; a cold collection is tried again after
+	// about a second, so healing the upstream shows within seconds.
+	deadline := time.Now().Add(10 * time.Second)
+	for f.base.Requests(catalogue.Items) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatal("items not retried while cold")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	f.base.SetFault(catalogue.Items, upstreamtest.None)
+	for {
+		if snap := f.store.Current(); snap != nil && snap.Body(catalogue.Items) != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("items not loaded after the upstream healed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestDiskCacheServesARestartWhileTheUpstreamIsDown(t *testing.T) {
+	dir := t.TempDir()
+	first := newFixture(t, dir)
+	first.refresh(t)
+	want := first.store.Current()
+
+	second := newFixture(t, dir)
+	second.base.SetFaultAll(upstreamtest.Hang)
+	second.boss.SetFaultAll(upstreamtest.Hang)
+	second.refresher.LoadCache()
+	got := second.store.Current()
+	if got == nil || len(got.Missing()) != 0 {
+		t.Fatal("the disk cache did not restore every collection")
+	}
+	if got.Version() != want.Version() {
+		t.Error("the restored snapshot differs from the saved one")
+	}
+	for c, st := range second.refresher.States() {
+		if st.Source != "cache" {
+			t.Errorf("%s: source %q, want cache", catalogue.Collection(c), st.Source)
+		}
+	}
+
+	// Once the upstream is back, the cache revalidates: 304s, no decoding.
+	second.base.SetFaultAll(upstreamtest.None)
+	second.boss.SetFaultAll(upstreamtest.None)
+	second.refresh(t)
+	if second.store.Current() != got {
+		t.Error("revalidating the cached snapshot replaced it")
+	}
+	if n := second.base.NotModified(catalogue.Items); n != 1 {
+		t.Errorf("items: %d 304s on revalidating the cache, want 1", n)
+	}
+}
+
+func TestDamagedDiskCacheFilesAreIgnored(t *testing.T) {
+	dir := t.TempDir()
+	first := newFixture(t, dir)
+	first.refresh(t)
+
+	damage := map[string]func([]byte) []byte{
+		"items.cache":    func(b []byte) []byte { b[len(b)-10] ^= 0xff; return b },                // a flipped byte
+		"monsters.cache": func(b []byte) []byte { return b[:len(b)/2] },                           // cut short
+		"quests.cache":   func([]byte) []byte { return []byte("not a cache file") },               // garbage
+		"mining.cache":   func(b []byte) []byte { return bytes.Replace(b, []byte("\n"), nil, 1) }, // no header line
+	}
+	for name, fn := range damage {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, fn(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second := newFixture(t, dir)
+	second.refresher.LoadCache()
+	snap := second.store.Current()
+	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.Monsters, catalogue.Quests, catalogue.Mining} {
+		if snap.Body(c) != nil {
+			t.Errorf("%s: a damaged cache file was served", c)
+		}
+	}
+	if snap.Body(catalogue.Cooking) == nil {
+		t.Error("an intact cache file was not served")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+// TestAwaitFlight: requests for a cold collection wait for the request
+// under way instead of asking the upstream themselves.
+func TestAwaitFlight(t *testing.T) {
+	f := newFixture(t, "")
+	f.base.SetFault(catalogue.Items, upstreamtest.Slow)
+	done := make(chan struct{})
+	go func() { f.refresh(t); close(done) }()
+
+	// Wait until the flight for items is under way.
+	deadline := time.Now().Add(5 * time.Second)
+	for f.base.Requests(catalogue.Items) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no request for items")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			f.refresher.AwaitFlight(ctx, catalogue.Items)
+			if f.store.Current() == nil || f.store.Current().Body(catalogue.Items) == nil {
+				t.Error("a waiter woke before items were loaded")
+			}
+		})
+	}
+	wg.Wait()
+	<-done
+	if got := f.base.Requests(catalogue.Items); got != 1 {
+		t.Errorf("items: %d upstream requests for 50 waiters, want 1", got)
+	}
+}

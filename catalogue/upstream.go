@@ -1,0 +1,185 @@
+package catalogue
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Upstream reads collections from the upstream catalogue service: every
+// path from BaseURL except /worldboss, which comes from WorldBossURL.
+type Upstream struct {
+	BaseURL      string
+	WorldBossURL string
+	// Client makes the requests; NewUpstreamClient makes a suitable one.
+	Client *http.Client
+	// UserAgent names the gateway and its version to the upstream.
+	UserAgent string
+	// MaxBodyBytes bounds a body; a longer one is an error. Default
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Timeout bounds one request, body included: a hung upstream costs
+	// this, never more. Default DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Upstream client defaults.
+const (
+	DefaultMaxBodyBytes = 64 << 20
+	DefaultTimeout      = 30 * time.Second
+	dialTimeout         = 5 * time.Second
+	headerTimeout       = 10 * time.Second
+)
+
+// NewUpstreamClient returns an HTTP client for the upstream with timeouts
+// on connecting, on the response headers and (through the caller's
+// context, see Fetch) on the whole exchange.
+func NewUpstreamClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
+	tr.TLSHandshakeTimeout = dialTimeout
+	tr.ResponseHeaderTimeout = headerTimeout
+	tr.MaxIdleConnsPerHost = int(NumCollections)
+	return &http.Client{Transport: tr}
+}
+
+// Validators are what an upstream response said about its body's version,
+// sent back on the next request so an unchanged body costs a 304.
+type Validators struct {
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
+}
+
+// Fetched is one upstream response: a new body, or NotModified.
+type Fetched struct {
+	NotModified bool
+	Body        []byte
+	Validators  Validators
+}
+
+// FetchError is a failed upstream request. Kind says how it failed, in a
+// word fit for a metric label: "status", "timeout", "connection",
+// "too_large", "read".
+type FetchError struct {
+	Collection Collection
+	Kind       string
+	Status     int // the HTTP status, for Kind "status"
+	Err        error
+}
+
+func (e *FetchError) Error() string {
+	if e.Kind == "status" {
+		return fmt.Sprintf("fetching %s: upstream answered %d %s", e.Collection, e.Status, http.StatusText(e.Status))
+	}
+	return fmt.Sprintf("fetching %s: %s: %v", e.Collection, e.Kind, e.Err)
+}
+
+func (e *FetchError) Unwrap() error { return e.Err }
+
+// Transient reports whether trying again soon may succeed: timeouts,
+// broken connections, 5xx and 429 answers.
+func (e *FetchError) Transient() bool {
+	switch e.Kind {
+	case "timeout", "connection", "read":
+		return true
+	case "status":
+		return e.Status >= 500 || e.Status == http.StatusTooManyRequests
+	}
+	return false
+}
+
+// URL returns where the upstream serves collection c.
+func (u *Upstream) URL(c Collection) (string, error) {
+	base := u.BaseURL
+	if c.FromWorldBossAddress() && u.WorldBossURL != "" {
+		base = u.WorldBossURL
+	}
+	return url.JoinPath(base, c.Path())
+}
+
+// Fetch reads collection c once, conditionally on v. It does not retry.
+func (u *Upstream) Fetch(ctx context.Context, c Collection, v Validators) (Fetched, error) {
+	timeout := u.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	target, err := u.URL(c)
+	if err != nil {
+		return Fetched{}, &FetchError{Collection: c, Kind: "connection", Err: err}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return Fetched{}, &FetchError{Collection: c, Kind: "connection", Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if u.UserAgent != "" {
+		req.Header.Set("User-Agent", u.UserAgent)
+	}
+	if v.ETag != "" {
+		req.Header.Set("If-None-Match", v.ETag)
+	}
+	if v.LastModified != "" {
+		req.Header.Set("If-Modified-Since", v.LastModified)
+	}
+	resp, err := u.Client.Do(req)
+	if err != nil {
+		return Fetched{}, &FetchError{Collection: c, Kind: errorKind(ctx, err), Err: err}
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		next := Validators{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
+		if next == (Validators{}) {
+			next = v
+		}
+		return Fetched{NotModified: true, Validators: next}, nil
+	case resp.StatusCode != http.StatusOK:
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		return Fetched{}, &FetchError{Collection: c, Kind: "status", Status: resp.StatusCode}
+	}
+	limit := u.MaxBodyBytes
+	if limit <= 0 {
+		limit = DefaultMaxBodyBytes
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 && resp.ContentLength <= limit {
+		buf.Grow(int(resp.ContentLength))
+	}
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		kind := errorKind(ctx, err)
+		if kind == "connection" {
+			kind = "read"
+		}
+		return Fetched{}, &FetchError{Collection: c, Kind: kind, Err: err}
+	}
+	if n > limit {
+		return Fetched{}, &FetchError{Collection: c, Kind: "too_large", Err: fmt.Errorf("body longer than %d bytes", limit)}
+	}
+	return Fetched{
+		Body:       buf.Bytes(),
+		Validators: Validators{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")},
+	}, nil
+}
+
+// errorKind classifies a transport error.
+func errorKind(ctx context.Context, err error) string {
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout() {
+		return "timeout"
+	}
+	if strings.Contains(err.Error(), "timeout") {
+		return "timeout"
+	}
+	return "connection"
+}
