@@ -153,14 +153,3 @@ func (b *Body) ETag() string { return b.reps[Identity].ETag }
 
 // In returns the body in encoding e.
 func (b *Body) In(e Encoding) Representation { return b.reps[e] }
-
-// HasETag reports whether tag is the ETag of the body in any encoding: a
-// client that holds any of them holds the current data.
-func (b *Body) HasETag(tag string) bool {
-	for _, r := range b.reps {
-		if r.ETag == tag {
-			return true
-		}
-	}
-	return false
-}

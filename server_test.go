@@ -1,0 +1,807 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestParseConfig(t *testing.T) {
+	defaults := config{addr: ":8080", refresh: 5 * time.Minute}
+	with := func(change func(*config)) config {
+		c := defaults
+		change(&c)
+		return c
+	}
+	const (
+		up  = "http://up.example"
+		wb  = "https://boss.example/api"
+		up2 = "https://other.example"
+	)
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want config
+	}{
+		{name: "defaults", want: defaults},
+		{name: "empty env values are unset", env: map[string]string{"ADDR": "", "CATALOGUE_REFRESH": ""}, want: defaults},
+
+		{name: "flag addr", args: []string{"-addr", "127.0.0.1:9000"}, want: with(func(c *config) { c.addr = "127.0.0.1:9000" })},
+		{name: "flag addr with double dash and =", args: []string{"--addr=:9001"}, want: with(func(c *config) { c.addr = ":9001" })},
+		{name: "flag base-url", args: []string{"-base-url", up}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
+		{name: "flag worldboss-url", args: []string{"-base-url", up, "-worldboss-url", wb}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, wb })},
+		{name: "flag refresh", args: []string{"-refresh", "30s"}, want: with(func(c *config) { c.refresh = 30 * time.Second })},
+		{name: "flag refresh of exactly 1s", args: []string{"-refresh=1s"}, want: with(func(c *config) { c.refresh = time.Second })},
+		{name: "flag cache-dir", args: []string{"-cache-dir", "/var/cache/gw"}, want: with(func(c *config) { c.cacheDir = "/var/cache/gw" })},
+		{
+			name: "every flag",
+			args: []string{"-addr", "[::1]:80", "-base-url", up, "-worldboss-url", wb, "-refresh", "1h", "-cache-dir", "d"},
+			want: config{addr: "[::1]:80", baseURL: up, worldBossURL: wb, refresh: time.Hour, cacheDir: "d"},
+		},
+
+		{name: "env ADDR", env: map[string]string{"ADDR": "0.0.0.0:7000"}, want: with(func(c *config) { c.addr = "0.0.0.0:7000" })},
+		{name: "env CATALOGUE_BASE_URL", env: map[string]string{"CATALOGUE_BASE_URL": up}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
+		{
+			name: "env CATALOGUE_WORLDBOSS_URL",
+			env:  map[string]string{"CATALOGUE_BASE_URL": up, "CATALOGUE_WORLDBOSS_URL": wb},
+			want: with(func(c *config) { c.baseURL, c.worldBossURL = up, wb }),
+		},
+		{name: "env CATALOGUE_REFRESH", env: map[string]string{"CATALOGUE_REFRESH": "90s"}, want: with(func(c *config) { c.refresh = 90 * time.Second })},
+		{name: "env CATALOGUE_CACHE_DIR", env: map[string]string{"CATALOGUE_CACHE_DIR": "/tmp/gw"}, want: with(func(c *config) { c.cacheDir = "/tmp/gw" })},
+
+		{name: "flag wins over ADDR", args: []string{"-addr", ":1"}, env: map[string]string{"ADDR": ":2"}, want: with(func(c *config) { c.addr = ":1" })},
+		{
+			name: "flag wins over CATALOGUE_BASE_URL",
+			args: []string{"-base-url", up2}, env: map[string]string{"CATALOGUE_BASE_URL": up},
+			want: with(func(c *config) { c.baseURL, c.worldBossURL = up2, up2 }),
+		},
+		{
+			name: "flag wins over CATALOGUE_WORLDBOSS_URL",
+			args: []string{"-worldboss-url", up2}, env: map[string]string{"CATALOGUE_BASE_URL": up, "CATALOGUE_WORLDBOSS_URL": wb},
+			want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up2 }),
+		},
+		{name: "flag wins over CATALOGUE_REFRESH", args: []string{"-refresh", "2m"}, env: map[string]string{"CATALOGUE_REFRESH": "3m"}, want: with(func(c *config) { c.refresh = 2 * time.Minute })},
+		{name: "flag wins over CATALOGUE_CACHE_DIR", args: []string{"-cache-dir", "a"}, env: map[string]string{"CATALOGUE_CACHE_DIR": "b"}, want: with(func(c *config) { c.cacheDir = "a" })},
+		{name: "flag wins over a bad env value", args: []string{"-refresh", "10s"}, env: map[string]string{"CATALOGUE_REFRESH": "soon"}, want: with(func(c *config) { c.refresh = 10 * time.Second })},
+		{name: "flags and env mixed", args: []string{"-addr", ":3"}, env: map[string]string{"CATALOGUE_CACHE_DIR": "c"}, want: with(func(c *config) { c.addr, c.cacheDir = ":3", "c" })},
+
+		{name: "worldboss URL defaults to flag base URL", args: []string{"-base-url", up}, env: map[string]string{}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
+		{name: "worldboss URL defaults to env base URL", env: map[string]string{"CATALOGUE_BASE_URL": up2}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up2, up2 })},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			got, err := parseConfig(tt.args, envOf(tt.env), &stderr)
+			if err != nil {
+				t.Fatalf("parseConfig(%q) = %v, want no error", tt.args, err)
+			}
+			if got != tt.want {
+				t.Errorf("parseConfig(%q) mismatch (-want +got):\n-%+v\n+%+v", tt.args, tt.want, got)
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("parseConfig wrote %q, want nothing", stderr.String())
+			}
+		})
+	}
+}
+
+func TestParseConfigRefusesBadValues(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string // the error names the culprit
+	}{
+		{name: "bad duration", args: []string{"-refresh", "soon"}, wantErr: "refresh"},
+		{name: "duration without unit", args: []string{"-refresh", "30"}, wantErr: "refresh"},
+		{name: "refresh below 1s", args: []string{"-refresh", "500ms"}, wantErr: "500ms"},
+		{name: "refresh zero", args: []string{"-refresh", "0s"}, wantErr: "refresh"},
+		{name: "refresh negative", args: []string{"-refresh", "-1m"}, wantErr: "refresh"},
+		{name: "non-http base URL", args: []string{"-base-url", "ftp://up.example"}, wantErr: "ftp://up.example"},
+		{name: "base URL without scheme", args: []string{"-base-url", "up.example"}, wantErr: "up.example"},
+		{name: "base URL without host", args: []string{"-base-url", "http://"}, wantErr: "host"},
+		{name: "base URL with only a path", args: []string{"-base-url", "http:///items"}, wantErr: "host"},
+		{name: "base URL with a query", args: []string{"-base-url", "http://up.example/?k=v"}, wantErr: "query"},
+		{name: "non-http worldboss URL", args: []string{"-base-url", "http://up.example", "-worldboss-url", "file:///x"}, wantErr: "file:///x"},
+		{name: "worldboss URL without base URL", args: []string{"-worldboss-url", "http://boss.example"}, wantErr: "-base-url"},
+		{name: "addr without port", args: []string{"-addr", "localhost"}, wantErr: "localhost"},
+		{name: "addr empty", args: []string{"-addr", ""}, wantErr: "addr"},
+		{name: "port out of range", args: []string{"-addr", ":65536"}, wantErr: "65536"},
+		{name: "port not a number", args: []string{"-addr", "127.0.0.1:port"}, wantErr: "port"},
+		{name: "port negative", args: []string{"-addr", ":-1"}, wantErr: "-1"},
+		{name: "stray argument", args: []string{"serve"}, wantErr: "serve"},
+		{name: "stray argument after flags", args: []string{"-addr", ":1", "extra"}, wantErr: "extra"},
+		{name: "unknown flag", args: []string{"-port", "80"}, wantErr: "-port"},
+		{name: "flag without value", args: []string{"-addr"}, wantErr: "addr"},
+		{name: "bad env duration", env: map[string]string{"CATALOGUE_REFRESH": "soon"}, wantErr: "CATALOGUE_REFRESH"},
+		{name: "env refresh below 1s", env: map[string]string{"CATALOGUE_REFRESH": "10ms"}, wantErr: "10ms"},
+		{name: "bad env addr", env: map[string]string{"ADDR": "nowhere"}, wantErr: "nowhere"},
+		{name: "bad env base URL", env: map[string]string{"CATALOGUE_BASE_URL": "gopher://up.example"}, wantErr: "gopher://up.example"},
+		{name: "env worldboss URL without base URL", env: map[string]string{"CATALOGUE_WORLDBOSS_URL": "http://boss.example"}, wantErr: "base-url"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			got, err := parseConfig(tt.args, envOf(tt.env), &stderr)
+			if err == nil {
+				t.Fatalf("parseConfig(%q, %v) = %+v, want an error", tt.args, tt.env, got)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tt.wantErr) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q: want one line naming %q", msg, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRunRefusesBadValues(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{name: "bad duration", args: []string{"-refresh", "soon"}},
+		{name: "refresh below 1s", args: []string{"-refresh", "1ms"}},
+		{name: "non-http URL", args: []string{"-base-url", "ftp://up.example"}},
+		{name: "bad port", args: []string{"-addr", ":99999"}},
+		{name: "unknown flag", args: []string{"-verbose"}},
+		{name: "stray argument", args: []string{"now"}},
+		{name: "bad env value", env: map[string]string{"CATALOGUE_REFRESH": "often"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			if code := run(t.Context(), tt.args, envOf(tt.env), &stderr); code != 2 {
+				t.Errorf("exit status %d, want 2; stderr:\n%s", code, stderr.String())
+			}
+			out := stderr.String()
+			if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") || len(strings.TrimSpace(out)) == 0 {
+				t.Errorf("stderr = %q, want one line", out)
+			}
+		})
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	flags := map[string]string{
+		"addr":          "ADDR",
+		"base-url":      "CATALOGUE_BASE_URL",
+		"worldboss-url": "CATALOGUE_WORLDBOSS_URL",
+		"refresh":       "CATALOGUE_REFRESH",
+		"cache-dir":     "CATALOGUE_CACHE_DIR",
+	}
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		t.Run(arg, func(t *testing.T) {
+			var stderr bytes.Buffer
+			if code := run(t.Context(), []string{arg}, envOf(nil), &stderr); code != 0 {
+				t.Errorf("exit status %d, want 0", code)
+			}
+			// PrintDefaults starts each flag's entry with "  -name"; the
+			// entry must name the flag's own environment variable.
+			entries := map[string]string{}
+			var current string
+			for line := range strings.Lines(stderr.String()) {
+				if rest, ok := strings.CutPrefix(line, "  -"); ok {
+					current, _, _ = strings.Cut(strings.TrimSpace(rest), " ")
+				}
+				if current != "" {
+					entries[current] += line
+				}
+			}
+			for name, env := range flags {
+				entry, ok := entries[name]
+				if !ok {
+					t.Errorf("usage does not list -%s:\n%s", name, stderr.String())
+					continue
+				}
+				if !strings.Contains(entry, env) {
+					t.Errorf("usage of -%s does not name %s:\n%s", name, env, entry)
+				}
+			}
+			if len(entries) != len(flags) {
+				t.Errorf("usage lists %d flags, want %d:\n%s", len(entries), len(flags), stderr.String())
+			}
+		})
+	}
+}
+
+// TestRunServesUntilCancelled runs the whole of run, listening on a free
+// port, with a context that is already done: it must start, shut down and
+// report success, logging one JSON object per line.
+func TestRunServesUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var stderr bytes.Buffer
+	if code := run(ctx, []string{"-addr", "127.0.0.1:0"}, envOf(nil), &stderr); code != 0 {
+		t.Fatalf("exit status %d, want 0; stderr:\n%s", code, stderr.String())
+	}
+	var listening bool
+	for line := range strings.Lines(stderr.String()) {
+		var rec struct{ Msg, Addr string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("log line %q is not JSON: %v", line, err)
+			continue
+		}
+		if rec.Msg == "listening" {
+			listening = true
+			if _, _, err := net.SplitHostPort(rec.Addr); err != nil {
+				t.Errorf("listening addr %q: %v", rec.Addr, err)
+			}
+		}
+	}
+	if !listening {
+		t.Errorf("no \"listening\" log line in:\n%s", stderr.String())
+	}
+}
+
+func TestRunCannotListen(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var stderr bytes.Buffer
+	if code := run(t.Context(), []string{"-addr", ln.Addr().String()}, envOf(nil), &stderr); code != 1 {
+		t.Errorf("exit status %d with the address taken, want 1; stderr:\n%s", code, stderr.String())
+	}
+}
+
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(t.Output(), nil))
+}
+
+// startServe runs serve with the embedded catalogue on ln and waits until it
+// answers. stop cancels it and checks that it returns nil in bounded time.
+func startServe(t *testing.T, ln net.Listener) (stop func()) {
+	t.Helper()
+	t.Cleanup(func() { ln.Close() }) // serve leaves ln open if it fails early
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, config{addr: ln.Addr().String(), refresh: time.Minute}, ln, testLogger(t)) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("serve returned %v, want nil", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Errorf("serve did not return within 20s of cancelling its context")
+			}
+		})
+	}
+	t.Cleanup(stop)
+
+	// The listener queues connections before serve accepts them, so wait
+	// for an answer, and give up early if serve has already failed.
+	client := &http.Client{Timeout: time.Second}
+	defer client.CloseIdleConnections()
+	deadline := time.After(20 * time.Second)
+	for {
+		resp, err := client.Get("http://" + ln.Addr().String() + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			return stop
+		}
+		select {
+		case err := <-done:
+			done <- err // for stop, run at cleanup
+			t.Fatalf("serve returned before answering: %v", err)
+		case <-deadline:
+			t.Fatalf("serve did not answer within 20s: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func listen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+func newClient(t *testing.T) *http.Client {
+	tr := &http.Transport{DisableCompression: true}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 20 * time.Second}
+}
+
+func get(t *testing.T, client *http.Client, url string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: reading the body: %v", url, err)
+	}
+	return resp, body
+}
+
+func TestServeEndToEnd(t *testing.T) {
+	ln := listen(t)
+	stop := startServe(t, ln)
+	base := "http://" + ln.Addr().String()
+	client := newClient(t)
+
+	t.Run("healthz", func(t *testing.T) {
+		resp, body := get(t, client, base+"/healthz")
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("status = %d, want 200; body %s", resp.StatusCode, body)
+		}
+	})
+
+	var ready struct {
+		Status      string
+		Missing     []string
+		Collections map[string]struct {
+			Ready bool
+			ETag  string
+		}
+	}
+	t.Run("readyz", func(t *testing.T) {
+		resp, body := get(t, client, base+"/readyz")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status = %d, want 200; body %s", resp.StatusCode, body)
+		}
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("Content-Type = %q, want application/json", ct)
+		}
+		if err := json.Unmarshal(body, &ready); err != nil {
+			t.Fatalf("body %s: %v", body, err)
+		}
+		if ready.Status != "ready" || len(ready.Missing) != 0 {
+			t.Errorf("status %q, missing %q; want ready, none missing", ready.Status, ready.Missing)
+		}
+		for c := range catalogue.NumCollections {
+			if cr := ready.Collections[c.String()]; !cr.Ready || cr.ETag == "" {
+				t.Errorf("collection %s: %+v, want ready with an ETag", c, cr)
+			}
+		}
+		if len(ready.Collections) != int(catalogue.NumCollections) {
+			t.Errorf("%d collections listed, want %d", len(ready.Collections), catalogue.NumCollections)
+		}
+	})
+
+	for c := range catalogue.NumCollections {
+		t.Run("rest"+c.Path(), func(t *testing.T) {
+			resp, body := get(t, client, base+c.Path())
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status = %d, want 200; body %.200s", resp.StatusCode, body)
+			}
+			want, err := os.ReadFile(filepath.Join("catalogue", "embedded", c.String()+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(body, want) {
+				t.Errorf("body differs from catalogue/embedded/%s.json (%d bytes, want %d)", c, len(body), len(want))
+			}
+			if etag, readyETag := resp.Header.Get("ETag"), ready.Collections[c.String()].ETag; etag != readyETag {
+				t.Errorf("ETag = %s, /readyz says %s", etag, readyETag)
+			}
+		})
+	}
+
+	for _, path := range []string{"/nope", "/items/", "/Items", "/items/1", "/healthz/x", "/worldbosses"} {
+		t.Run("404"+path, func(t *testing.T) {
+			resp, body := get(t, client, base+path)
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("status = %d, want 404", resp.StatusCode)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type = %q, want application/json", ct)
+			}
+			var e struct {
+				Error struct{ Code, Message string }
+			}
+			if err := json.Unmarshal(body, &e); err != nil || e.Error.Code == "" {
+				t.Errorf("body %q is not a JSON error (%v)", body, err)
+			}
+		})
+	}
+
+	stop() // serve must return nil
+}
+
+// gatedListener holds every write of the connections it accepts until gate
+// is closed, so a test can keep a response in flight for as long as it
+// likes, whatever handler produces it. It also reports what the server has
+// done, so a test can order its steps without sleeps.
+type gatedListener struct {
+	net.Listener
+	gate    chan struct{}
+	writing chan struct{} // closed at the first write
+	closed  chan struct{} // closed once the server has closed the listener
+	// drained is closed when a connection that has read sent bytes asks
+	// for more: the server has parsed everything sent so far and waits.
+	drained   chan struct{}
+	sent      int
+	writeOnce sync.Once
+	drainOnce sync.Once
+	closeOnce sync.Once
+}
+
+func newGatedListener(ln net.Listener, sent int) *gatedListener {
+	return &gatedListener{
+		Listener: ln,
+		gate:     make(chan struct{}),
+		writing:  make(chan struct{}),
+		closed:   make(chan struct{}),
+		drained:  make(chan struct{}),
+		sent:     sent,
+	}
+}
+
+func (l *gatedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &gatedConn{Conn: c, l: l}, nil
+}
+
+func (l *gatedListener) Close() error {
+	err := l.Listener.Close()
+	l.closeOnce.Do(func() { close(l.closed) })
+	return err
+}
+
+type gatedConn struct {
+	net.Conn
+	l    *gatedListener
+	read atomic.Int64
+}
+
+func (c *gatedConn) Read(p []byte) (int, error) {
+	if c.l.sent > 0 && c.read.Load() >= int64(c.l.sent) {
+		c.l.drainOnce.Do(func() { close(c.l.drained) })
+	}
+	n, err := c.Conn.Read(p)
+	c.read.Add(int64(n))
+	return n, err
+}
+
+func (c *gatedConn) Write(p []byte) (int, error) {
+	c.l.writeOnce.Do(func() { close(c.l.writing) })
+	<-c.l.gate
+	return c.Conn.Write(p)
+}
+
+// TestGracefulShutdown cancels serve's context while a response is being
+// written, and checks that the response still arrives whole, that no new
+// that serve returns nil once the response is done.
+func TestGracefulShutdown(t *testing.T) {
+	ln := newGatedListener(listen(t), 0)
+	defer ln.Close()
+	addr := ln.Addr().String()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, config{addr: addr, refresh: time.Minute}, ln, testLogger(t)) }()
+
+	type result struct {
+		status int
+		body   []byte
+		err    error
+	}
+	got := make(chan result, 1)
+	client := newClient(t)
+	go func() {
+		resp, err := client.Get("http://" + addr + "/items")
+		if err != nil {
+			got <- result{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		got <- result{status: resp.StatusCode, body: body, err: err}
+	}()
+
+	const bound = 20 * time.Second
+	await := func(ch <-chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case err := <-served:
+			close(ln.gate)
+			t.Fatalf("serve returned (%v) before %s", err, what)
+		case <-time.After(bound):
+			close(ln.gate)
+			t.Fatalf("%s did not happen within %s", what, bound)
+		}
+	}
+	await(ln.writing, "the response starting")
+	cancel()
+	await(ln.closed, "the server closing its listener")
+
+	// Shutdown has begun and the response is still held back.
+	select {
+	case err := <-served:
+		t.Errorf("serve returned (%v) while a response was still being written", err)
+	default:
+	}
+
+	close(ln.gate)
+	select {
+	case r := <-got:
+		if r.err != nil {
+			t.Fatalf("the request in flight failed: %v", r.err)
+		}
+		if r.status != http.StatusOK {
+			t.Errorf("status = %d, want 200", r.status)
+		}
+		want, err := os.ReadFile(filepath.Join("catalogue", "embedded", "items.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(r.body, want) {
+			t.Errorf("the response in flight came back with %d bytes, want the %d of items.json", len(r.body), len(want))
+		}
+	case <-time.After(bound):
+		t.Fatalf("the request in flight did not complete within %s", bound)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("serve returned %v, want nil", err)
+		}
+	case <-time.After(bound):
+		t.Fatalf("serve did not return within %s of the response completing", bound)
+	}
+}
+
+// TestShutdownLetsGraphQLFinish starts a GraphQL request, holds back the last
+// byte of its body until shutdown has begun, and checks that the query is
+// still answered in full: shutting down must not cancel the contexts of
+// requests it is waiting for.
+func TestShutdownLetsGraphQLFinish(t *testing.T) {
+	ln0 := listen(t)
+	query := `{"query":"{ quests(first: 5) { totalCount nodes { id prerequisite { id } } } }"}`
+	req, err := http.NewRequest(http.MethodPost, "http://"+ln0.Addr().String()+"/graphql", strings.NewReader(query))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	var wire bytes.Buffer
+	if err := req.Write(&wire); err != nil {
+		t.Fatal(err)
+	}
+	head, last := wire.Bytes()[:wire.Len()-1], wire.Bytes()[wire.Len()-1:]
+
+	// net/http drops a request whose header it finishes reading after
+	// shutdown began, so wait until the server has taken in all of head and
+	// asks for more: by then the handler is running, reading the body.
+	ln := newGatedListener(ln0, len(head))
+	defer ln.Close()
+	close(ln.gate)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() {
+		served <- serve(ctx, config{addr: ln.Addr().String(), refresh: time.Minute}, ln, testLogger(t))
+	}()
+
+	const bound = 20 * time.Second
+	await := func(ch <-chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case err := <-served:
+			t.Fatalf("serve returned (%v) before %s", err, what)
+		case <-time.After(bound):
+			t.Fatalf("%s did not happen within %s", what, bound)
+		}
+	}
+
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(bound))
+	if _, err := conn.Write(head); err != nil {
+		t.Fatal(err)
+	}
+	await(ln.drained, "the server waiting for the rest of the body")
+	cancel()
+	await(ln.closed, "the server closing its listener")
+	if _, err := conn.Write(last); err != nil {
+		t.Fatal(err)
+	}
+
+	resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status = %d, want 200", resp.StatusCode)
+	}
+	var got struct {
+		Data struct {
+			Quests *struct {
+				TotalCount int
+				Nodes      []struct{ ID int }
+			}
+		}
+		Errors []json.RawMessage
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("body %q: %v", body, err)
+	}
+	if got.Data.Quests == nil || len(got.Data.Quests.Nodes) == 0 || len(got.Errors) != 0 {
+		t.Errorf("a query in flight at shutdown got %s, want its quests and no errors", body)
+	}
+
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("serve returned %v, want nil", err)
+		}
+	case <-time.After(bound):
+		t.Fatalf("serve did not return within %s of the answer", bound)
+	}
+}
+
+// logWatcher collects a process's JSON log and reports the address of its
+// "listening" line.
+type logWatcher struct {
+	mu      sync.Mutex
+	all     bytes.Buffer
+	partial []byte
+	addr    chan string
+	sent    bool
+}
+
+func (w *logWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all.Write(p)
+	w.partial = append(w.partial, p...)
+	for {
+		line, rest, ok := bytes.Cut(w.partial, []byte("\n"))
+		if !ok {
+			break
+		}
+		w.partial = rest
+		var rec struct{ Msg, Addr string }
+		if json.Unmarshal(line, &rec) == nil && rec.Msg == "listening" && !w.sent {
+			w.sent = true
+			w.addr <- rec.Addr
+		}
+	}
+	return len(p), nil
+}
+
+func (w *logWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.all.String()
+}
+
+// TestBinary builds the real binary, starts it on a free port with the
+// embedded catalogue, waits until it is ready and stops it with SIGTERM, as
+// an orchestrator would.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("needs SIGTERM")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	bin := filepath.Join(t.TempDir(), "gateway")
+	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	logs := &logWatcher{addr: make(chan string, 1)}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	cmd.Env = []string{} // not the test's environment: no CATALOGUE_* settings
+	cmd.Stderr = logs
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// exited is closed once the process has exited and waitErr is set.
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("gateway log:\n%s", logs)
+		}
+	}()
+
+	const bound = 10 * time.Second
+	deadline := time.After(bound)
+	var addr string
+	select {
+	case addr = <-logs.addr:
+	case <-exited:
+		t.Fatalf("the gateway exited before listening: %v", waitErr)
+	case <-deadline:
+		t.Fatalf("the gateway did not log its address within %s", bound)
+	}
+
+	client := newClient(t)
+	client.Timeout = time.Second
+	var lastErr error
+	for {
+		resp, err := client.Get("http://" + addr + "/readyz")
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+			err = errors.New(resp.Status)
+		}
+		lastErr = err
+		select {
+		case <-exited:
+			t.Fatalf("the gateway exited before it was ready: %v", waitErr)
+		case <-deadline:
+			t.Fatalf("the gateway was not ready within %s (last answer: %v)", bound, lastErr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Logf("ready %s after start", time.Since(start).Round(time.Millisecond))
+	client.CloseIdleConnections()
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+		var exitErr *exec.ExitError
+		switch {
+		case errors.As(waitErr, &exitErr):
+			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
+		case waitErr != nil:
+			t.Errorf("waiting for the gateway: %v", waitErr)
+		}
+	case <-time.After(bound):
+		t.Fatalf("the gateway did not exit within %s of SIGTERM", bound)
+	}
+}
