@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -10,23 +11,66 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
-// newMetricsHandler serves /metrics from a registry of the gateway's own,
-// never the global one: the process's Go and process metrics, and the
-// state of the snapshot being served, read at scrape time.
-func newMetricsHandler(store *catalogue.Store) http.Handler {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(
+// metrics is the gateway's Prometheus registry, its own rather than the
+// global one, and the instruments the refresher reports into (it
+// implements catalogue.Observer).
+type metrics struct {
+	reg              *prometheus.Registry
+	upstreamRequests *prometheus.CounterVec
+	bodiesRejected   *prometheus.CounterVec
+	refreshDuration  prometheus.Histogram
+}
+
+func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "catalogue_upstream_requests_total",
+			Help: "Upstream requests by collection and outcome: 200, 304, status_NNN, timeout, connection, read, too_large.",
+		}, []string{"collection", "outcome"}),
+		bodiesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "catalogue_upstream_bodies_rejected_total",
+			Help: "Upstream bodies refused because they are not JSON of the collection's shape; the last good body stays.",
+		}, []string{"collection"}),
+		refreshDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "catalogue_refresh_duration_seconds",
+			Help:    "How long a refresh round of every collection took.",
+			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
+		}),
+	}
+	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		snapshotCollector{store: store},
+		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
+		snapshotCollector{store: store, states: states},
 	)
-	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	return m
 }
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// UpstreamRequest implements catalogue.Observer.
+func (m *metrics) UpstreamRequest(c catalogue.Collection, outcome string) {
+	m.upstreamRequests.WithLabelValues(c.String(), outcome).Inc()
+}
+
+// BodyRejected implements catalogue.Observer.
+func (m *metrics) BodyRejected(c catalogue.Collection) {
+	m.bodiesRejected.WithLabelValues(c.String()).Inc()
+}
+
+// RefreshDone implements catalogue.Observer.
+func (m *metrics) RefreshDone(d time.Duration) { m.refreshDuration.Observe(d.Seconds()) }
 
 var (
 	snapshotInfoDesc = prometheus.NewDesc("catalogue_snapshot_info",
 		"The snapshot being served; its version label is derived from the upstream bodies alone.",
 		[]string{"version"}, nil)
+	snapshotAgeDesc = prometheus.NewDesc("catalogue_snapshot_age_seconds",
+		"Seconds since the upstream last gave or confirmed the collection's body.",
+		[]string{"collection"}, nil)
 	collectionReadyDesc = prometheus.NewDesc("catalogue_collection_ready",
 		"1 if the collection has a good snapshot, else 0.", []string{"collection"}, nil)
 	collectionRecordsDesc = prometheus.NewDesc("catalogue_collection_records",
@@ -42,11 +86,13 @@ var (
 // snapshotCollector reports the current snapshot each time it is scraped,
 // so the figures are never older than the snapshot itself.
 type snapshotCollector struct {
-	store *catalogue.Store
+	store  *catalogue.Store
+	states func() [catalogue.NumCollections]catalogue.CollectionState
 }
 
 func (c snapshotCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{snapshotInfoDesc, collectionReadyDesc, collectionRecordsDesc, referencesDesc, danglingDesc} {
+	for _, d := range []*prometheus.Desc{snapshotInfoDesc, snapshotAgeDesc, collectionReadyDesc,
+		collectionRecordsDesc, referencesDesc, danglingDesc} {
 		ch <- d
 	}
 }
@@ -58,6 +104,8 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 	} else {
 		ch <- prometheus.MustNewConstMetric(snapshotInfoDesc, prometheus.GaugeValue, 1, snap.Version())
 	}
+	states := c.states()
+	now := time.Now()
 	for col := range catalogue.NumCollections {
 		ready := 0.0
 		if snap.Part(col) != nil {
@@ -65,6 +113,9 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(collectionReadyDesc, prometheus.GaugeValue, ready, col.String())
 		ch <- prometheus.MustNewConstMetric(collectionRecordsDesc, prometheus.GaugeValue, float64(snap.Len(col)), col.String())
+		if at := states[col].CheckedAt; !at.IsZero() && ready == 1 {
+			ch <- prometheus.MustNewConstMetric(snapshotAgeDesc, prometheus.GaugeValue, now.Sub(at).Seconds(), col.String())
+		}
 	}
 	for _, d := range snap.Integrity() {
 		ch <- prometheus.MustNewConstMetric(referencesDesc, prometheus.GaugeValue, float64(d.Total), d.Reference, d.Target.String())

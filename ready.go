@@ -2,14 +2,18 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
+	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
 // readiness is the body of /readyz.
 type readiness struct {
-	Status      string                         `json:"status"`
+	Status string `json:"status"`
+	// Version identifies the snapshot's data; equal on replicas that hold
+	// the same upstream bodies.
 	Version     string                         `json:"version,omitempty"`
 	Missing     []string                       `json:"missing,omitempty"`
 	Collections map[string]collectionReadiness `json:"collections"`
@@ -22,29 +26,38 @@ type collectionReadiness struct {
 	Ready   bool   `json:"ready"`
 	Records int    `json:"records"`
 	ETag    string `json:"etag,omitempty"`
+	// AgeSeconds is how long ago the upstream last gave or confirmed the
+	// body being served.
+	AgeSeconds *float64 `json:"ageSeconds,omitempty"`
+	catalogue.CollectionState
 }
 
 // readyHandler answers 200 once every collection has a good snapshot, and
-// 503 naming the missing collections before that.
-func readyHandler(store *catalogue.Store) http.Handler {
+// 503 naming the missing collections, with their last errors, before that.
+func readyHandler(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rd := readiness{Status: "ready", Collections: map[string]collectionReadiness{}, Integrity: []catalogue.Dangling{}}
 		snap := store.Current()
-		if snap != nil {
+		if snap == nil {
+			snap = catalogue.NewSnapshot()
+		} else {
 			rd.Version = snap.Version()
 			rd.Integrity = snap.Integrity()
 		}
+		st := states()
+		now := time.Now()
 		for c := range catalogue.NumCollections {
-			var body *catalogue.Body
-			if snap != nil {
-				body = snap.Body(c)
-			}
-			if body == nil {
+			cr := collectionReadiness{CollectionState: st[c]}
+			if body := snap.Body(c); body != nil {
+				cr.Ready, cr.Records, cr.ETag = true, snap.Len(c), body.ETag()
+				if at := st[c].CheckedAt; !at.IsZero() {
+					age := math.Round(now.Sub(at).Seconds()*1000) / 1000
+					cr.AgeSeconds = &age
+				}
+			} else {
 				rd.Missing = append(rd.Missing, c.String())
-				rd.Collections[c.String()] = collectionReadiness{}
-				continue
 			}
-			rd.Collections[c.String()] = collectionReadiness{Ready: true, Records: snap.Len(c), ETag: body.ETag()}
+			rd.Collections[c.String()] = cr
 		}
 		status := http.StatusOK
 		if len(rd.Missing) > 0 {

@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -166,26 +167,25 @@ func checkUpstreamURL(s string) error {
 }
 
 // serve runs the gateway on ln until ctx ends, then shuts down gracefully,
-// letting requests in flight finish.
+// letting requests in flight finish. It closes ln.
 func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger) error {
-	start := time.Now()
-	store := &catalogue.Store{}
-	if cfg.baseURL == "" {
-		snap, err := catalogue.Embedded()
-		if err != nil {
-			return err
-		}
-		store.Publish(snap)
-		logger.Info("serving the embedded catalogue", "version", snap.Version(), "took", time.Since(start).Round(time.Millisecond).String())
-	} else {
-		// Reading the live upstream arrives with its own change; until
-		// then the REST paths and /readyz say plainly that nothing is
-		// loaded.
-		logger.Warn("upstream loading is not implemented yet; serving nothing", "base_url", cfg.baseURL)
+	g, err := newGateway(cfg, logger)
+	if err != nil {
+		ln.Close()
+		return err
 	}
+	// The refresher stops with the server, after the requests in flight.
+	refreshCtx, stopRefresh := context.WithCancel(context.WithoutCancel(ctx))
+	refreshDone := make(chan struct{})
+	if g.refresher != nil {
+		go func() { defer close(refreshDone); g.refresher.Run(refreshCtx) }()
+	} else {
+		close(refreshDone)
+	}
+	defer func() { stopRefresh(); <-refreshDone }()
 
 	srv := &http.Server{
-		Handler:           newHandler(store, loader.Options{}, logger),
+		Handler:           g.handler(),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -218,18 +218,88 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	return nil
 }
 
-// newHandler routes the gateway's endpoints.
-func newHandler(store *catalogue.Store, loaderOpts loader.Options, logger *slog.Logger) http.Handler {
+// gateway holds the running service's parts.
+type gateway struct {
+	store *catalogue.Store
+	// refresher keeps the store up to date with the upstream; nil when
+	// serving the embedded catalogue.
+	refresher *catalogue.Refresher
+	// states reports each collection's freshness, for /readyz and
+	// /metrics.
+	states  func() [catalogue.NumCollections]catalogue.CollectionState
+	metrics *metrics
+	logger  *slog.Logger
+}
+
+// newGateway builds the gateway for cfg: on the embedded catalogue,
+// loaded here, or on the upstream, with a refresher the caller runs.
+func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
+	g := &gateway{store: &catalogue.Store{}, logger: logger}
+	if cfg.baseURL == "" {
+		start := time.Now()
+		snap, err := catalogue.Embedded()
+		if err != nil {
+			return nil, err
+		}
+		g.store.Publish(snap)
+		var states [catalogue.NumCollections]catalogue.CollectionState
+		for c := range states {
+			states[c] = catalogue.CollectionState{Source: "embedded"}
+		}
+		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
+		g.metrics = newMetrics(g.store, g.states)
+		logger.Info("serving the embedded catalogue", "version", snap.Version(),
+			"took", time.Since(start).Round(time.Millisecond).String())
+		return g, nil
+	}
+	var cache *catalogue.DiskCache
+	if cfg.cacheDir != "" {
+		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
+	}
+	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
+	g.metrics = newMetrics(g.store, g.states)
+	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
+		Upstream: &catalogue.Upstream{
+			BaseURL:      cfg.baseURL,
+			WorldBossURL: cfg.worldBossURL,
+			Client:       catalogue.NewUpstreamClient(),
+			UserAgent:    userAgent(),
+		},
+		Cache:    cache,
+		Interval: cfg.refresh,
+		Logger:   logger,
+		Observer: g.metrics,
+	})
+	logger.Info("reading the upstream", "base_url", cfg.baseURL, "worldboss_url", cfg.worldBossURL,
+		"refresh", cfg.refresh.String(), "cache_dir", cfg.cacheDir)
+	return g, nil
+}
+
+// userAgent names the gateway and its version to the upstream.
+func userAgent() string {
+	version := "dev"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		version = bi.Main.Version
+	}
+	return "catalogue-gateway/" + version
+}
+
+// handler routes the gateway's endpoints.
+func (g *gateway) handler() http.Handler {
+	var awaitCold func(context.Context, catalogue.Collection)
+	if g.refresher != nil {
+		awaitCold = g.refresher.AwaitFlight
+	}
 	mux := http.NewServeMux()
-	restcompat.Register(mux, store)
-	mux.Handle("/graphql", resolvers.NewHandler(store, loaderOpts))
+	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold})
+	mux.Handle("/graphql", resolvers.NewHandler(g.store, loader.Options{AwaitCold: awaitCold}))
 	mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
-	mux.Handle("GET /readyz", readyHandler(store))
-	mux.Handle("GET /metrics", newMetricsHandler(store))
+	mux.Handle("GET /readyz", readyHandler(g.store, g.states))
+	mux.Handle("GET /metrics", g.metrics.handler())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 	})

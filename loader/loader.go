@@ -29,6 +29,13 @@ type Options struct {
 	// OnBatch, if set, is called with the kind of record and the number of
 	// keys of every batch a loader runs; metrics and tests use it.
 	OnBatch func(kind string, keys int)
+	// AwaitCold, if set, is called when a request arrives while some
+	// collection has no good snapshot; it waits for the upstream read
+	// under way, at most until its context ends. ColdWait bounds that
+	// wait (default 10s). After it, the request pins what there is, and
+	// fields of missing collections answer an error.
+	AwaitCold func(ctx context.Context, c catalogue.Collection)
+	ColdWait  time.Duration
 }
 
 // DefaultWait is the batching window used when Options.Wait is zero. It is
@@ -127,10 +134,29 @@ func For(ctx context.Context) (*Loaders, bool) {
 }
 
 // Middleware pins the current snapshot for the request and gives it fresh
-// loaders reading that snapshot.
+// loaders reading that snapshot. While the snapshot is cold, it first
+// waits (see Options.AwaitCold) for the upstream read under way.
 func Middleware(src Source, opts Options, next http.Handler) http.Handler {
+	if opts.ColdWait <= 0 {
+		opts.ColdWait = DefaultColdWait
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l := New(src.Current(), opts)
+		snap := src.Current()
+		if opts.AwaitCold != nil && (snap == nil || len(snap.Missing()) > 0) {
+			missing := catalogue.Items
+			if snap != nil {
+				missing = snap.Missing()[0]
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), opts.ColdWait)
+			opts.AwaitCold(ctx, missing)
+			cancel()
+			snap = src.Current()
+		}
+		l := New(snap, opts)
 		next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), l)))
 	})
 }
+
+// DefaultColdWait is how long a request arriving while the snapshot is
+// cold waits for the upstream, unless Options.ColdWait says otherwise.
+const DefaultColdWait = 10 * time.Second

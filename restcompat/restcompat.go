@@ -7,10 +7,12 @@
 package restcompat
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
@@ -20,10 +22,24 @@ type Source interface {
 	Current() *catalogue.Snapshot
 }
 
+// Options tune the REST paths.
+type Options struct {
+	// AwaitCold, if set, is called when a collection has no good body; it
+	// waits for the upstream read under way, at most until its context
+	// ends, so that callers arriving while the snapshot is cold cost no
+	// upstream request of their own. ColdWait bounds the wait (default
+	// 10s); after it the answer is 503.
+	AwaitCold func(ctx context.Context, c catalogue.Collection)
+	ColdWait  time.Duration
+}
+
 // Register adds a handler for each collection's upstream path to mux.
-func Register(mux *http.ServeMux, src Source) {
+func Register(mux *http.ServeMux, src Source, opts Options) {
+	if opts.ColdWait <= 0 {
+		opts.ColdWait = 10 * time.Second
+	}
 	for c := range catalogue.NumCollections {
-		mux.Handle(c.Path(), &collectionHandler{collection: c, src: src})
+		mux.Handle(c.Path(), &collectionHandler{collection: c, src: src, opts: opts})
 	}
 }
 
@@ -34,6 +50,25 @@ const cacheControl = "public, no-cache"
 type collectionHandler struct {
 	collection catalogue.Collection
 	src        Source
+	opts       Options
+}
+
+// body returns the collection's current body, waiting for the upstream
+// read under way if there is none yet.
+func (h *collectionHandler) body(ctx context.Context) *catalogue.Body {
+	if snap := h.src.Current(); snap != nil && snap.Body(h.collection) != nil {
+		return snap.Body(h.collection)
+	}
+	if h.opts.AwaitCold == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.opts.ColdWait)
+	defer cancel()
+	h.opts.AwaitCold(ctx, h.collection)
+	if snap := h.src.Current(); snap != nil {
+		return snap.Body(h.collection)
+	}
+	return nil
 }
 
 func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -43,10 +78,7 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Method+" is not allowed here; use GET or HEAD")
 		return
 	}
-	var body *catalogue.Body
-	if snap := h.src.Current(); snap != nil {
-		body = snap.Body(h.collection)
-	}
+	body := h.body(r.Context())
 	if body == nil {
 		w.Header().Set("Retry-After", "5")
 		WriteError(w, http.StatusServiceUnavailable, "SNAPSHOT_UNAVAILABLE",

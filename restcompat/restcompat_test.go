@@ -59,7 +59,7 @@ func upstreamBytes(tb testing.TB, c catalogue.Collection) []byte {
 func newServer(t *testing.T, src restcompat.Source) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
-	restcompat.Register(mux, src)
+	restcompat.Register(mux, src, restcompat.Options{})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	srv.Client().Transport.(*http.Transport).DisableCompression = true
@@ -508,7 +508,7 @@ func TestReplicasAgree(t *testing.T) {
 func BenchmarkServeItems(b *testing.B) {
 	snap := embeddedSnapshot(b)
 	mux := http.NewServeMux()
-	restcompat.Register(mux, storeOf(snap))
+	restcompat.Register(mux, storeOf(snap), restcompat.Options{})
 	req := httptest.NewRequest(http.MethodGet, "/items", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	b.SetBytes(int64(len(snap.Body(catalogue.Items).In(catalogue.Gzip).Bytes)))
