@@ -14,6 +14,7 @@ require (
 	github.com/graph-gophers/dataloader/v7 v7.1.0
 	github.com/klauspost/compress v1.20.3
 	github.com/prometheus/client_golang v1.23.2
+	github.com/rs/cors v1.11.1
 	github.com/vektah/gqlparser/v2 v2.5.64
 )
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,7 +21,22 @@ type metrics struct {
 	upstreamRequests *prometheus.CounterVec
 	bodiesRejected   *prometheus.CounterVec
 	refreshDuration  prometheus.Histogram
+
+	graphqlRequests *prometheus.CounterVec
+	graphqlDuration *prometheus.HistogramVec
+	graphqlBytes    prometheus.Histogram
+	graphqlRejected *prometheus.CounterVec
+	loaderBatch     *prometheus.HistogramVec
+
+	// operations bounds the operation names used as label values: the
+	// names come from callers, and every new one would be a new series.
+	mu         sync.Mutex
+	operations map[string]bool
 }
+
+// maxOperationLabels is how many distinct operation names get a series of
+// their own; the rest count as "other".
+const maxOperationLabels = 200
 
 func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState) *metrics {
 	m := &metrics{
@@ -37,11 +54,36 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Help:    "How long a refresh round of every collection took.",
 			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
 		}),
+		graphqlRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphql_requests_total",
+			Help: "GraphQL requests by operation name and outcome (ok, error, rejected, timeout).",
+		}, []string{"operation", "outcome"}),
+		graphqlDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "graphql_request_duration_seconds",
+			Help:    "GraphQL request latency by outcome.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+		}, []string{"outcome"}),
+		graphqlBytes: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "graphql_response_bytes",
+			Help:    "Size of GraphQL response bodies.",
+			Buckets: prometheus.ExponentialBuckets(64, 4, 10),
+		}),
+		graphqlRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphql_rejected_total",
+			Help: "GraphQL requests refused by a limit, by limit.",
+		}, []string{"limit"}),
+		loaderBatch: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "loader_batch_keys",
+			Help:    "Keys per dataloader batch, by kind of record.",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 11),
+		}, []string{"kind"}),
+		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
+		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.loaderBatch,
 		snapshotCollector{store: store, states: states},
 	)
 	return m
@@ -63,6 +105,43 @@ func (m *metrics) BodyRejected(c catalogue.Collection) {
 
 // RefreshDone implements catalogue.Observer.
 func (m *metrics) RefreshDone(d time.Duration) { m.refreshDuration.Observe(d.Seconds()) }
+
+// Request implements graphqlhttp.Observer.
+func (m *metrics) Request(operation, outcome string, d time.Duration, bytes int) {
+	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
+	m.graphqlDuration.WithLabelValues(outcome).Observe(d.Seconds())
+	m.graphqlBytes.Observe(float64(bytes))
+}
+
+// Rejected implements graphqlhttp.Observer.
+func (m *metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(limit).Inc() }
+
+// LoaderBatch is loader.Options.OnBatch.
+func (m *metrics) LoaderBatch(kind string, keys int) {
+	m.loaderBatch.WithLabelValues(kind).Observe(float64(keys))
+}
+
+// operationLabel is the label value for an operation name: the name if it
+// is a plain GraphQL name and one of the first maxOperationLabels seen,
+// "anonymous" for none, "other" otherwise.
+func (m *metrics) operationLabel(name string) string {
+	if name == "" {
+		return "anonymous"
+	}
+	if len(name) > 64 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+		return "other"
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.operations[name] {
+		return name
+	}
+	if len(m.operations) >= maxOperationLabels {
+		return "other"
+	}
+	m.operations[name] = true
+	return name
+}
 
 var (
 	snapshotInfoDesc = prometheus.NewDesc("catalogue_snapshot_info",

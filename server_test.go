@@ -29,7 +29,7 @@ func envOf(m map[string]string) func(string) string {
 }
 
 func TestParseConfig(t *testing.T) {
-	defaults := config{addr: ":8080", refresh: 5 * time.Minute}
+	defaults := defaultConfig()
 	with := func(change func(*config)) config {
 		c := defaults
 		change(&c)
@@ -59,7 +59,9 @@ func TestParseConfig(t *testing.T) {
 		{
 			name: "every flag",
 			args: []string{"-addr", "[::1]:80", "-base-url", up, "-worldboss-url", wb, "-refresh", "1h", "-cache-dir", "d"},
-			want: config{addr: "[::1]:80", baseURL: up, worldBossURL: wb, refresh: time.Hour, cacheDir: "d"},
+			want: with(func(c *config) {
+				c.addr, c.baseURL, c.worldBossURL, c.refresh, c.cacheDir = "[::1]:80", up, wb, time.Hour, "d"
+			}),
 		},
 
 		{name: "env ADDR", env: map[string]string{"ADDR": "0.0.0.0:7000"}, want: with(func(c *config) { c.addr = "0.0.0.0:7000" })},
@@ -87,6 +89,25 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag wins over CATALOGUE_CACHE_DIR", args: []string{"-cache-dir", "a"}, env: map[string]string{"CATALOGUE_CACHE_DIR": "b"}, want: with(func(c *config) { c.cacheDir = "a" })},
 		{name: "flag wins over a bad env value", args: []string{"-refresh", "10s"}, env: map[string]string{"CATALOGUE_REFRESH": "soon"}, want: with(func(c *config) { c.refresh = 10 * time.Second })},
 		{name: "flags and env mixed", args: []string{"-addr", ":3"}, env: map[string]string{"CATALOGUE_CACHE_DIR": "c"}, want: with(func(c *config) { c.addr, c.cacheDir = ":3", "c" })},
+
+		{name: "flag max-body-bytes", args: []string{"-max-body-bytes", "1024"}, want: with(func(c *config) { c.limits.MaxBodyBytes = 1024 })},
+		{name: "flag max-url-bytes", args: []string{"-max-url-bytes", "2048"}, want: with(func(c *config) { c.limits.MaxURLBytes = 2048 })},
+		{name: "flag max-tokens", args: []string{"-max-tokens", "99"}, want: with(func(c *config) { c.limits.MaxTokens = 99 })},
+		{name: "flag max-depth", args: []string{"-max-depth", "4"}, want: with(func(c *config) { c.limits.MaxDepth = 4 })},
+		{name: "flag max-fields", args: []string{"-max-fields", "40"}, want: with(func(c *config) { c.limits.MaxFields = 40 })},
+		{name: "flag max-aliases", args: []string{"-max-aliases", "3"}, want: with(func(c *config) { c.limits.MaxAliases = 3 })},
+		{name: "flag max-directives", args: []string{"-max-directives", "2"}, want: with(func(c *config) { c.limits.MaxDirectives = 2 })},
+		{name: "flag max-complexity", args: []string{"-max-complexity", "500"}, want: with(func(c *config) { c.limits.MaxComplexity = 500 })},
+		{name: "flag request-timeout", args: []string{"-request-timeout", "2s"}, want: with(func(c *config) { c.requestTimeout = 2 * time.Second })},
+		{name: "flag introspection off", args: []string{"-introspection=false"}, want: with(func(c *config) { c.introspection = false })},
+		{name: "flag cors-origins", args: []string{"-cors-origins", "https://a.example,https://b.example"}, want: with(func(c *config) { c.corsOrigins = "https://a.example,https://b.example" })},
+		{name: "flag cors-origins empty", args: []string{"-cors-origins="}, want: with(func(c *config) { c.corsOrigins = "" })},
+		{name: "flag access-log off", args: []string{"-access-log=false"}, want: with(func(c *config) { c.accessLog = false })},
+		{name: "flag pprof-addr", args: []string{"-pprof-addr", "127.0.0.1:6060"}, want: with(func(c *config) { c.pprofAddr = "127.0.0.1:6060" })},
+		{name: "env GATEWAY_MAX_DEPTH", env: map[string]string{"GATEWAY_MAX_DEPTH": "7"}, want: with(func(c *config) { c.limits.MaxDepth = 7 })},
+		{name: "env GATEWAY_INTROSPECTION", env: map[string]string{"GATEWAY_INTROSPECTION": "false"}, want: with(func(c *config) { c.introspection = false })},
+		{name: "env GATEWAY_REQUEST_TIMEOUT", env: map[string]string{"GATEWAY_REQUEST_TIMEOUT": "3s"}, want: with(func(c *config) { c.requestTimeout = 3 * time.Second })},
+		{name: "flag wins over GATEWAY_MAX_COMPLEXITY", args: []string{"-max-complexity", "10"}, env: map[string]string{"GATEWAY_MAX_COMPLEXITY": "20"}, want: with(func(c *config) { c.limits.MaxComplexity = 10 })},
 
 		{name: "worldboss URL defaults to flag base URL", args: []string{"-base-url", up}, env: map[string]string{}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
 		{name: "worldboss URL defaults to env base URL", env: map[string]string{"CATALOGUE_BASE_URL": up2}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up2, up2 })},
@@ -140,6 +161,13 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "bad env addr", env: map[string]string{"ADDR": "nowhere"}, wantErr: "nowhere"},
 		{name: "bad env base URL", env: map[string]string{"CATALOGUE_BASE_URL": "gopher://up.example"}, wantErr: "gopher://up.example"},
 		{name: "env worldboss URL without base URL", env: map[string]string{"CATALOGUE_WORLDBOSS_URL": "http://boss.example"}, wantErr: "base-url"},
+		{name: "zero depth", args: []string{"-max-depth", "0"}, wantErr: "max-depth"},
+		{name: "negative body limit", args: []string{"-max-body-bytes", "-5"}, wantErr: "max-body-bytes"},
+		{name: "not a number", args: []string{"-max-aliases", "many"}, wantErr: "max-aliases"},
+		{name: "bad env limit", env: map[string]string{"GATEWAY_MAX_FIELDS": "lots"}, wantErr: "GATEWAY_MAX_FIELDS"},
+		{name: "zero request timeout", args: []string{"-request-timeout", "0s"}, wantErr: "request-timeout"},
+		{name: "bad introspection", args: []string{"-introspection=maybe"}, wantErr: "introspection"},
+		{name: "bad pprof addr", args: []string{"-pprof-addr", "6060"}, wantErr: "6060"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -188,6 +216,20 @@ func TestRunHelp(t *testing.T) {
 		"worldboss-url": "CATALOGUE_WORLDBOSS_URL",
 		"refresh":       "CATALOGUE_REFRESH",
 		"cache-dir":     "CATALOGUE_CACHE_DIR",
+
+		"max-body-bytes":  "GATEWAY_MAX_BODY_BYTES",
+		"max-url-bytes":   "GATEWAY_MAX_URL_BYTES",
+		"max-tokens":      "GATEWAY_MAX_TOKENS",
+		"max-depth":       "GATEWAY_MAX_DEPTH",
+		"max-fields":      "GATEWAY_MAX_FIELDS",
+		"max-aliases":     "GATEWAY_MAX_ALIASES",
+		"max-directives":  "GATEWAY_MAX_DIRECTIVES",
+		"max-complexity":  "GATEWAY_MAX_COMPLEXITY",
+		"request-timeout": "GATEWAY_REQUEST_TIMEOUT",
+		"introspection":   "GATEWAY_INTROSPECTION",
+		"cors-origins":    "GATEWAY_CORS_ORIGINS",
+		"access-log":      "GATEWAY_ACCESS_LOG",
+		"pprof-addr":      "GATEWAY_PPROF_ADDR",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {

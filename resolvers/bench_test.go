@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -35,7 +36,7 @@ func BenchmarkNestedQuery(b *testing.B) {
 	for _, wait := range []time.Duration{20 * time.Microsecond, 100 * time.Microsecond, loader.DefaultWait, time.Millisecond, 5 * time.Millisecond} {
 		b.Run(fmt.Sprintf("wait=%s", wait), func(b *testing.B) {
 			var batches atomic.Int64
-			h := resolvers.NewHandler(storeOf(snap), loader.Options{Wait: wait, OnBatch: func(string, int) { batches.Add(1) }})
+			h := resolvers.NewHandler(storeOf(snap), loader.Options{Wait: wait, OnBatch: func(string, int) { batches.Add(1) }}, graphqlhttp.Options{})
 			for b.Loop() {
 				rec := httptest.NewRecorder()
 				req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))

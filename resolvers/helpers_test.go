@@ -10,6 +10,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -49,7 +50,7 @@ func storeOf(snap *catalogue.Snapshot) *catalogue.Store {
 // serve starts the GraphQL endpoint on a loopback port for the test.
 func serve(t testing.TB, src loader.Source, opts loader.Options) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(resolvers.NewHandler(src, opts))
+	srv := httptest.NewServer(resolvers.NewHandler(src, opts, graphqlhttp.Options{Introspection: true}))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
+)
+
+// config is the gateway's configuration, from flags and the environment.
+type config struct {
+	addr         string
+	baseURL      string
+	worldBossURL string
+	refresh      time.Duration
+	cacheDir     string
+
+	// The public endpoint's limits and switches (see package graphqlhttp).
+	limits         graphqlhttp.Limits
+	requestTimeout time.Duration
+	introspection  bool
+	corsOrigins    string
+	accessLog      bool
+	pprofAddr      string
+}
+
+// defaultConfig is the configuration with no flag and no environment.
+func defaultConfig() config {
+	return config{
+		addr:    ":8080",
+		refresh: 5 * time.Minute,
+		limits: graphqlhttp.Limits{
+			MaxBodyBytes:  64 << 10,
+			MaxURLBytes:   8 << 10,
+			MaxTokens:     5000,
+			MaxDepth:      10,
+			MaxFields:     1000,
+			MaxAliases:    30,
+			MaxDirectives: 20,
+			MaxComplexity: 25000,
+		},
+		requestTimeout: 10 * time.Second,
+		introspection:  true,
+		corsOrigins:    "*",
+		accessLog:      true,
+	}
+}
+
+// parseConfig reads flags from args, falling back for each flag not given to
+// its environment variable, and checks every value. -h prints the usage and
+// returns flag.ErrHelp.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	cfg := defaultConfig()
+	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	envOf := map[string]string{}
+	def := func(name, env, usage string) {
+		envOf[name] = env
+		fs.Lookup(name).Usage = usage + " (env " + env + ")"
+	}
+	fs.StringVar(&cfg.addr, "addr", cfg.addr, "")
+	def("addr", "ADDR", "listen `address`")
+	fs.StringVar(&cfg.baseURL, "base-url", "", "")
+	def("base-url", "CATALOGUE_BASE_URL", "upstream base `URL`; empty serves the embedded snapshot, with no network")
+	fs.StringVar(&cfg.worldBossURL, "worldboss-url", "", "")
+	def("worldboss-url", "CATALOGUE_WORLDBOSS_URL", "upstream `URL` serving /worldboss (default the base URL)")
+	fs.DurationVar(&cfg.refresh, "refresh", cfg.refresh, "")
+	def("refresh", "CATALOGUE_REFRESH", "how often the upstream is read again")
+	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "")
+	def("cache-dir", "CATALOGUE_CACHE_DIR", "`directory` keeping the last good snapshot, so a restart while the upstream is down still serves")
+
+	l := &cfg.limits
+	fs.Int64Var(&l.MaxBodyBytes, "max-body-bytes", l.MaxBodyBytes, "")
+	def("max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (413 beyond)")
+	fs.IntVar(&l.MaxURLBytes, "max-url-bytes", l.MaxURLBytes, "")
+	def("max-url-bytes", "GATEWAY_MAX_URL_BYTES", "longest /graphql GET URL, in `bytes` (414 beyond)")
+	fs.IntVar(&l.MaxTokens, "max-tokens", l.MaxTokens, "")
+	def("max-tokens", "GATEWAY_MAX_TOKENS", "most `tokens` the GraphQL parser reads")
+	fs.IntVar(&l.MaxDepth, "max-depth", l.MaxDepth, "")
+	def("max-depth", "GATEWAY_MAX_DEPTH", "deepest selection nesting, fragments expanded (introspection apart)")
+	fs.IntVar(&l.MaxFields, "max-fields", l.MaxFields, "")
+	def("max-fields", "GATEWAY_MAX_FIELDS", "most fields in an operation, fragments expanded")
+	fs.IntVar(&l.MaxAliases, "max-aliases", l.MaxAliases, "")
+	def("max-aliases", "GATEWAY_MAX_ALIASES", "most aliased fields in an operation")
+	fs.IntVar(&l.MaxDirectives, "max-directives", l.MaxDirectives, "")
+	def("max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation")
+	fs.IntVar(&l.MaxComplexity, "max-complexity", l.MaxComplexity, "")
+	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation complexity (a list costs its page size times its child)")
+	fs.DurationVar(&cfg.requestTimeout, "request-timeout", cfg.requestTimeout, "")
+	def("request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request")
+	fs.BoolVar(&cfg.introspection, "introspection", cfg.introspection, "")
+	def("introspection", "GATEWAY_INTROSPECTION", "allow introspection queries (the playground needs them)")
+	fs.StringVar(&cfg.corsOrigins, "cors-origins", cfg.corsOrigins, "")
+	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
+	fs.BoolVar(&cfg.accessLog, "access-log", cfg.accessLog, "")
+	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
+	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
+	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "Usage: gateway [flags]\n\nServes the game catalogue as GraphQL and as the upstream's REST paths.\nEvery flag has an environment variable; the flag wins.\n\nFlags:")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return cfg, err
+		}
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for name, env := range envOf {
+		if v := getenv(env); v != "" && !given[name] {
+			if err := fs.Set(name, v); err != nil {
+				return cfg, fmt.Errorf("invalid value %q for %s: %v", v, env, err)
+			}
+		}
+	}
+	return cfg, cfg.check()
+}
+
+func (cfg *config) check() error {
+	_, port, err := net.SplitHostPort(cfg.addr)
+	if err != nil {
+		return fmt.Errorf("invalid -addr %q: want host:port", cfg.addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("invalid -addr %q: want a port number from 0 to 65535", cfg.addr)
+	}
+	if cfg.baseURL != "" {
+		if err := checkUpstreamURL(cfg.baseURL); err != nil {
+			return fmt.Errorf("invalid -base-url %q: %v", cfg.baseURL, err)
+		}
+	}
+	if cfg.worldBossURL != "" {
+		if cfg.baseURL == "" {
+			return errors.New("-worldboss-url needs -base-url")
+		}
+		if err := checkUpstreamURL(cfg.worldBossURL); err != nil {
+			return fmt.Errorf("invalid -worldboss-url %q: %v", cfg.worldBossURL, err)
+		}
+	} else {
+		cfg.worldBossURL = cfg.baseURL
+	}
+	if cfg.refresh < time.Second {
+		return fmt.Errorf("invalid -refresh %s: must be at least 1s", cfg.refresh)
+	}
+	l := cfg.limits
+	for _, v := range []struct {
+		name  string
+		value int64
+	}{
+		{"max-body-bytes", l.MaxBodyBytes}, {"max-url-bytes", int64(l.MaxURLBytes)}, {"max-tokens", int64(l.MaxTokens)},
+		{"max-depth", int64(l.MaxDepth)}, {"max-fields", int64(l.MaxFields)}, {"max-aliases", int64(l.MaxAliases)},
+		{"max-directives", int64(l.MaxDirectives)}, {"max-complexity", int64(l.MaxComplexity)},
+	} {
+		if v.value < 1 {
+			return fmt.Errorf("invalid -%s %d: must be at least 1", v.name, v.value)
+		}
+	}
+	if cfg.requestTimeout <= 0 {
+		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.requestTimeout)
+	}
+	if cfg.pprofAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.pprofAddr); err != nil {
+			return fmt.Errorf("invalid -pprof-addr %q: want host:port", cfg.pprofAddr)
+		}
+	}
+	return nil
+}
+
+func checkUpstreamURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("want an http or https URL")
+	}
+	if u.Host == "" {
+		return errors.New("no host")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("a base URL takes no query or fragment")
+	}
+	return nil
+}

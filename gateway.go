@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/rs/cors"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/loader"
+	"github.com/catalogue-gateway/gateway/resolvers"
+	"github.com/catalogue-gateway/gateway/restcompat"
+)
+
+// gateway holds the running service's parts.
+type gateway struct {
+	cfg   config
+	store *catalogue.Store
+	// refresher keeps the store up to date with the upstream; nil when
+	// serving the embedded catalogue.
+	refresher *catalogue.Refresher
+	// states reports each collection's freshness, for /readyz and
+	// /metrics.
+	states  func() [catalogue.NumCollections]catalogue.CollectionState
+	metrics *metrics
+	logger  *slog.Logger
+}
+
+// newGateway builds the gateway for cfg: on the embedded catalogue,
+// loaded here, or on the upstream, with a refresher the caller runs.
+func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
+	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger}
+	if cfg.baseURL == "" {
+		start := time.Now()
+		snap, err := catalogue.Embedded()
+		if err != nil {
+			return nil, err
+		}
+		g.store.Publish(snap)
+		var states [catalogue.NumCollections]catalogue.CollectionState
+		for c := range states {
+			states[c] = catalogue.CollectionState{Source: "embedded"}
+		}
+		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
+		g.metrics = newMetrics(g.store, g.states)
+		logger.Info("serving the embedded catalogue", "version", snap.Version(),
+			"took", time.Since(start).Round(time.Millisecond).String())
+		return g, nil
+	}
+	var cache *catalogue.DiskCache
+	if cfg.cacheDir != "" {
+		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
+	}
+	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
+	g.metrics = newMetrics(g.store, g.states)
+	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
+		Upstream: &catalogue.Upstream{
+			BaseURL:      cfg.baseURL,
+			WorldBossURL: cfg.worldBossURL,
+			Client:       catalogue.NewUpstreamClient(),
+			UserAgent:    userAgent(),
+		},
+		Cache:    cache,
+		Interval: cfg.refresh,
+		Logger:   logger,
+		Observer: g.metrics,
+	})
+	logger.Info("reading the upstream", "base_url", cfg.baseURL, "worldboss_url", cfg.worldBossURL,
+		"refresh", cfg.refresh.String(), "cache_dir", cfg.cacheDir)
+	return g, nil
+}
+
+// userAgent names the gateway and its version to the upstream.
+func userAgent() string {
+	version := "dev"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		version = bi.Main.Version
+	}
+	return "catalogue-gateway/" + version
+}
+
+// handler routes the gateway's endpoints.
+func (g *gateway) handler() http.Handler {
+	var awaitCold func(context.Context, catalogue.Collection)
+	if g.refresher != nil {
+		awaitCold = g.refresher.AwaitFlight
+	}
+	mux := http.NewServeMux()
+	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold})
+	mux.Handle("/graphql", resolvers.NewHandler(g.store,
+		loader.Options{AwaitCold: awaitCold, OnBatch: g.metrics.LoaderBatch},
+		graphqlhttp.Options{
+			Limits:         g.cfg.limits,
+			RequestTimeout: g.cfg.requestTimeout,
+			Introspection:  g.cfg.introspection,
+			Logger:         g.logger,
+			Observer:       g.metrics,
+		}))
+	mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"ok"}`+"\n")
+	})
+	mux.Handle("GET /readyz", readyHandler(g.store, g.states))
+	mux.Handle("GET /metrics", g.metrics.handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
+	})
+
+	var h http.Handler = mux
+	if g.cfg.accessLog {
+		h = accessLog(g.logger, h)
+	}
+	if g.cfg.corsOrigins != "" {
+		h = cors.New(cors.Options{
+			AllowedOrigins: strings.Split(g.cfg.corsOrigins, ","),
+			AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
+			AllowedHeaders: []string{"Content-Type", "Accept", "X-Request-ID", "If-None-Match"},
+			ExposedHeaders: []string{"ETag", "X-Request-ID"},
+			MaxAge:         600,
+		}).Handler(h)
+	}
+	return h
+}
+
+// accessLog logs one line per request, after it is answered.
+func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Int("bytes", rec.bytes),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("request_id", w.Header().Get("X-Request-ID")),
+			slog.String("remote", r.RemoteAddr),
+		)
+	})
+}
+
+// statusRecorder notes a response's status and size for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status, bytes int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}

@@ -1,0 +1,378 @@
+// Package graphqlhttp serves a gqlgen schema over HTTP for a public,
+// unauthenticated endpoint: GraphQL over HTTP as the specification and
+// common clients expect it (POST with JSON, GET for queries, automatic
+// persisted queries), with every request bounded before it runs (body, URL,
+// tokens, depth, fields, aliases, directives, complexity, time), errors
+// shaped once so that no stack, path, host or Go type leaks, and a request
+// id that ties a response to the log.
+//
+// It knows nothing of the catalogue; it wraps any executable schema.
+package graphqlhttp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Options configure the endpoint.
+type Options struct {
+	Limits Limits
+	// RequestTimeout is each request's execution budget. Default 10s.
+	RequestTimeout time.Duration
+	// MaxErrors caps the errors of one response. Default 20.
+	MaxErrors int
+	// Introspection allows __schema and __type queries (the playground
+	// needs them).
+	Introspection bool
+	// APQCacheSize is how many automatic persisted queries are kept.
+	// Default 1000.
+	APQCacheSize int
+	Logger       *slog.Logger
+	// Observer, if set, is told of every request.
+	Observer Observer
+}
+
+// Observer is told what the endpoint does, for metrics.
+type Observer interface {
+	// Request reports an answered request: its operation name ("" when
+	// none), its outcome ("ok", "error", "rejected", "timeout"), how long
+	// it took and how many bytes the response body had.
+	Request(operation, outcome string, d time.Duration, bytes int)
+	// Rejected reports a request refused by a limit, named as in the
+	// limitError ("body", "depth", "complexity", …).
+	Rejected(limit string)
+}
+
+// gqlgen keeps the table of which error codes are protocol errors (a 4xx
+// rather than a 200) in one package-level map; registering codes is its
+// documented way to extend it, and it is done once, here.
+func init() {
+	for _, code := range []string{CodeTooDeep, CodeTooManyFields, CodeTooManyAliases, CodeTooManyDirective,
+		CodeFragmentCycle, CodeTooComplex, CodeBadRequest} {
+		errcode.RegisterErrorType(code, errcode.KindProtocol)
+	}
+}
+
+// New returns the endpoint serving es.
+func New(es graphql.ExecutableSchema, opts Options) http.Handler {
+	opts.Limits = opts.Limits.withDefaults()
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 10 * time.Second
+	}
+	if opts.MaxErrors <= 0 {
+		opts.MaxErrors = 20
+	}
+	if opts.APQCacheSize <= 0 {
+		opts.APQCacheSize = 1000
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Observer == nil {
+		opts.Observer = nopObserver{}
+	}
+	e := &endpoint{opts: opts}
+
+	srv := handler.New(es)
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
+	// "Did you mean" suggestions would let anyone map the schema with
+	// introspection off, and make error messages longer than they need be.
+	srv.SetDisableSuggestion(true)
+	if opts.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.APQCacheSize)})
+	srv.Use(guard{e})
+	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
+		return opts.Limits.MaxComplexity
+	}})
+	srv.AroundOperations(noteOperation)
+	srv.AroundFields(e.checkBudget)
+	srv.AroundResponses(e.capErrors)
+	srv.SetErrorPresenter(e.presentError)
+	srv.SetRecoverFunc(e.recoverPanic)
+	e.gql = srv
+	return e
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Request(string, string, time.Duration, int) {}
+func (nopObserver) Rejected(string)                            {}
+
+type endpoint struct {
+	opts Options
+	gql  *handler.Server
+}
+
+type requestIDKey struct{}
+
+// requestInfo is filled in as gqlgen handles the request, for the observer.
+type requestInfo struct{ operation string }
+
+type requestInfoKey struct{}
+
+// noteOperation records the operation's name once gqlgen has parsed it.
+func noteOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
+			info.operation = oc.Operation.Name
+		}
+	}
+	return next(ctx)
+}
+
+// RequestID returns the id of the request ctx belongs to, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// newRequestID returns a client's own X-Request-ID if it is a short,
+// plain token, else a fresh random one.
+func newRequestID(given string) string {
+	if n := len(given); n > 0 && n <= 64 && strings.Trim(given, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == "" {
+		return given
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := newRequestID(r.Header.Get("X-Request-ID"))
+	w.Header().Set("X-Request-ID", id)
+	info := &requestInfo{}
+	ctx := context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), requestInfoKey{}, info)
+	ctx, cancel := context.WithTimeout(ctx, e.opts.RequestTimeout)
+	defer cancel()
+	r = r.WithContext(ctx)
+
+	if err := e.admit(w, r); err != nil {
+		e.opts.Observer.Rejected(err.limit)
+		e.reject(w, r, err)
+		e.opts.Observer.Request("", "rejected", time.Since(start), 0)
+		return
+	}
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	e.gql.ServeHTTP(rec, r)
+	outcome := "ok"
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		outcome = "timeout"
+	case rec.status >= 400:
+		outcome = "rejected"
+	case rec.hasErrors():
+		outcome = "error"
+	}
+	e.opts.Observer.Request(info.operation, outcome, time.Since(start), rec.bytes)
+}
+
+// httpError is a request refused before GraphQL sees it.
+type httpError struct {
+	status int
+	limitError
+}
+
+// admit checks what can be checked of a request before it is parsed: its
+// method, size, media type and shape. A POST body is read here, within its
+// bound, and handed on.
+func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
+	switch r.Method {
+	case http.MethodGet:
+		if len(r.URL.RequestURI()) > e.opts.Limits.MaxURLBytes {
+			return &httpError{http.StatusRequestURITooLong, limitError{CodeURLTooLong, "url",
+				fmt.Sprintf("the URL is longer than %d bytes; send the query with POST", e.opts.Limits.MaxURLBytes)}}
+		}
+		return nil
+	case http.MethodPost:
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		return &httpError{http.StatusMethodNotAllowed, limitError{CodeMethodNotAllowed, "method", "use GET or POST"}}
+	}
+	// Only JSON bodies: form and multipart posts are what a browser sends
+	// across origins without asking first, so refusing them closes the
+	// door on cross-site request forgery.
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mediaType != "application/json" && mediaType != "application/graphql-response+json" {
+		return &httpError{http.StatusUnsupportedMediaType, limitError{CodeUnsupportedMedia, "media_type",
+			"send the request as application/json"}}
+	}
+	if r.ContentLength > e.opts.Limits.MaxBodyBytes {
+		return tooLarge(e.opts.Limits.MaxBodyBytes)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, e.opts.Limits.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return tooLarge(e.opts.Limits.MaxBodyBytes)
+		}
+		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "body", "the request body could not be read"}}
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		return &httpError{http.StatusBadRequest, limitError{CodeBatching, "batching", "send one operation per request; batches are not supported"}}
+	case !json.Valid(body):
+		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
+	case len(trimmed) == 0 || trimmed[0] != '{':
+		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
+	}
+	// A body without a query is a malformed request, whatever the client
+	// accepts, unless it names a persisted query by its hash.
+	var params struct {
+		Query      any `json:"query"`
+		Extensions struct {
+			PersistedQuery any `json:"persistedQuery"`
+		} `json:"extensions"`
+	}
+	if err := json.Unmarshal(body, &params); err != nil {
+		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	}
+	if q, ok := params.Query.(string); (!ok || q == "") && params.Extensions.PersistedQuery == nil {
+		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return nil
+}
+
+func tooLarge(limit int64) *httpError {
+	return &httpError{http.StatusRequestEntityTooLarge, limitError{CodeBodyTooLarge, "body",
+		fmt.Sprintf("the request body is larger than %d bytes", limit)}}
+}
+
+// reject answers a request refused before GraphQL: a small GraphQL error
+// body with the code and the request id, and nothing of the request.
+func (e *endpoint) reject(w http.ResponseWriter, r *http.Request, err *httpError) {
+	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{{
+		"message":    err.message,
+		"extensions": map[string]any{"code": err.code, "requestId": RequestID(r.Context())},
+	}}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(err.status)
+	w.Write(body)
+}
+
+// guard is the gqlgen extension that measures a query before gqlgen parses
+// and validates it (see checkQuery).
+type guard struct{ e *endpoint }
+
+func (guard) ExtensionName() string                   { return "QueryGuard" }
+func (guard) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if err := checkQuery(p.Query, g.e.opts.Limits); err != nil {
+		g.e.opts.Observer.Rejected(err.limit)
+		gerr := &gqlerror.Error{Message: err.message}
+		errcode.Set(gerr, err.code)
+		return gerr
+	}
+	return nil
+}
+
+// checkBudget ends a request that has used its time: each field checks the
+// deadline before it resolves, so a slow query stops instead of running on.
+func (e *endpoint) checkBudget(ctx context.Context, next graphql.Resolver) (any, error) {
+	if ctx.Err() != nil {
+		return nil, &gqlerror.Error{Message: "the request ran out of time", Extensions: map[string]any{"code": CodeTimeout}}
+	}
+	return next(ctx)
+}
+
+// capErrors keeps a response's errors to MaxErrors.
+func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp != nil && len(resp.Errors) > e.opts.MaxErrors {
+		more := len(resp.Errors) - e.opts.MaxErrors
+		resp.Errors = append(resp.Errors[:e.opts.MaxErrors:e.opts.MaxErrors], &gqlerror.Error{
+			Message: fmt.Sprintf("%d more errors left out", more),
+		})
+	}
+	return resp
+}
+
+// presentError shapes every error a response carries. Errors with a code
+// were made to be read by the caller and pass as they are. Anything else is
+// an internal failure: the caller sees a generic message, the code and the
+// request id; the detail goes to the log.
+func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error {
+	var gerr *gqlerror.Error
+	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
+		return graphql.DefaultErrorPresenter(ctx, gerr)
+	}
+	id := RequestID(ctx)
+	e.opts.Logger.Error("graphql: internal error", "request_id", id, "path", pathOf(ctx), "err", err)
+	return &gqlerror.Error{
+		Message:    "internal error",
+		Path:       pathOf(ctx),
+		Extensions: map[string]any{"code": CodeInternal, "requestId": id},
+	}
+}
+
+func pathOf(ctx context.Context) ast.Path {
+	if graphql.GetFieldContext(ctx) == nil {
+		return nil
+	}
+	return graphql.GetPath(ctx)
+}
+
+// recoverPanic turns a resolver's panic into an internal error; the stack
+// goes to the log, never to the caller.
+func (e *endpoint) recoverPanic(ctx context.Context, p any) error {
+	e.opts.Logger.Error("graphql: panic", "request_id", RequestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return errors.New("panic in a resolver")
+}
+
+// recorder notes what a response was, for the observer.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	head   []byte // the start of the body, to see whether it has errors
+}
+
+func (r *recorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if len(r.head) < 16 {
+		r.head = append(r.head, b[:min(len(b), 16-len(r.head))]...)
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+// hasErrors reports whether the response body is a GraphQL response with
+// errors: gqlgen writes "errors" first when there are any.
+func (r *recorder) hasErrors() bool {
+	return bytes.HasPrefix(r.head, []byte(`{"errors"`))
+}
