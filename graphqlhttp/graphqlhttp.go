@@ -92,7 +92,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Observer == nil {
 		opts.Observer = nopObserver{}
 	}
-	e := &endpoint{opts: opts}
+	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000)}
 
 	srv := handler.New(es)
 	srv.AddTransport(transport.GET{})
@@ -127,6 +127,9 @@ func (nopObserver) Rejected(string)                            {}
 type endpoint struct {
 	opts Options
 	gql  *handler.Server
+	// verdicts remembers checkQuery's answer per query text, so a query
+	// asked again is not parsed again (gqlgen keeps its own parse).
+	verdicts *lru.LRU[*limitError]
 }
 
 type requestIDKey struct{}
@@ -287,7 +290,12 @@ func (guard) ExtensionName() string                   { return "QueryGuard" }
 func (guard) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	if err := checkQuery(p.Query, g.e.opts.Limits); err != nil {
+	err, seen := g.e.verdicts.Get(ctx, p.Query)
+	if !seen {
+		err = checkQuery(p.Query, g.e.opts.Limits)
+		g.e.verdicts.Add(ctx, p.Query, err)
+	}
+	if err != nil {
 		g.e.opts.Observer.Rejected(err.limit)
 		gerr := &gqlerror.Error{Message: err.message}
 		errcode.Set(gerr, err.code)
