@@ -141,7 +141,7 @@ func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
 			slog.String("path", r.URL.Path),
 			slog.Int("status", rec.status),
 			slog.Int("bytes", rec.bytes),
-			slog.Duration("duration", time.Since(start)),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 			slog.String("request_id", w.Header().Get("X-Request-ID")),
 			slog.String("remote", r.RemoteAddr),
 		)
