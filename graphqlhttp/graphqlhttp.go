@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -69,7 +70,7 @@ type Observer interface {
 // documented way to extend it, and it is done once, here.
 func init() {
 	for _, code := range []string{CodeTooDeep, CodeTooManyFields, CodeTooManyAliases, CodeTooManyDirective,
-		CodeFragmentCycle, CodeTooComplex, CodeBadRequest} {
+		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection} {
 		errcode.RegisterErrorType(code, errcode.KindProtocol)
 	}
 }
@@ -77,6 +78,7 @@ func init() {
 // New returns the endpoint serving es.
 func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	opts.Limits = opts.Limits.withDefaults()
+	opts.Limits.noIntrospection = !opts.Introspection
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 10 * time.Second
 	}
@@ -105,7 +107,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.APQCacheSize)})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.APQCacheSize)}})
 	srv.Use(guard{e})
 	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
 		return opts.Limits.MaxComplexity
@@ -140,13 +142,27 @@ type requestInfo struct{ operation string }
 type requestInfoKey struct{}
 
 // noteOperation records the operation's name once gqlgen has parsed it.
+//
+// It also answers a request whose time ran out before its execution
+// began: gqlgen then gives no response at all, which the transports write
+// as a bare "null".
 func noteOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
 		if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
 			info.operation = oc.Operation.Name
 		}
 	}
-	return next(ctx)
+	responses := next(ctx)
+	first := true
+	return func(ctx context.Context) *graphql.Response {
+		resp := responses(ctx)
+		if resp == nil && first && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			resp = &graphql.Response{Errors: gqlerror.List{{Message: "the request ran out of time",
+				Extensions: map[string]any{"code": CodeTimeout, "requestId": RequestID(ctx)}}}}
+		}
+		first = false
+		return resp
+	}
 }
 
 // RequestID returns the id of the request ctx belongs to, or "".
@@ -182,6 +198,13 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.opts.Observer.Request("", "rejected", time.Since(start), 0)
 		return
 	}
+	if r.Header.Get("Upgrade") != "" {
+		// No transport here upgrades a connection, and gqlgen's HTTP
+		// transports refuse a request that offers to (curl --http2 does,
+		// for h2c) as one no transport supports: drop the offer instead.
+		r.Header = r.Header.Clone()
+		r.Header.Del("Upgrade")
+	}
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 	e.gql.ServeHTTP(rec, r)
 	outcome := "ok"
@@ -212,6 +235,18 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
 			return &httpError{http.StatusRequestURITooLong, limitError{CodeURLTooLong, "url",
 				fmt.Sprintf("the URL is longer than %d bytes; send the query with POST", e.opts.Limits.MaxURLBytes)}}
 		}
+		// gqlgen answers these itself, but with no code, and the first
+		// with the offending escape and as text/plain.
+		query, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "url", "the URL's query string is malformed"}}
+		}
+		for _, name := range []string{"variables", "extensions"} {
+			var obj map[string]any
+			if v := query.Get(name); v != "" && json.Unmarshal([]byte(v), &obj) != nil {
+				return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", name + " must be a JSON object"}}
+			}
+		}
 		return nil
 	case http.MethodPost:
 	default:
@@ -222,7 +257,9 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
 	// across origins without asking first, so refusing them closes the
 	// door on cross-site request forgery.
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mediaType != "application/json" && mediaType != "application/graphql-response+json" {
+	// (application/graphql-response+json names a response, in Accept; as a
+	// request's type gqlgen has no transport for it.)
+	if err != nil || mediaType != "application/json" {
 		return &httpError{http.StatusUnsupportedMediaType, limitError{CodeUnsupportedMedia, "media_type",
 			"send the request as application/json"}}
 	}
@@ -246,18 +283,15 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
 	case len(trimmed) == 0 || trimmed[0] != '{':
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
 	}
-	// A body without a query is a malformed request, whatever the client
-	// accepts, unless it names a persisted query by its hash.
-	var params struct {
-		Query      any `json:"query"`
-		Extensions struct {
-			PersistedQuery any `json:"persistedQuery"`
-		} `json:"extensions"`
-	}
+	// The body is decoded here as gqlgen will decode it: gqlgen reports a
+	// body it cannot decode with no code, so it would pass as an internal
+	// error. A body without a query is a malformed request, whatever the
+	// client accepts, unless it names a persisted query by its hash.
+	var params graphql.RawParams
 	if err := json.Unmarshal(body, &params); err != nil {
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	if q, ok := params.Query.(string); (!ok || q == "") && params.Extensions.PersistedQuery == nil {
+	if params.Query == "" && params.Extensions["persistedQuery"] == nil {
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -280,6 +314,21 @@ func (e *endpoint) reject(w http.ResponseWriter, r *http.Request, err *httpError
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(err.status)
 	w.Write(body)
+}
+
+// persistedQueries is gqlgen's automatic persisted queries, with a code on
+// the errors it reports without one (a bad hash, version or extension):
+// they are the caller's mistakes, not internal errors.
+type persistedQueries struct {
+	extension.AutomaticPersistedQuery
+}
+
+func (p persistedQueries) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
+	err := p.AutomaticPersistedQuery.MutateOperationParameters(ctx, params)
+	if err != nil && err.Extensions["code"] == nil {
+		errcode.Set(err, CodeBadRequest)
+	}
+	return err
 }
 
 // guard is the gqlgen extension that measures a query before gqlgen parses
@@ -319,7 +368,8 @@ func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) 
 	if resp != nil && len(resp.Errors) > e.opts.MaxErrors {
 		more := len(resp.Errors) - e.opts.MaxErrors
 		resp.Errors = append(resp.Errors[:e.opts.MaxErrors:e.opts.MaxErrors], &gqlerror.Error{
-			Message: fmt.Sprintf("%d more errors left out", more),
+			Message:    fmt.Sprintf("%d more errors left out", more),
+			Extensions: map[string]any{"code": CodeTooManyErrors},
 		})
 	}
 	return resp
@@ -332,7 +382,15 @@ func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) 
 func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error {
 	var gerr *gqlerror.Error
 	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
-		return graphql.DefaultErrorPresenter(ctx, gerr)
+		gerr = graphql.DefaultErrorPresenter(ctx, gerr)
+		if len(gerr.Message) > maxMessageBytes {
+			// Validation messages quote the query's names and values,
+			// which may be as long as the body.
+			short := *gerr
+			short.Message = strings.ToValidUTF8(gerr.Message[:maxMessageBytes], "") + "…"
+			gerr = &short
+		}
+		return gerr
 	}
 	id := RequestID(ctx)
 	e.opts.Logger.Error("graphql: internal error", "request_id", id, "path", pathOf(ctx), "err", err)
@@ -342,6 +400,9 @@ func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error 
 		Extensions: map[string]any{"code": CodeInternal, "requestId": id},
 	}
 }
+
+// maxMessageBytes bounds an error message.
+const maxMessageBytes = 200
 
 func pathOf(ctx context.Context) ast.Path {
 	if graphql.GetFieldContext(ctx) == nil {

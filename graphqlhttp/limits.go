@@ -35,6 +35,10 @@ type Limits struct {
 	// functions count it (a list costs its page size times its child).
 	// Default 25000.
 	MaxComplexity int
+
+	// noIntrospection refuses __schema and __type; New sets it from
+	// Options.Introspection.
+	noIntrospection bool
 }
 
 func (l Limits) withDefaults() Limits {
@@ -71,6 +75,8 @@ const (
 	CodeTooManyDirective = "TOO_MANY_DIRECTIVES"
 	CodeFragmentCycle    = "FRAGMENT_CYCLE"
 	CodeTooComplex       = "COMPLEXITY_LIMIT_EXCEEDED"
+	CodeNoIntrospection  = "INTROSPECTION_DISABLED"
+	CodeTooManyErrors    = "TOO_MANY_ERRORS"
 	CodeTimeout          = "REQUEST_TIMEOUT"
 	CodeInternal         = "INTERNAL_SERVER_ERROR"
 )
@@ -90,11 +96,15 @@ type shape struct {
 }
 
 // checkQuery parses query on its own and measures it against the limits,
-// before gqlgen validates it. It exists because validating some queries is
-// itself the danger: gqlparser's validation recurses through fragment
-// spreads without guarding against cycles, and a self-spread nested inside
-// a fragment overflows the stack, which no recover can catch. A query that
-// does not parse is left for gqlgen to report.
+// before gqlgen validates it, because validating some queries is itself the
+// danger. Fragments that each spread the next twice expand to 2^n fields:
+// gqlparser's validation and gqlgen's complexity count walk every one of
+// them, with no deadline. And gqlparser has overflowed the stack on a
+// self-spread nested inside its fragment (an upstream bug: the version
+// pinned here survives it, and the guard keeps it so whatever the version),
+// which no recover can catch. The measurer counts each fragment once, so
+// neither costs it more than the query's length. A query that does not
+// parse is left for gqlgen to report.
 func checkQuery(query string, l Limits) *limitError {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, l.MaxTokens)
 	if err != nil {
@@ -112,8 +122,13 @@ func checkQuery(query string, l Limits) *limitError {
 	m := measurer{frags: frags, memo: map[string]shape{}}
 	for _, op := range doc.Operations {
 		s := m.selections(op.SelectionSet)
-		s.directives += len(op.Directives)
+		s.directives = add(s.directives, len(op.Directives))
+		for _, v := range op.VariableDefinitions {
+			s.directives = add(s.directives, len(v.Directives))
+		}
 		switch {
+		case l.noIntrospection && s.introspectionDepth > 0:
+			return &limitError{CodeNoIntrospection, "introspection", "introspection is disabled on this server"}
 		case s.depth > l.MaxDepth:
 			return &limitError{CodeTooDeep, "depth", fmt.Sprintf("the query nests %d levels deep; at most %d are allowed", s.depth, l.MaxDepth)}
 		case s.introspectionDepth > l.MaxIntrospectionDepth:
@@ -207,9 +222,11 @@ func (m measurer) selections(set ast.SelectionSet) shape {
 			if f.Alias != "" && f.Alias != f.Name {
 				child.aliases = add(child.aliases, 1)
 			}
-			if strings.HasPrefix(f.Name, "__") {
+			if strings.HasPrefix(f.Name, "__") && f.Name != "__typename" {
 				// Introspection is measured apart: its own depth,
-				// and none of the data depth.
+				// and none of the data depth. (__typename is a
+				// leaf of the data, which clients add to every
+				// selection.)
 				child.introspectionDepth = max(child.introspectionDepth, child.depth) + 1
 				child.depth = 0
 			} else {

@@ -74,8 +74,7 @@ func (h *collectionHandler) body(ctx context.Context) *catalogue.Body {
 func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		WriteError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
-			r.Method+" is not allowed here; use GET or HEAD")
+		WriteError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "use GET or HEAD")
 		return
 	}
 	body := h.body(r.Context())

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hostileDocuments are the documents whose validation or planning could
+// take the process down or keep it busy for ever: fragment cycles of every
+// shape, and an acyclic fragment fan-out that expands to 2^40 fields. The
+// guard of package graphqlhttp must refuse each before gqlgen sees it.
+var hostileDocuments = []struct {
+	name, query, code string
+}{
+	{"direct self-spread", "fragment F on Item { ...F } { item(id: 1) { ...F } }", "FRAGMENT_CYCLE"},
+	{"nested self-spread", "fragment F on Item { crafting { materials { item { ...F } } } ...F } { item(id: 1) { ...F } }", "FRAGMENT_CYCLE"},
+	{"nested self-spread only", "fragment F on Item { crafting { materials { item { ...F } } } } { item(id: 1) { ...F } }", "FRAGMENT_CYCLE"},
+	{"A to B to A", "fragment A on Item { crafting { materials { item { ...B } } } } fragment B on Item { ...A } { item(id: 1) { ...A } }", "FRAGMENT_CYCLE"},
+	{"A to B to C to A", "fragment A on Item { ...B } fragment B on Item { crafting { materials { item { ...C } } } } fragment C on Item { id ...A } { item(id: 1) { ...A } }", "FRAGMENT_CYCLE"},
+	{"chain", fragmentChain(60) + "{ item(id: 1) { ...C0 } }", "FRAGMENT_CYCLE"},
+	{"long chain", fragmentChain(200) + "{ item(id: 1) { ...C0 } }", "FRAGMENT_CYCLE"}, // too long for a GET
+	{"hidden in inline fragments", "fragment F on Item { ... on Item { ... @include(if: true) { crafting { materials { item { ... on Item { ...F } } } } } } } { item(id: 1) { ...F } }", "FRAGMENT_CYCLE"},
+	{"unused cycle", "fragment A on Item { ...B } fragment B on Item { ...A } { __typename }", "FRAGMENT_CYCLE"},
+	{"cycle on the query type", "fragment Q on Query { item(id: 1) { id } ...Q } { ...Q }", "FRAGMENT_CYCLE"},
+	{"cycle in introspection", "fragment T on __Type { ofType { ...T } } { __schema { types { ...T } } }", "FRAGMENT_CYCLE"},
+	{"cycle behind a fan-out", fragmentFanOut(20, "E20 on Item { ...E0 }") + "{ item(id: 1) { ...E0 } }", "FRAGMENT_CYCLE"},
+	{"unknown fragment spread", "fragment F on Item { ...G } { item(id: 1) { ...F } }", "GRAPHQL_VALIDATION_FAILED"},
+	{"exponential fan-out", fragmentFanOut(40, "E40 on Item { id }") + "{ item(id: 1) { ...E0 } }", "TOO_MANY_FIELDS"},
+	{"exponential fan-out of aliases", fragmentFanOut(40, "E40 on Item { a: id }") + "{ item(id: 1) { ...E0 } }", "TOO_MANY_FIELDS"},
+}
+
+// fragmentChain is n fragments, each spreading the next from inside a
+// nested selection, the last spreading the first.
+func fragmentChain(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "fragment C%d on Item { crafting { materials { item { ...C%d } } } } ", i, (i+1)%n)
+	}
+	return b.String()
+}
+
+// fragmentFanOut is n fragments E0…E(n-1), each spreading the next twice,
+// and the last fragment, given.
+func fragmentFanOut(n int, last string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "fragment E%d on Item { ...E%d ...E%d } ", i, i+1, i+1)
+	}
+	return b.String() + "fragment " + last + " "
+}
+
+// TestHostileQueriesAgainstBinary builds the gateway, runs it, and sends it
+// every hostile document over POST and GET, one at a time and then all at
+// once. The gateway must refuse each promptly and stay up: a stack overflow
+// kills a Go process whatever recovers, so only another process can watch
+// for it and fail cleanly.
+func TestHostileQueriesAgainstBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("needs SIGTERM")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	bin := filepath.Join(t.TempDir(), "gateway")
+	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	logs := &logWatcher{addr: make(chan string, 1)}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-access-log=false")
+	cmd.Env = []string{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("gateway log (last 4 KiB):\n%s", tail(logs.String(), 4<<10))
+		}
+	}()
+
+	var addr string
+	select {
+	case addr = <-logs.addr:
+	case <-exited:
+		t.Fatalf("the gateway exited before listening: %v", waitErr)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gateway did not log its address within 10s")
+	}
+	endpoint := "http://" + addr + "/graphql"
+	client := newClient(t)
+	client.Timeout = 5 * time.Second
+
+	// alive fails the test for good if the process has gone.
+	alive := func(t *testing.T) {
+		t.Helper()
+		select {
+		case <-exited:
+			t.Fatalf("the gateway died: %v", waitErr)
+		default:
+		}
+		status, body, err := graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount nodes { id } } }`)
+		if err != nil || status != http.StatusOK || !strings.HasPrefix(body, `{"data":{"items":{"totalCount":`) {
+			t.Fatalf("a normal query got %d %.200s (%v)", status, body, err)
+		}
+	}
+	alive(t)
+
+	for _, doc := range hostileDocuments {
+		for _, method := range methodsFor(doc.query) {
+			t.Run(doc.name+"/"+method, func(t *testing.T) {
+				start := time.Now()
+				status, body, err := graphQLRequest(client, method, endpoint, doc.query)
+				if err != nil {
+					alive(t)
+					t.Fatalf("no answer after %s: %.300v", time.Since(start).Round(time.Millisecond), err)
+				}
+				var r struct {
+					Errors []struct {
+						Extensions struct{ Code string }
+					}
+				}
+				if err := json.Unmarshal([]byte(body), &r); err != nil || len(r.Errors) == 0 {
+					t.Errorf("status %d, body %.300s: want a GraphQL error", status, body)
+				} else if r.Errors[0].Extensions.Code != doc.code {
+					t.Errorf("code %q, want %q; body %.300s", r.Errors[0].Extensions.Code, doc.code, body)
+				}
+				if status != http.StatusUnprocessableEntity {
+					t.Errorf("status %d, want 422", status)
+				}
+				alive(t)
+			})
+		}
+	}
+
+	t.Run("all at once", func(t *testing.T) {
+		var wg sync.WaitGroup
+		errs := make(chan error, 4*len(hostileDocuments))
+		for range 2 {
+			for _, doc := range hostileDocuments {
+				for _, method := range methodsFor(doc.query) {
+					wg.Go(func() {
+						if status, _, err := graphQLRequest(client, method, endpoint, doc.query); err != nil || status != http.StatusUnprocessableEntity {
+							errs <- fmt.Errorf("%s %s: %d, %.300v", method, doc.name, status, err)
+						}
+					})
+				}
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		alive(t)
+	})
+
+	client.CloseIdleConnections()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+		var exitErr *exec.ExitError
+		if errors.As(waitErr, &exitErr) {
+			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gateway did not exit within 10s of SIGTERM")
+	}
+}
+
+// methodsFor returns the methods a query can be sent with: POST, and GET
+// unless the URL would be too long.
+func methodsFor(query string) []string {
+	if len(url.QueryEscape(query)) > 8<<10-100 {
+		return []string{http.MethodPost}
+	}
+	return []string{http.MethodPost, http.MethodGet}
+}
+
+// graphQLRequest sends query to endpoint, as a JSON body for POST or in the
+// URL for GET, and returns the answer's status and body.
+func graphQLRequest(client *http.Client, method, endpoint, query string) (int, string, error) {
+	var req *http.Request
+	var err error
+	if method == http.MethodGet {
+		req, err = http.NewRequest(method, endpoint+"?query="+url.QueryEscape(query), nil)
+	} else {
+		body, _ := json.Marshal(map[string]string{"query": query})
+		req, err = http.NewRequest(method, endpoint, strings.NewReader(string(body)))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+	}
+	if err != nil {
+		return 0, "", err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), err
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// TestCORS sends browser requests through the gateway's real handler: a
+// preflight from any origin is answered when every origin is allowed, and
+// only for the configured ones otherwise.
+func TestCORS(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.accessLog = false
+	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := *g
+	only.cfg.corsOrigins = "https://a.example,https://b.example"
+	none := *g
+	none.cfg.corsOrigins = ""
+
+	preflight := func(path, origin, method, headers string) *http.Request {
+		req := httptest.NewRequest(http.MethodOptions, path, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", method)
+		if headers != "" {
+			req.Header.Set("Access-Control-Request-Headers", headers)
+		}
+		return req
+	}
+	for _, tt := range []struct {
+		name        string
+		gw          *gateway
+		req         *http.Request
+		allowOrigin string // "" for none
+	}{
+		{"any origin, POST", g, preflight("/graphql", "https://app.example", http.MethodPost, "content-type,x-request-id"), "*"},
+		{"any origin, GET", g, preflight("/graphql", "https://app.example", http.MethodGet, ""), "*"},
+		{"any origin, a REST path", g, preflight("/items", "https://app.example", http.MethodGet, "if-none-match"), "*"},
+		{"any origin, a method not allowed", g, preflight("/graphql", "https://app.example", http.MethodDelete, ""), ""},
+		{"any origin, a header not allowed", g, preflight("/graphql", "https://app.example", http.MethodPost, "authorization"), ""},
+		{"a listed origin", &only, preflight("/graphql", "https://b.example", http.MethodPost, "content-type"), "https://b.example"},
+		{"an origin not listed", &only, preflight("/graphql", "https://evil.example", http.MethodPost, "content-type"), ""},
+		{"CORS off", &none, preflight("/graphql", "https://app.example", http.MethodPost, "content-type"), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			tt.gw.handler().ServeHTTP(rec, tt.req)
+			got := rec.Header().Get("Access-Control-Allow-Origin")
+			if got != tt.allowOrigin {
+				t.Errorf("Access-Control-Allow-Origin = %q, want %q; status %d, headers %v", got, tt.allowOrigin, rec.Code, rec.Header())
+			}
+			if tt.allowOrigin == "" || tt.gw == &none {
+				return
+			}
+			if rec.Code != http.StatusNoContent && rec.Code != http.StatusOK {
+				t.Errorf("status %d, want a 2xx", rec.Code)
+			}
+			if m := rec.Header().Get("Access-Control-Allow-Methods"); !strings.Contains(m, tt.req.Header.Get("Access-Control-Request-Method")) {
+				t.Errorf("Access-Control-Allow-Methods = %q", m)
+			}
+			if rec.Body.Len() != 0 {
+				t.Errorf("a preflight answered with a body: %.200s", rec.Body)
+			}
+		})
+	}
+
+	t.Run("the answer to a cross-origin POST", func(t *testing.T) {
+		req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ __typename }"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "https://app.example")
+		rec := httptest.NewRecorder()
+		g.handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("status %d, Access-Control-Allow-Origin %q; want 200 and *", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
+		}
+		if exposed := strings.ToLower(rec.Header().Get("Access-Control-Expose-Headers")); !strings.Contains(exposed, "x-request-id") {
+			t.Errorf("Access-Control-Expose-Headers = %q, want X-Request-ID among them", exposed)
+		}
+	})
+}
