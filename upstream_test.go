@@ -1,0 +1,978 @@
+package main
+
+// End-to-end tests of the gateway in front of a live upstream: the real
+// server (serve on a 127.0.0.1:0 listener) reading two stand-in upstreams,
+// the base address (every collection but /worldboss) and the world boss
+// address (only /worldboss), which fail on demand. They check the
+// "Upstream faults" and "REST compatibility" parts of the API contract as a
+// caller sees them: through REST, /graphql, /readyz and /metrics.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+)
+
+// GraphQL queries reading one collection each, whose answers the tests
+// compare as bytes.
+const (
+	itemsQuery       = `{ items(first: 3) { totalCount nodes { id name } } }`
+	worldBossesQuery = `{ worldBosses { totalCount nodes { id name } } }`
+)
+
+// queryOf returns the GraphQL query reading c.
+func queryOf(c catalogue.Collection) string {
+	if c == catalogue.WorldBosses {
+		return worldBossesQuery
+	}
+	return itemsQuery
+}
+
+// renames change one record's name in a fixture body, for the collections
+// whose change the tests watch.
+var renames = map[catalogue.Collection]struct{ old, new, name string }{
+	catalogue.Items:       {old: `"name":"Copper Ore"`, new: `"name":"Copper Ore (renamed)"`, name: "Copper Ore (renamed)"},
+	catalogue.WorldBosses: {old: `"name":"Colossus"`, new: `"name":"Colossus Reborn"`, name: "Colossus Reborn"},
+}
+
+// renamed returns body with the first record of c renamed; the new name is
+// renames[c].name.
+func renamed(t *testing.T, c catalogue.Collection, body []byte) []byte {
+	t.Helper()
+	r, ok := renames[c]
+	if !ok {
+		t.Fatalf("no rename for %s", c)
+	}
+	out := bytes.Replace(body, []byte(r.old), []byte(r.new), 1)
+	if bytes.Equal(out, body) {
+		t.Fatalf("the %s fixture has no %s to rename", c, r.old)
+	}
+	return out
+}
+
+// upstreams are the two stand-in addresses the gateway reads.
+type upstreams struct {
+	base, boss *upstreamtest.Server
+	// bodies are the fixture's bytes, as both stand-ins first serve them.
+	bodies map[catalogue.Collection][]byte
+}
+
+// newUpstreams starts the two stand-ins on the small fixture catalogue; they
+// stop when the test ends, after the gateways the test started.
+func newUpstreams(t *testing.T) *upstreams {
+	t.Helper()
+	return newUpstreamsOf(t, upstreamtest.FixtureBodies(t))
+}
+
+// newUpstreamsOf starts the two stand-ins serving bodies.
+func newUpstreamsOf(t *testing.T, bodies map[catalogue.Collection][]byte) *upstreams {
+	t.Helper()
+	base := map[catalogue.Collection][]byte{}
+	for c, b := range bodies {
+		if !c.FromWorldBossAddress() {
+			base[c] = b
+		}
+	}
+	return &upstreams{
+		base:   upstreamtest.New(t, base),
+		boss:   upstreamtest.New(t, map[catalogue.Collection][]byte{catalogue.WorldBosses: bodies[catalogue.WorldBosses]}),
+		bodies: bodies,
+	}
+}
+
+// of returns the stand-in serving c.
+func (u *upstreams) of(c catalogue.Collection) *upstreamtest.Server {
+	if c.FromWorldBossAddress() {
+		return u.boss
+	}
+	return u.base
+}
+
+// setFaultAll gives every collection, on both addresses, the fault f.
+func (u *upstreams) setFaultAll(f upstreamtest.Fault) {
+	u.base.SetFaultAll(f)
+	u.boss.SetFaultAll(f)
+}
+
+// config returns the default gateway configuration, reading the two
+// stand-ins. The access log is off: the tests poll, and a line per poll
+// would bury the refresher's own lines.
+func (u *upstreams) config(refresh time.Duration, cacheDir string) config {
+	cfg := defaultConfig()
+	cfg.baseURL, cfg.worldBossURL = u.base.URL, u.boss.URL
+	cfg.refresh, cfg.cacheDir = refresh, cacheDir
+	cfg.accessLog = false
+	return cfg
+}
+
+// testGateway is a gateway running serve for a test.
+type testGateway struct {
+	url    string // http://127.0.0.1:port
+	client *http.Client
+	// stop cancels serve and checks that it returns nil in bounded time.
+	// It is also run when the test ends; running it again does nothing.
+	stop func()
+}
+
+// startGateway runs serve with cfg on a free loopback port and waits until
+// it answers /healthz (not /readyz: some tests start it cold on purpose).
+// A nil logger logs to the test's output.
+func startGateway(t *testing.T, cfg config, logger *slog.Logger) *testGateway {
+	t.Helper()
+	if logger == nil {
+		logger = testLogger(t)
+	}
+	ln := listen(t)
+	t.Cleanup(func() { ln.Close() }) // serve leaves ln open if it fails early
+	cfg.addr = ln.Addr().String()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, ln, logger) }()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("serve returned %v, want nil", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Errorf("serve did not return within 20s of cancelling its context")
+			}
+		})
+	}
+	t.Cleanup(stop)
+
+	g := &testGateway{url: "http://" + cfg.addr, client: newClient(t), stop: stop}
+	probe := &http.Client{Timeout: time.Second}
+	defer probe.CloseIdleConnections()
+	deadline := time.After(20 * time.Second)
+	for {
+		resp, err := probe.Get(g.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			return g
+		}
+		select {
+		case err := <-done:
+			done <- err // for stop
+			t.Fatalf("serve returned before answering: %v", err)
+		case <-deadline:
+			t.Fatalf("serve did not answer within 20s: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// waitFor polls cond every 50ms until it holds, and fails the test with
+// cond's last report if it does not within the bound.
+func waitFor(t *testing.T, within time.Duration, what string, cond func() (ok bool, last string)) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		ok, last := cond()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s; last seen: %s", what, within, last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// rest GETs c's REST path.
+func (g *testGateway) rest(t *testing.T, c catalogue.Collection) (*http.Response, []byte) {
+	t.Helper()
+	return get(t, g.client, g.url+c.Path())
+}
+
+// restBody GETs c's REST path and fails the test unless it answers 200.
+func (g *testGateway) restBody(t *testing.T, c catalogue.Collection) []byte {
+	t.Helper()
+	resp, body := g.rest(t, c)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: status %d, want 200; body %.200s", c.Path(), resp.StatusCode, body)
+	}
+	return body
+}
+
+// graphQLAnswer is a /graphql response.
+type graphQLAnswer struct {
+	Status int
+	Raw    []byte
+	Data   json.RawMessage
+	Errors []struct {
+		Message    string
+		Extensions struct{ Code string }
+	}
+}
+
+func postGraphQL(client *http.Client, base, query string) (graphQLAnswer, error) {
+	payload, err := json.Marshal(map[string]string{"query": query})
+	if err != nil {
+		return graphQLAnswer{}, err
+	}
+	resp, err := client.Post(base+"/graphql", "application/json", bytes.NewReader(payload))
+	if err != nil {
+		return graphQLAnswer{}, err
+	}
+	defer resp.Body.Close()
+	var a graphQLAnswer
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
+		return graphQLAnswer{}, fmt.Errorf("reading the answer: %w", err)
+	}
+	a.Status, a.Raw = resp.StatusCode, buf.Bytes()
+	if err := json.Unmarshal(a.Raw, &a); err != nil {
+		return graphQLAnswer{}, fmt.Errorf("answer %q: %w", a.Raw, err)
+	}
+	return a, nil
+}
+
+// graphQL POSTs query to /graphql.
+func (g *testGateway) graphQL(t *testing.T, query string) graphQLAnswer {
+	t.Helper()
+	a, err := postGraphQL(g.client, g.url, query)
+	if err != nil {
+		t.Fatalf("POST /graphql %s: %v", query, err)
+	}
+	return a
+}
+
+// graphQLOK POSTs query and fails the test unless it is answered with data
+// and no errors.
+func (g *testGateway) graphQLOK(t *testing.T, query string) graphQLAnswer {
+	t.Helper()
+	a := g.graphQL(t, query)
+	if a.Status != http.StatusOK || len(a.Errors) > 0 {
+		t.Fatalf("POST /graphql %s: status %d, answer %s; want 200 without errors", query, a.Status, a.Raw)
+	}
+	return a
+}
+
+// names returns the names of the nodes of a connection answer such as
+// itemsQuery's.
+func names(t *testing.T, a graphQLAnswer) []string {
+	t.Helper()
+	var data map[string]struct{ Nodes []struct{ Name string } }
+	if err := json.Unmarshal(a.Data, &data); err != nil || len(data) != 1 {
+		t.Fatalf("data %s: want one connection (%v)", a.Data, err)
+	}
+	var out []string
+	for _, conn := range data {
+		for _, n := range conn.Nodes {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// readyzBody is the part of /readyz the tests read.
+type readyzBody struct {
+	Status      string
+	Version     string
+	Missing     []string
+	Collections map[string]struct {
+		Ready         bool
+		ETag          string
+		Source        string
+		LastAttemptAt time.Time
+		LastOutcome   string
+		LastError     string
+	}
+}
+
+// readyz GETs /readyz and decodes it.
+func (g *testGateway) readyz(t *testing.T) (int, readyzBody, []byte) {
+	t.Helper()
+	resp, body := get(t, g.client, g.url+"/readyz")
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("/readyz Content-Type = %q, want application/json", ct)
+	}
+	var rd readyzBody
+	if err := json.Unmarshal(body, &rd); err != nil {
+		t.Fatalf("/readyz body %s: %v", body, err)
+	}
+	return resp.StatusCode, rd, body
+}
+
+// waitReady waits until /readyz answers 200.
+func (g *testGateway) waitReady(t *testing.T, within time.Duration) readyzBody {
+	t.Helper()
+	var rd readyzBody
+	waitFor(t, within, "/readyz 200", func() (bool, string) {
+		var status int
+		var raw []byte
+		status, rd, raw = g.readyz(t)
+		return status == http.StatusOK, fmt.Sprintf("%d %s", status, raw)
+	})
+	return rd
+}
+
+// metrics scrapes /metrics into a map from series, as written (such as
+// `catalogue_upstream_requests_total{collection="items",outcome="304"}`),
+// to value.
+func (g *testGateway) metrics(t *testing.T) map[string]float64 {
+	t.Helper()
+	resp, body := get(t, g.client, g.url+"/metrics")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics status %d", resp.StatusCode)
+	}
+	m := map[string]float64{}
+	for line := range strings.Lines(string(body)) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			t.Fatalf("/metrics line %q is not a sample", line)
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			t.Fatalf("/metrics line %q is not a sample: %v", line, err)
+		}
+		m[line[:i]] = v
+	}
+	return m
+}
+
+// Series of /metrics the tests read.
+const refreshRounds = "catalogue_refresh_duration_seconds_count"
+
+func upstreamRequests(c catalogue.Collection, outcome string) string {
+	return fmt.Sprintf("catalogue_upstream_requests_total{collection=%q,outcome=%q}", c, outcome)
+}
+
+// outcome returns the function naming the upstreamRequests series of o.
+func outcome(o string) func(catalogue.Collection) string {
+	return func(c catalogue.Collection) string { return upstreamRequests(c, o) }
+}
+
+func bodiesRejected(c catalogue.Collection) string {
+	return fmt.Sprintf("catalogue_upstream_bodies_rejected_total{collection=%q}", c)
+}
+
+// awaitRoundAfter waits until every series in signals is positive in
+// /metrics, then until a refresh round ends after that. Each signal counts
+// only what a fault causes, so the round that ends is one that met every
+// fault: either the round under way when the last signal was first seen,
+// or a later one.
+func (g *testGateway) awaitRoundAfter(t *testing.T, within time.Duration, signals ...string) {
+	t.Helper()
+	var rounds float64
+	waitFor(t, within, fmt.Sprintf("/metrics %q > 0", signals), func() (bool, string) {
+		m := g.metrics(t)
+		rounds = m[refreshRounds]
+		var seen []string
+		for _, s := range signals {
+			if m[s] <= 0 {
+				return false, fmt.Sprintf("%s %v (others: %q)", s, m[s], seen)
+			}
+			seen = append(seen, s)
+		}
+		return true, ""
+	})
+	waitFor(t, within, "a refresh round to end", func() (bool, string) {
+		n := g.metrics(t)[refreshRounds]
+		return n > rounds, fmt.Sprintf("%s %v, was %v", refreshRounds, n, rounds)
+	})
+}
+
+// TestUpstreamFaults breaks a ready gateway's upstream in each way a service
+// fails, on both addresses at once (/items on the base address, /worldboss
+// on the world boss address), with new data behind the fault, and checks
+// that the gateway keeps serving the last good bodies and says what went
+// wrong.
+//
+// The cases run at once, each from its own goroutine, rather than under
+// t.Parallel: the hang case alone takes over 30s (three tries, each given
+// up after the upstream client's 10s response header timeout), and
+// -parallel, GOMAXPROCS by default, could queue it behind the others.
+func TestUpstreamFaults(t *testing.T) {
+	t.Parallel()
+	faulty := []catalogue.Collection{catalogue.Items, catalogue.WorldBosses}
+	var cases sync.WaitGroup
+	defer cases.Wait()
+	for _, tt := range []struct {
+		fault upstreamtest.Fault
+		// outcome is the faulty collections' lastOutcome in /readyz.
+		outcome string
+		// signal returns the /metrics series the fault makes positive.
+		signal func(catalogue.Collection) string
+		within time.Duration
+	}{
+		{fault: upstreamtest.Hang, outcome: "error", signal: outcome("timeout"), within: 60 * time.Second},
+		{fault: upstreamtest.Status500, outcome: "error", signal: outcome("status_500"), within: 10 * time.Second},
+		{fault: upstreamtest.Status503, outcome: "error", signal: outcome("status_503"), within: 10 * time.Second},
+		{fault: upstreamtest.Close, outcome: "error", signal: outcome("connection"), within: 10 * time.Second},
+		{fault: upstreamtest.Malformed, outcome: "rejected", signal: bodiesRejected, within: 10 * time.Second},
+		{fault: upstreamtest.Truncated, outcome: "rejected", signal: bodiesRejected, within: 10 * time.Second},
+		{fault: upstreamtest.WrongShape, outcome: "rejected", signal: bodiesRejected, within: 10 * time.Second},
+		{fault: upstreamtest.Empty, outcome: "rejected", signal: bodiesRejected, within: 10 * time.Second},
+	} {
+		cases.Go(func() {
+			t.Run(string(tt.fault), func(t *testing.T) {
+				up := newUpstreams(t)
+				g := startGateway(t, up.config(time.Second, ""), nil)
+				before := g.waitReady(t, 10*time.Second)
+
+				type good struct {
+					body, answer []byte
+					etag         string
+				}
+				goods := map[catalogue.Collection]good{}
+				requested := map[catalogue.Collection]int{}
+				var signals []string
+				for _, c := range faulty {
+					resp, body := g.rest(t, c)
+					if resp.StatusCode != http.StatusOK || !bytes.Equal(body, up.bodies[c]) {
+						t.Fatalf("before the fault: GET %s = %d, %d bytes; want 200 with the %d upstream bytes",
+							c.Path(), resp.StatusCode, len(body), len(up.bodies[c]))
+					}
+					goods[c] = good{body: body, answer: g.graphQLOK(t, queryOf(c)).Raw, etag: resp.Header.Get("ETag")}
+
+					srv := up.of(c)
+					srv.SetBody(c, renamed(t, c, up.bodies[c]))
+					srv.SetFault(c, tt.fault)
+					requested[c] = srv.Requests(c) // later requests meet the fault
+					signals = append(signals, tt.signal(c))
+				}
+
+				if tt.fault == upstreamtest.Hang {
+					waitFor(t, 10*time.Second, "requests hanging at both addresses", func() (bool, string) {
+						for _, c := range faulty {
+							if n := up.of(c).Requests(c); n <= requested[c] {
+								return false, fmt.Sprintf("%d requests of %s, %d before the fault", n, c.Path(), requested[c])
+							}
+						}
+						return true, ""
+					})
+					// A refresh round is now stuck on the upstream; callers
+					// must not be.
+					for i := range 3 {
+						for _, c := range faulty {
+							start := time.Now()
+							g.restBody(t, c)
+							g.graphQLOK(t, queryOf(c))
+							if d := time.Since(start); d > time.Second {
+								t.Errorf("%s, try %d: REST and GraphQL took %s while the upstream hangs, want well under 1s", c, i, d)
+							}
+						}
+					}
+				}
+
+				g.awaitRoundAfter(t, tt.within, signals...)
+
+				status, rd, raw := g.readyz(t)
+				if status != http.StatusOK {
+					t.Errorf("/readyz status %d, want 200: %s", status, raw)
+				}
+				if rd.Version != before.Version {
+					t.Errorf("snapshot version %s, want the last good %s", rd.Version, before.Version)
+				}
+				m := g.metrics(t)
+				for _, c := range faulty {
+					t.Run(c.String(), func(t *testing.T) {
+						resp, body := g.rest(t, c)
+						if resp.StatusCode != http.StatusOK || !bytes.Equal(body, goods[c].body) {
+							t.Errorf("GET %s = %d with %d bytes, want 200 with the last good %d bytes; got %.200s",
+								c.Path(), resp.StatusCode, len(body), len(goods[c].body), body)
+						}
+						if etag := resp.Header.Get("ETag"); etag != goods[c].etag {
+							t.Errorf("ETag = %s, want the last good %s", etag, goods[c].etag)
+						}
+						if a := g.graphQLOK(t, queryOf(c)); !bytes.Equal(a.Raw, goods[c].answer) {
+							t.Errorf("GraphQL answer changed (-want +got):\n-%s\n+%s", goods[c].answer, a.Raw)
+						}
+						if cr := rd.Collections[c.String()]; !cr.Ready || cr.LastOutcome != tt.outcome || cr.LastError == "" {
+							t.Errorf("/readyz %s: %+v; want ready, lastOutcome %q and a lastError", c, cr, tt.outcome)
+						}
+						if tt.outcome == "rejected" && m[bodiesRejected(c)] < 1 {
+							t.Errorf("/metrics %s = %v, want ≥ 1", bodiesRejected(c), m[bodiesRejected(c)])
+						}
+					})
+				}
+				g.stop()
+			})
+		})
+	}
+}
+
+// TestUpstreamChanges changes data at a healthy upstream and checks that the
+// next refresh brings it to REST and GraphQL.
+func TestUpstreamChanges(t *testing.T) {
+	t.Parallel()
+	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.WorldBosses} {
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel()
+			up := newUpstreams(t)
+			g := startGateway(t, up.config(time.Second, ""), nil)
+			before := g.waitReady(t, 10*time.Second)
+			if got := names(t, g.graphQLOK(t, queryOf(c))); slices.Contains(got, renames[c].name) {
+				t.Fatalf("names %q before the change already hold %q", got, renames[c].name)
+			}
+
+			changed := renamed(t, c, up.bodies[c])
+			up.of(c).SetBody(c, changed)
+			waitFor(t, 10*time.Second, "the changed body on "+c.Path(), func() (bool, string) {
+				body := g.restBody(t, c)
+				return bytes.Equal(body, changed), fmt.Sprintf("%.120s", body)
+			})
+			if got := names(t, g.graphQLOK(t, queryOf(c))); !slices.Contains(got, renames[c].name) {
+				t.Errorf("GraphQL names %q, want %q among them", got, renames[c].name)
+			}
+			status, rd, raw := g.readyz(t)
+			if status != http.StatusOK || rd.Version == before.Version {
+				t.Errorf("/readyz %d, version %s (was %s): want 200 and a new version; %s", status, rd.Version, before.Version, raw)
+			}
+			// 304 if a further round has confirmed the change meanwhile.
+			if cr := rd.Collections[c.String()]; cr.Source != "upstream" || cr.LastError != "" ||
+				cr.LastOutcome != "200" && cr.LastOutcome != "304" {
+				t.Errorf("/readyz %s: %+v, want lastOutcome 200 (or 304) from the upstream", c, cr)
+			}
+			g.stop()
+		})
+	}
+}
+
+// TestUpstreamNotModified checks that refreshes of unchanged data are
+// conditional requests answered 304, which change nothing.
+func TestUpstreamNotModified(t *testing.T) {
+	t.Parallel()
+	up := newUpstreams(t)
+	g := startGateway(t, up.config(time.Second, ""), nil)
+	before := g.waitReady(t, 10*time.Second)
+	var notModified [catalogue.NumCollections]int
+	for c := range catalogue.NumCollections {
+		notModified[c] = up.of(c).NotModified(c)
+	}
+	rounds := g.metrics(t)[refreshRounds]
+	waitFor(t, 15*time.Second, "three more refresh rounds", func() (bool, string) {
+		n := g.metrics(t)[refreshRounds]
+		return n >= rounds+3, fmt.Sprintf("%s %v, was %v", refreshRounds, n, rounds)
+	})
+
+	m := g.metrics(t)
+	_, rd, _ := g.readyz(t)
+	for c := range catalogue.NumCollections {
+		if n := up.of(c).NotModified(c); n < notModified[c]+2 {
+			t.Errorf("%s: the upstream answered 304 %d times, %d before three rounds; want at least 2 more", c, n, notModified[c])
+		}
+		if n := m[upstreamRequests(c, "304")]; n < 2 {
+			t.Errorf("/metrics %s = %v, want ≥ 2", upstreamRequests(c, "304"), n)
+		}
+		if n := m[upstreamRequests(c, "200")]; n != 1 {
+			t.Errorf("/metrics %s = %v, want 1: only the first read is a full one", upstreamRequests(c, "200"), n)
+		}
+		if cr := rd.Collections[c.String()]; cr.LastOutcome != "304" || cr.ETag != before.Collections[c.String()].ETag {
+			t.Errorf("/readyz %s: %+v, want lastOutcome 304 and the ETag %s", c, cr, before.Collections[c.String()].ETag)
+		}
+	}
+	if rd.Version != before.Version {
+		t.Errorf("snapshot version %s after 304s, want %s unchanged", rd.Version, before.Version)
+	}
+	g.stop()
+}
+
+// TestColdStartCoalesces fires many requests at a gateway whose first
+// upstream reads are slow, and checks that all are answered from that one
+// read of each collection.
+func TestColdStartCoalesces(t *testing.T) {
+	t.Parallel()
+	up := newUpstreams(t)
+	up.setFaultAll(upstreamtest.Slow)
+	// A long interval, so that no second round runs during the test.
+	g := startGateway(t, up.config(time.Minute, ""), nil)
+
+	const n = 50
+	type result struct {
+		path   string
+		status int
+		body   []byte
+		err    error
+	}
+	results := make([]result, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			// Half REST, spread over the 13 paths; half GraphQL, on
+			// both addresses' collections.
+			r := &results[i]
+			if i%2 == 1 {
+				query := itemsQuery
+				if i%4 == 1 {
+					query = worldBossesQuery
+				}
+				r.path = "/graphql " + query
+				a, err := postGraphQL(g.client, g.url, query)
+				if err == nil && len(a.Errors) > 0 {
+					err = fmt.Errorf("answer %s", a.Raw)
+				}
+				r.status, r.body, r.err = a.Status, a.Raw, err
+				return
+			}
+			c := catalogue.Collection(i / 2 % int(catalogue.NumCollections))
+			r.path = c.Path()
+			resp, err := g.client.Get(g.url + c.Path())
+			if err != nil {
+				r.err = err
+				return
+			}
+			defer resp.Body.Close()
+			var buf bytes.Buffer
+			_, r.err = buf.ReadFrom(resp.Body)
+			r.status, r.body = resp.StatusCode, buf.Bytes()
+		})
+	}
+	wg.Wait()
+
+	for c := range catalogue.NumCollections {
+		if got := up.of(c).Requests(c); got != 1 {
+			t.Errorf("the upstream had %d requests of %s, want 1", got, c.Path())
+		}
+	}
+	if got := up.base.Requests(catalogue.WorldBosses); got != 0 {
+		t.Errorf("the base address had %d requests of /worldboss, want 0", got)
+	}
+	if got := up.boss.TotalRequests(); got != 1 {
+		t.Errorf("the world boss address had %d requests, want 1", got)
+	}
+
+	g.waitReady(t, 10*time.Second) // costs no upstream request
+	want := map[string][]byte{
+		"/graphql " + itemsQuery:       g.graphQLOK(t, itemsQuery).Raw,
+		"/graphql " + worldBossesQuery: g.graphQLOK(t, worldBossesQuery).Raw,
+	}
+	for c := range catalogue.NumCollections {
+		want[c.Path()] = up.bodies[c]
+	}
+	for i, r := range results {
+		switch {
+		case r.err != nil:
+			t.Errorf("request %d, %s: %v", i, r.path, r.err)
+		case r.status != http.StatusOK:
+			t.Errorf("request %d, %s: status %d, want 200; body %.200s", i, r.path, r.status, r.body)
+		case !bytes.Equal(r.body, want[r.path]):
+			t.Errorf("request %d, %s: %.200s, want %.200s", i, r.path, r.body, want[r.path])
+		}
+	}
+	g.stop()
+}
+
+// TestColdStartUpstreamDown starts a gateway, with no disk cache, while the
+// upstream is down: it must say it is not ready and why, answer errors
+// rather than empty data, and recover once the upstream does.
+func TestColdStartUpstreamDown(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []upstreamtest.Fault{upstreamtest.Status503, upstreamtest.Close} {
+		t.Run(string(fault), func(t *testing.T) {
+			t.Parallel()
+			up := newUpstreams(t)
+			up.setFaultAll(fault)
+			g := startGateway(t, up.config(time.Second, ""), nil)
+
+			var rd readyzBody
+			waitFor(t, 10*time.Second, "/readyz naming every collection's error", func() (bool, string) {
+				var status int
+				var raw []byte
+				status, rd, raw = g.readyz(t)
+				for c := range catalogue.NumCollections {
+					if rd.Collections[c.String()].LastError == "" {
+						return false, fmt.Sprintf("%d %s", status, raw)
+					}
+				}
+				if status != http.StatusServiceUnavailable {
+					t.Fatalf("/readyz status %d, want 503: %s", status, raw)
+				}
+				return true, ""
+			})
+			if rd.Status != "unavailable" {
+				t.Errorf("/readyz status %q, want unavailable", rd.Status)
+			}
+			var all []string
+			for c := range catalogue.NumCollections {
+				all = append(all, c.String())
+				if cr := rd.Collections[c.String()]; cr.Ready || cr.LastOutcome != "error" {
+					t.Errorf("/readyz %s: %+v, want not ready, lastOutcome error", c, cr)
+				}
+			}
+			if !slices.Equal(rd.Missing, all) {
+				t.Errorf("/readyz missing %q, want %q", rd.Missing, all)
+			}
+
+			t.Run("rest", func(t *testing.T) {
+				for c := range catalogue.NumCollections {
+					t.Run(c.String(), func(t *testing.T) {
+						resp, body := g.rest(t, c)
+						if resp.StatusCode != http.StatusServiceUnavailable {
+							t.Errorf("status %d, want 503", resp.StatusCode)
+						}
+						if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+							t.Errorf("Content-Type %q, want application/json", ct)
+						}
+						var e struct {
+							Error struct{ Code, Message string }
+						}
+						if err := json.Unmarshal(body, &e); err != nil || e.Error.Code != "SNAPSHOT_UNAVAILABLE" || e.Error.Message == "" {
+							t.Errorf("body %q, want a JSON error with code SNAPSHOT_UNAVAILABLE and a message (%v)", body, err)
+						}
+					})
+				}
+			})
+
+			t.Run("graphql", func(t *testing.T) {
+				start := time.Now()
+				a := g.graphQL(t, `{ items { totalCount } }`)
+				if len(a.Errors) == 0 || a.Errors[0].Extensions.Code != "SNAPSHOT_UNAVAILABLE" {
+					t.Errorf("answer %s, want an error with extensions.code SNAPSHOT_UNAVAILABLE", a.Raw)
+				}
+				if d := time.Since(start); d > 12*time.Second {
+					t.Errorf("the answer took %s, want at most the 10s wait for a round in flight", d)
+				}
+			})
+
+			up.setFaultAll(upstreamtest.None)
+			g.waitReady(t, 15*time.Second)
+			for c := range catalogue.NumCollections {
+				if body := g.restBody(t, c); !bytes.Equal(body, up.bodies[c]) {
+					t.Errorf("after healing, GET %s = %.200s, want the upstream bytes", c.Path(), body)
+				}
+			}
+			if got := names(t, g.graphQLOK(t, itemsQuery)); !slices.Contains(got, "Copper Ore") {
+				t.Errorf("after healing, GraphQL item names %q, want Copper Ore among them", got)
+			}
+			g.stop()
+		})
+	}
+}
+
+// syncBuffer is a log destination a test can read while a gateway writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestRestartFromDiskCache checks that a gateway restarted with -cache-dir
+// while the upstream is down serves the last good bodies at once, and that
+// a damaged cache file is reported and left out rather than served.
+func TestRestartFromDiskCache(t *testing.T) {
+	t.Parallel()
+	// fromCache bounds how long a restart takes to serve from the cache:
+	// long enough for decoding it on a loaded machine under -race, well
+	// short of the 10s the upstream client waits for a hung upstream.
+	const fromCache = 5 * time.Second
+	up := newUpstreams(t)
+	dir := t.TempDir()
+
+	first := startGateway(t, up.config(time.Second, dir), nil)
+	first.waitReady(t, 10*time.Second)
+	first.stop()
+	for c := range catalogue.NumCollections {
+		if _, err := os.Stat(filepath.Join(dir, c.String()+".cache")); err != nil {
+			t.Errorf("after a ready gateway stopped: %v", err)
+		}
+	}
+
+	t.Run("upstream healthy", func(t *testing.T) {
+		var notModified [catalogue.NumCollections]int
+		for c := range catalogue.NumCollections {
+			notModified[c] = up.of(c).NotModified(c)
+		}
+		g := startGateway(t, up.config(time.Second, dir), nil)
+		g.waitReady(t, fromCache)
+		// The cached validators go with the first read: the upstream
+		// confirms the cached bodies rather than sending them again.
+		waitFor(t, 10*time.Second, "every cached body revalidated", func() (bool, string) {
+			_, rd, raw := g.readyz(t)
+			for c := range catalogue.NumCollections {
+				if rd.Collections[c.String()].LastOutcome != "304" {
+					return false, string(raw)
+				}
+			}
+			return true, ""
+		})
+		m := g.metrics(t)
+		for c := range catalogue.NumCollections {
+			if n := m[upstreamRequests(c, "200")]; n != 0 {
+				t.Errorf("/metrics %s = %v, want 0: the cached body needs no full read", upstreamRequests(c, "200"), n)
+			}
+			if n := up.of(c).NotModified(c); n <= notModified[c] {
+				t.Errorf("%s: the upstream answered 304 %d times, as before the restart", c, n)
+			}
+		}
+		g.stop()
+	})
+
+	t.Run("upstream hanging", func(t *testing.T) {
+		up.setFaultAll(upstreamtest.Hang)
+		g := startGateway(t, up.config(time.Second, dir), nil)
+		rd := g.waitReady(t, fromCache)
+		for c := range catalogue.NumCollections {
+			if cr := rd.Collections[c.String()]; cr.Source != "cache" {
+				t.Errorf("/readyz %s: %+v, want source cache", c, cr)
+			}
+			if body := g.restBody(t, c); !bytes.Equal(body, up.bodies[c]) {
+				t.Errorf("GET %s = %.200s, want the cached upstream bytes", c.Path(), body)
+			}
+		}
+		g.stop()
+	})
+
+	t.Run("damaged file", func(t *testing.T) {
+		name := filepath.Join(dir, "items.cache")
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw[len(raw)-1] ^= 0x20 // in the body: the checksum no longer matches
+		if err := os.WriteFile(name, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+
+		up.setFaultAll(upstreamtest.Status503)
+		logs := &syncBuffer{}
+		g := startGateway(t, up.config(time.Second, dir), slog.New(slog.NewJSONHandler(logs, nil)))
+		defer func() {
+			if t.Failed() {
+				t.Logf("gateway log:\n%s", logs)
+			}
+		}()
+		waitFor(t, fromCache, "every collection but items from the cache", func() (bool, string) {
+			status, rd, raw := g.readyz(t)
+			return status == http.StatusServiceUnavailable && slices.Equal(rd.Missing, []string{"items"}),
+				fmt.Sprintf("%d %s", status, raw)
+		})
+		for c := range catalogue.NumCollections {
+			resp, body := g.rest(t, c)
+			switch {
+			case c == catalogue.Items && resp.StatusCode != http.StatusServiceUnavailable:
+				t.Errorf("GET /items with its cache file damaged: status %d, want 503", resp.StatusCode)
+			case c != catalogue.Items && (resp.StatusCode != http.StatusOK || !bytes.Equal(body, up.bodies[c])):
+				t.Errorf("GET %s = %d, %.200s; want 200 with the cached upstream bytes", c.Path(), resp.StatusCode, body)
+			}
+		}
+
+		var reported bool
+		for line := range strings.Lines(logs.String()) {
+			var rec struct{ Level, Collection, Err string }
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Level == "WARN" &&
+				rec.Collection == "items" && strings.Contains(rec.Err, "items.cache") {
+				reported = true
+			}
+		}
+		if !reported {
+			t.Errorf("no WARN log line names the damaged items.cache:\n%s", logs)
+		}
+		g.stop()
+	})
+}
+
+// TestUpstreamUserAgent checks, through a proxy in front of each stand-in,
+// that the gateway names itself to the upstream.
+func TestUpstreamUserAgent(t *testing.T) {
+	t.Parallel()
+	up := newUpstreams(t)
+	var mu sync.Mutex
+	seen := map[string][]string{} // path → User-Agents
+	front := func(target string) *httptest.Server {
+		u, err := url.Parse(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy := httputil.NewSingleHostReverseProxy(u)
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen[r.URL.Path] = append(seen[r.URL.Path], r.UserAgent())
+			mu.Unlock()
+			proxy.ServeHTTP(w, r)
+		}))
+		t.Cleanup(s.Close)
+		return s
+	}
+	cfg := up.config(time.Minute, "")
+	cfg.baseURL, cfg.worldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
+	g := startGateway(t, cfg, nil)
+	g.waitReady(t, 10*time.Second)
+	g.stop()
+
+	mu.Lock()
+	defer mu.Unlock()
+	for c := range catalogue.NumCollections {
+		agents := seen[c.Path()]
+		if len(agents) == 0 {
+			t.Errorf("no request of %s reached the upstream", c.Path())
+		}
+		for _, ua := range agents {
+			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != userAgent() {
+				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, userAgent())
+			}
+		}
+	}
+}
+
+// TestColdStartWhileLoadingCache asks for a collection the disk cache lacks
+// while a restarted gateway is still loading the cache, with the upstream
+// healthy: the request should wait for the first upstream read, as a cold
+// request does during a refresh round, rather than fail at once.
+//
+// It fails today: Refresher.Run loads the cache (decoding and compressing
+// every cached body, about a second for the embedded catalogue under -race)
+// before the first Refresh opens its round, so AwaitFlight finds no round
+// under way and returns at once, and the caller gets 503
+// SNAPSHOT_UNAVAILABLE although the gateway is ready moments later. The
+// contract allows a 503 before the first good snapshot, so it is skipped
+// rather than left failing; see the report that came with this file.
+func TestColdStartWhileLoadingCache(t *testing.T) {
+	t.Skip("known gap: no round is open while Refresher.Run loads the disk cache (catalogue/refresh.go, Run and AwaitFlight)")
+	t.Parallel()
+	up := newUpstreamsOf(t, upstreamtest.EmbeddedBodies(t))
+	dir := t.TempDir()
+	first := startGateway(t, up.config(time.Minute, dir), nil)
+	first.waitReady(t, 20*time.Second)
+	first.stop()
+	if err := os.Remove(filepath.Join(dir, "items.cache")); err != nil {
+		t.Fatal(err)
+	}
+
+	g := startGateway(t, up.config(time.Minute, dir), nil)
+	resp, body := g.rest(t, catalogue.Items)
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, up.bodies[catalogue.Items]) {
+		t.Errorf("GET /items at start, upstream healthy: %d %.200s; want 200 with the upstream bytes", resp.StatusCode, body)
+	}
+	if a := g.graphQL(t, itemsQuery); len(a.Errors) > 0 {
+		t.Errorf("items at start, upstream healthy: %s; want data", a.Raw)
+	}
+	g.stop()
+}
