@@ -1,6 +1,9 @@
 package catalogue
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // The per-collection indexes: which fields each collection can be filtered
 // and ordered by. The field names are the upstream's.
@@ -25,10 +28,15 @@ func optStr(s *string) (string, bool) {
 
 func idKey(v int64) (float64, bool) { return float64(v), true }
 
-// buildIndexes builds the index of every collection the snapshot has.
-func (s *Snapshot) buildIndexes() {
-	if t := s.items; t != nil {
-		s.indexes[Items] = buildIndex(t, indexSpec[Item]{
+// tableAndIndex indexes the records of collection c, a []T of its record
+// type: by id (the *Table[T]) and for queries. It runs once per part, when
+// a body is decoded, so a snapshot that swaps one collection rebuilds
+// nothing of the others.
+func tableAndIndex(c Collection, records any) (table any, index *Index) {
+	switch c {
+	case Items:
+		t := newTable(records.([]Item), func(r *Item) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[Item]{
 			name: func(r *Item) string { return r.Name },
 			equal: map[string]func(*Item) (string, bool){
 				"type":     func(r *Item) (string, bool) { return r.Type, true },
@@ -41,9 +49,9 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*Item) (string, bool){"name": func(r *Item) (string, bool) { return str(r.Name) }},
 		})
-	}
-	if t := s.monsters; t != nil {
-		s.indexes[Monsters] = buildIndex(t, indexSpec[Monster]{
+	case Monsters:
+		t := newTable(records.([]Monster), func(r *Monster) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[Monster]{
 			name: func(r *Monster) string { v, _ := optStr(r.Name); return v },
 			equal: map[string]func(*Monster) (string, bool){
 				"area": func(r *Monster) (string, bool) { return optStr(r.Area) },
@@ -62,16 +70,16 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*Monster) (string, bool){"name": func(r *Monster) (string, bool) { return optStr(r.Name) }},
 		})
-	}
-	if t := s.secretRares; t != nil {
-		s.indexes[SecretRares] = buildIndex(t, indexSpec[SecretRare]{
+	case SecretRares:
+		t := newTable(records.([]SecretRare), func(r *SecretRare) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[SecretRare]{
 			name:    func(r *SecretRare) string { return r.ItemName },
 			numeric: map[string]func(*SecretRare) (float64, bool){"id": func(r *SecretRare) (float64, bool) { return idKey(r.ID) }},
 			byName:  map[string]func(*SecretRare) (string, bool){"itemName": func(r *SecretRare) (string, bool) { return str(r.ItemName) }},
 		})
-	}
-	if t := s.worldBosses; t != nil {
-		s.indexes[WorldBosses] = buildIndex(t, indexSpec[WorldBoss]{
+	case WorldBosses:
+		t := newTable(records.([]WorldBoss), func(r *WorldBoss) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[WorldBoss]{
 			name:  func(r *WorldBoss) string { return r.Name },
 			equal: map[string]func(*WorldBoss) (string, bool){"status": func(r *WorldBoss) (string, bool) { return str(r.Status) }},
 			numeric: map[string]func(*WorldBoss) (float64, bool){
@@ -80,24 +88,24 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*WorldBoss) (string, bool){"name": func(r *WorldBoss) (string, bool) { return str(r.Name) }},
 		})
-	}
-	if t := s.quests; t != nil {
-		s.indexes[Quests] = buildIndex(t, indexSpec[Quest]{
+	case Quests:
+		t := newTable(records.([]Quest), func(r *Quest) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[Quest]{
 			name:    func(r *Quest) string { return r.QuestName },
 			equal:   map[string]func(*Quest) (string, bool){"questSeries": func(r *Quest) (string, bool) { return str(r.QuestSeries) }},
 			numeric: map[string]func(*Quest) (float64, bool){"id": func(r *Quest) (float64, bool) { return idKey(r.ID) }},
 			byName:  map[string]func(*Quest) (string, bool){"questName": func(r *Quest) (string, bool) { return str(r.QuestName) }},
 		})
-	}
-	if t := s.baseCamps; t != nil {
-		s.indexes[BaseCamps] = buildIndex(t, indexSpec[BaseCamp]{
+	case BaseCamps:
+		t := newTable(records.([]BaseCamp), func(r *BaseCamp) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[BaseCamp]{
 			name:    func(r *BaseCamp) string { return r.BaseTowerLevel },
 			numeric: map[string]func(*BaseCamp) (float64, bool){"id": func(r *BaseCamp) (float64, bool) { return idKey(r.ID) }},
 			byName:  map[string]func(*BaseCamp) (string, bool){"baseTowerLevel": func(r *BaseCamp) (string, bool) { return str(r.BaseTowerLevel) }},
 		})
-	}
-	if t := s.discovery; t != nil {
-		s.indexes[Discovery] = buildIndex(t, indexSpec[DiscoveryLocation]{
+	case Discovery:
+		t := newTable(records.([]DiscoveryLocation), func(r *DiscoveryLocation) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[DiscoveryLocation]{
 			name: func(r *DiscoveryLocation) string { return r.DiscoveryLocation },
 			numeric: map[string]func(*DiscoveryLocation) (float64, bool){
 				"id":             func(r *DiscoveryLocation) (float64, bool) { return idKey(r.ID) },
@@ -106,9 +114,9 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*DiscoveryLocation) (string, bool){"discoveryLocation": func(r *DiscoveryLocation) (string, bool) { return str(r.DiscoveryLocation) }},
 		})
-	}
-	if t := s.mining; t != nil {
-		s.indexes[Mining] = buildIndex(t, indexSpec[MiningRock]{
+	case Mining:
+		t := newTable(records.([]MiningRock), func(r *MiningRock) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[MiningRock]{
 			name: func(r *MiningRock) string { return r.MiningRock },
 			numeric: map[string]func(*MiningRock) (float64, bool){
 				"id":                 func(r *MiningRock) (float64, bool) { return idKey(r.ID) },
@@ -117,9 +125,9 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*MiningRock) (string, bool){"miningRock": func(r *MiningRock) (string, bool) { return str(r.MiningRock) }},
 		})
-	}
-	if t := s.cooking; t != nil {
-		s.indexes[Cooking] = buildIndex(t, indexSpec[CookingRecipe]{
+	case Cooking:
+		t := newTable(records.([]CookingRecipe), func(r *CookingRecipe) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[CookingRecipe]{
 			name: func(r *CookingRecipe) string { return r.Name },
 			numeric: map[string]func(*CookingRecipe) (float64, bool){
 				"id":            func(r *CookingRecipe) (float64, bool) { return idKey(r.ID) },
@@ -128,9 +136,9 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*CookingRecipe) (string, bool){"name": func(r *CookingRecipe) (string, bool) { return str(r.Name) }},
 		})
-	}
-	if t := s.farming; t != nil {
-		s.indexes[Farming] = buildIndex(t, indexSpec[FarmingSeed]{
+	case Farming:
+		t := newTable(records.([]FarmingSeed), func(r *FarmingSeed) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[FarmingSeed]{
 			name: func(r *FarmingSeed) string { return r.SeedName },
 			numeric: map[string]func(*FarmingSeed) (float64, bool){
 				"id":        func(r *FarmingSeed) (float64, bool) { return idKey(r.ID) },
@@ -139,9 +147,9 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*FarmingSeed) (string, bool){"seedName": func(r *FarmingSeed) (string, bool) { return str(r.SeedName) }},
 		})
-	}
-	if t := s.forestry; t != nil {
-		s.indexes[Forestry] = buildIndex(t, indexSpec[ForestryTree]{
+	case Forestry:
+		t := newTable(records.([]ForestryTree), func(r *ForestryTree) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[ForestryTree]{
 			name: func(r *ForestryTree) string { return r.Tree },
 			numeric: map[string]func(*ForestryTree) (float64, bool){
 				"id":                   func(r *ForestryTree) (float64, bool) { return idKey(r.ID) },
@@ -150,9 +158,9 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*ForestryTree) (string, bool){"tree": func(r *ForestryTree) (string, bool) { return str(r.Tree) }},
 		})
-	}
-	if t := s.fletching; t != nil {
-		s.indexes[Fletching] = buildIndex(t, indexSpec[FletchingRecipe]{
+	case Fletching:
+		t := newTable(records.([]FletchingRecipe), func(r *FletchingRecipe) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[FletchingRecipe]{
 			name: func(r *FletchingRecipe) string { return r.Name },
 			numeric: map[string]func(*FletchingRecipe) (float64, bool){
 				"id":             func(r *FletchingRecipe) (float64, bool) { return idKey(r.ID) },
@@ -161,14 +169,15 @@ func (s *Snapshot) buildIndexes() {
 			},
 			byName: map[string]func(*FletchingRecipe) (string, bool){"name": func(r *FletchingRecipe) (string, bool) { return str(r.Name) }},
 		})
-	}
-	if t := s.events; t != nil {
-		s.indexes[Events] = buildIndex(t, indexSpec[EventChest]{
+	case Events:
+		t := newTable(records.([]EventChest), func(r *EventChest) int64 { return r.ID })
+		return t, buildIndex(t, indexSpec[EventChest]{
 			name:    func(r *EventChest) string { return r.Name },
 			numeric: map[string]func(*EventChest) (float64, bool){"id": func(r *EventChest) (float64, bool) { return idKey(r.ID) }},
 			byName:  map[string]func(*EventChest) (string, bool){"name": func(r *EventChest) (string, bool) { return str(r.Name) }},
 		})
 	}
+	panic(fmt.Sprintf("catalogue: no index for %s", c))
 }
 
 // Index returns the query index of collection c, or nil if c is missing.

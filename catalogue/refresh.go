@@ -74,9 +74,14 @@ type Refresher struct {
 
 	mu     sync.Mutex
 	states [NumCollections]CollectionState
-	// round is open while a refresh round is under way, and closed once
-	// its snapshot is published.
-	round chan struct{}
+	// flights are open while a collection is being read, and closed once
+	// what came of it is published: requests for a cold collection wait
+	// on its flight.
+	flights [NumCollections]chan struct{}
+
+	// publishing serialises publishes: each reads the current snapshot
+	// and swaps in a successor, and two must not interleave.
+	publishing sync.Mutex
 }
 
 // NewRefresher returns a refresher publishing into store.
@@ -116,6 +121,9 @@ func (r *Refresher) States() [NumCollections]CollectionState {
 // while every collection has a good body, and sooner, with growing waits,
 // while some has none.
 func (r *Refresher) Run(ctx context.Context) {
+	// The first round's flights open before the cache loads, so requests
+	// arriving meanwhile wait for them rather than answering 503.
+	r.openFlights()
 	r.LoadCache()
 	wait := r.cfg.ColdRetryBase
 	for {
@@ -174,9 +182,9 @@ func (r *Refresher) LoadCache() {
 }
 
 // publish swaps in a snapshot with parts in place of the current ones.
-// Only the refresher publishes, from one goroutine at a time, so the read
-// of the current snapshot and the swap cannot interleave with another.
 func (r *Refresher) publish(parts []*Part) {
+	r.publishing.Lock()
+	defer r.publishing.Unlock()
 	base := r.store.Current()
 	if base == nil {
 		base = NewSnapshot()
@@ -184,38 +192,46 @@ func (r *Refresher) publish(parts []*Part) {
 	r.store.Publish(base.With(parts...))
 }
 
-// Refresh reads every collection once, concurrently, and publishes a new
-// snapshot if any body changed. A collection whose read fails keeps its
-// last good body.
+// Refresh reads every collection once, concurrently. Each collection whose
+// body changed is published as soon as it is decoded, so one slow or hung
+// path delays only itself; a collection whose read fails keeps its last
+// good body.
 func (r *Refresher) Refresh(ctx context.Context) {
 	start := time.Now()
-	round := make(chan struct{})
-	r.mu.Lock()
-	r.round = round
-	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.round = nil
-		r.mu.Unlock()
-		close(round)
-	}()
+	r.openFlights()
 	cur := r.store.Current()
-	parts := make([]*Part, NumCollections)
 	var wg sync.WaitGroup
 	for c := range NumCollections {
-		wg.Go(func() { parts[c] = r.refreshOne(ctx, c, cur) })
+		wg.Go(func() {
+			defer r.land(c)
+			if p := r.refreshOne(ctx, c, cur); p != nil {
+				r.publish([]*Part{p})
+			}
+		})
 	}
 	wg.Wait()
-	var changed []*Part
-	for _, p := range parts {
-		if p != nil {
-			changed = append(changed, p)
+	r.cfg.Observer.RefreshDone(time.Since(start))
+}
+
+// openFlights opens a flight for every collection that has none open.
+func (r *Refresher) openFlights() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for c := range r.flights {
+		if r.flights[c] == nil {
+			r.flights[c] = make(chan struct{})
 		}
 	}
-	if len(changed) > 0 {
-		r.publish(changed)
+}
+
+// land closes the flight of collection c, waking those waiting on it.
+func (r *Refresher) land(c Collection) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ch := r.flights[c]; ch != nil {
+		close(ch)
+		r.flights[c] = nil
 	}
-	r.cfg.Observer.RefreshDone(time.Since(start))
 }
 
 // refreshOne reads collection c and returns its new part, or nil when the
@@ -312,21 +328,20 @@ func (r *Refresher) fetch(ctx context.Context, c Collection, v Validators) (Fetc
 	}
 }
 
-// AwaitFlight waits, at most until ctx ends, for the refresh under way to
-// publish its snapshot, if one is under way. Requests for a collection with
-// no good body yet wait on it rather than each asking the upstream: however
+// AwaitFlight waits, at most until ctx ends, for the read of collection c
+// under way, if there is one, to land. Requests for a collection with no
+// good body yet wait on it rather than each asking the upstream: however
 // many arrive while the snapshot is cold, each collection is fetched once
-// per round. c names the collection the caller needs; a refresh reads every
-// collection, so any round under way is the one to wait for.
+// per round.
 func (r *Refresher) AwaitFlight(ctx context.Context, c Collection) {
 	r.mu.Lock()
-	round := r.round
+	flight := r.flights[c]
 	r.mu.Unlock()
-	if round == nil {
+	if flight == nil {
 		return
 	}
 	select {
-	case <-round:
+	case <-flight:
 	case <-ctx.Done():
 	}
 }

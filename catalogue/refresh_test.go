@@ -422,3 +422,34 @@ func TestAwaitFlight(t *testing.T) {
 		t.Errorf("items: %d upstream requests for 50 waiters, want 1", got)
 	}
 }
+
+// TestHungPathDelaysOnlyItself: a collection is published as soon as it is
+// read, so a path that hangs does not hold back the others' new data.
+func TestHungPathDelaysOnlyItself(t *testing.T) {
+	f := newFixture(t, "")
+	f.refresh(t)
+	f.base.SetFault(catalogue.Items, upstreamtest.Hang)
+	changed := append(bytes.Clone(upstreamtest.FixtureBodies(t)[catalogue.Monsters]), '\n')
+	f.base.SetBody(catalogue.Monsters, changed)
+
+	done := make(chan struct{})
+	go func() { f.refresh(t); close(done) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !bytes.Equal(f.store.Current().Body(catalogue.Monsters).Raw(), changed) {
+		select {
+		case <-done:
+			t.Fatal("the round ended before the new monsters were published")
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new monsters were not published while items hung")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	select {
+	case <-done:
+		t.Fatal("items was not still hanging: the test proves nothing")
+	default:
+	}
+	<-done
+}

@@ -13,7 +13,8 @@ import (
 type Part struct {
 	collection Collection
 	body       *Body
-	records    any // []T of the collection's record type
+	table      any // *Table[T] of the collection's record type
+	index      *Index
 }
 
 // Decode checks raw against the shape of collection c, decodes its records
@@ -31,7 +32,8 @@ func Decode(c Collection, raw []byte) (*Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing %s body: %w", c, err)
 	}
-	return &Part{collection: c, body: body, records: records}, nil
+	table, index := tableAndIndex(c, records)
+	return &Part{collection: c, body: body, table: table, index: index}, nil
 }
 
 // Collection returns the collection the part belongs to.
@@ -158,30 +160,34 @@ func (s *Snapshot) index() {
 	}
 	s.version = hex.EncodeToString(h.Sum(nil)[:8])
 
-	s.items = table(s.parts[Items], func(r *Item) int64 { return r.ID })
-	s.monsters = table(s.parts[Monsters], func(r *Monster) int64 { return r.ID })
-	s.secretRares = table(s.parts[SecretRares], func(r *SecretRare) int64 { return r.ID })
-	s.worldBosses = table(s.parts[WorldBosses], func(r *WorldBoss) int64 { return r.ID })
-	s.quests = table(s.parts[Quests], func(r *Quest) int64 { return r.ID })
-	s.baseCamps = table(s.parts[BaseCamps], func(r *BaseCamp) int64 { return r.ID })
-	s.discovery = table(s.parts[Discovery], func(r *DiscoveryLocation) int64 { return r.ID })
-	s.mining = table(s.parts[Mining], func(r *MiningRock) int64 { return r.ID })
-	s.cooking = table(s.parts[Cooking], func(r *CookingRecipe) int64 { return r.ID })
-	s.farming = table(s.parts[Farming], func(r *FarmingSeed) int64 { return r.ID })
-	s.forestry = table(s.parts[Forestry], func(r *ForestryTree) int64 { return r.ID })
-	s.fletching = table(s.parts[Fletching], func(r *FletchingRecipe) int64 { return r.ID })
-	s.events = table(s.parts[Events], func(r *EventChest) int64 { return r.ID })
+	s.items = table[Item](s.parts[Items])
+	s.monsters = table[Monster](s.parts[Monsters])
+	s.secretRares = table[SecretRare](s.parts[SecretRares])
+	s.worldBosses = table[WorldBoss](s.parts[WorldBosses])
+	s.quests = table[Quest](s.parts[Quests])
+	s.baseCamps = table[BaseCamp](s.parts[BaseCamps])
+	s.discovery = table[DiscoveryLocation](s.parts[Discovery])
+	s.mining = table[MiningRock](s.parts[Mining])
+	s.cooking = table[CookingRecipe](s.parts[Cooking])
+	s.farming = table[FarmingSeed](s.parts[Farming])
+	s.forestry = table[ForestryTree](s.parts[Forestry])
+	s.fletching = table[FletchingRecipe](s.parts[Fletching])
+	s.events = table[EventChest](s.parts[Events])
+	for c, p := range s.parts {
+		if p != nil {
+			s.indexes[c] = p.index
+		}
+	}
 
-	s.buildIndexes()
 	s.relations = s.buildRelations()
 	s.integrity = s.checkIntegrity()
 }
 
-func table[T any](p *Part, id func(*T) int64) *Table[T] {
+func table[T any](p *Part) *Table[T] {
 	if p == nil {
 		return nil
 	}
-	return newTable(p.records.([]T), id)
+	return p.table.(*Table[T])
 }
 
 // Version identifies the snapshot's data: it is derived from the bodies
