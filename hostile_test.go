@@ -10,8 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -69,52 +67,8 @@ func fragmentFanOut(n int, last string) string {
 // kills a Go process whatever recovers, so only another process can watch
 // for it and fail cleanly.
 func TestHostileQueriesAgainstBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs SIGTERM")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build with")
-	}
-	bin := filepath.Join(t.TempDir(), "gateway")
-	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	logs := &logWatcher{addr: make(chan string, 1)}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-access-log=false")
-	cmd.Env = []string{}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("gateway log (last 4 KiB):\n%s", tail(logs.String(), 4<<10))
-		}
-	}()
-
-	var addr string
-	select {
-	case addr = <-logs.addr:
-	case <-exited:
-		t.Fatalf("the gateway exited before listening: %v", waitErr)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the gateway did not log its address within 10s")
-	}
+	g := startBinary(t, "-access-log=false")
+	cmd, exited, addr := g.cmd, g.exited, g.addr
 	endpoint := "http://" + addr + "/graphql"
 	client := newClient(t)
 	client.Timeout = 5 * time.Second
@@ -124,7 +78,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 		t.Helper()
 		select {
 		case <-exited:
-			t.Fatalf("the gateway died: %v", waitErr)
+			t.Fatalf("the gateway died: %v", g.waitErr)
 		default:
 		}
 		status, body, err := graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount nodes { id } } }`)
@@ -190,7 +144,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 	select {
 	case <-exited:
 		var exitErr *exec.ExitError
-		if errors.As(waitErr, &exitErr) {
+		if errors.As(g.waitErr, &exitErr) {
 			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
 		}
 	case <-time.After(10 * time.Second):

@@ -311,14 +311,15 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(t.Output(), nil))
 }
 
-// startServe runs serve with the embedded catalogue on ln and waits until it
-// answers. stop cancels it and checks that it returns nil in bounded time.
-func startServe(t *testing.T, ln net.Listener) (stop func()) {
+// runServe runs serve with cfg on ln. stop cancels it and checks that it
+// returns nil in bounded time; it also runs when the test ends, and running
+// it again does nothing.
+func runServe(t *testing.T, cfg config, ln net.Listener, logger *slog.Logger) (stop func()) {
 	t.Helper()
 	t.Cleanup(func() { ln.Close() }) // serve leaves ln open if it fails early
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, config{addr: ln.Addr().String(), refresh: time.Minute}, ln, testLogger(t)) }()
+	go func() { done <- serve(ctx, cfg, ln, logger) }()
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
@@ -334,22 +335,33 @@ func startServe(t *testing.T, ln net.Listener) (stop func()) {
 		})
 	}
 	t.Cleanup(stop)
+	return stop
+}
 
-	// The listener queues connections before serve accepts them, so wait
-	// for an answer, and give up early if serve has already failed.
+// startServe runs serve with the embedded catalogue on ln and waits until it
+// answers. stop cancels it and checks that it returns nil in bounded time.
+func startServe(t *testing.T, ln net.Listener) (stop func()) {
+	t.Helper()
+	stop = runServe(t, config{addr: ln.Addr().String(), refresh: time.Minute}, ln, testLogger(t))
+
+	waitAnswering(t, "http://"+ln.Addr().String())
+	return stop
+}
+
+// waitAnswering waits, at most 20 s, until the gateway at base answers
+// /healthz: the listener queues connections before serve accepts them.
+func waitAnswering(t *testing.T, base string) {
+	t.Helper()
 	client := &http.Client{Timeout: time.Second}
 	defer client.CloseIdleConnections()
 	deadline := time.After(20 * time.Second)
 	for {
-		resp, err := client.Get("http://" + ln.Addr().String() + "/healthz")
+		resp, err := client.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
-			return stop
+			return
 		}
 		select {
-		case err := <-done:
-			done <- err // for stop, run at cleanup
-			t.Fatalf("serve returned before answering: %v", err)
 		case <-deadline:
 			t.Fatalf("serve did not answer within 20s: %v", err)
 		case <-time.After(10 * time.Millisecond):
@@ -758,53 +770,10 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs SIGTERM")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build with")
-	}
-	bin := filepath.Join(t.TempDir(), "gateway")
-	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	logs := &logWatcher{addr: make(chan string, 1)}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
-	cmd.Env = []string{} // not the test's environment: no CATALOGUE_* settings
-	cmd.Stderr = logs
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// exited is closed once the process has exited and waitErr is set.
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("gateway log:\n%s", logs)
-		}
-	}()
-
+	g := startBinary(t)
 	const bound = 10 * time.Second
 	deadline := time.After(bound)
-	var addr string
-	select {
-	case addr = <-logs.addr:
-	case <-exited:
-		t.Fatalf("the gateway exited before listening: %v", waitErr)
-	case <-deadline:
-		t.Fatalf("the gateway did not log its address within %s", bound)
-	}
+	cmd, exited, addr, start := g.cmd, g.exited, g.addr, g.started
 
 	client := newClient(t)
 	client.Timeout = time.Second
@@ -822,7 +791,7 @@ func TestBinary(t *testing.T) {
 		lastErr = err
 		select {
 		case <-exited:
-			t.Fatalf("the gateway exited before it was ready: %v", waitErr)
+			t.Fatalf("the gateway exited before it was ready: %v", g.waitErr)
 		case <-deadline:
 			t.Fatalf("the gateway was not ready within %s (last answer: %v)", bound, lastErr)
 		case <-time.After(20 * time.Millisecond):
@@ -838,12 +807,74 @@ func TestBinary(t *testing.T) {
 	case <-exited:
 		var exitErr *exec.ExitError
 		switch {
-		case errors.As(waitErr, &exitErr):
+		case errors.As(g.waitErr, &exitErr):
 			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
-		case waitErr != nil:
-			t.Errorf("waiting for the gateway: %v", waitErr)
+		case g.waitErr != nil:
+			t.Errorf("waiting for the gateway: %v", g.waitErr)
 		}
 	case <-time.After(bound):
 		t.Fatalf("the gateway did not exit within %s of SIGTERM", bound)
 	}
+}
+
+// gatewayProcess is the real binary, built and started by a test.
+type gatewayProcess struct {
+	cmd     *exec.Cmd
+	logs    *logWatcher
+	addr    string    // where it listens
+	started time.Time // just before it was started
+	exited  chan struct{}
+	waitErr error // how it exited; set before exited is closed
+}
+
+// startBinary builds the gateway, starts it on a free loopback port with
+// the embedded catalogue and args, and waits (at most 10 s) for it to log
+// its address. The process is killed, if still running, when the test
+// ends, and its log is shown if the test failed.
+func startBinary(t *testing.T, args ...string) *gatewayProcess {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("needs SIGTERM")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	bin := filepath.Join(t.TempDir(), "gateway")
+	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	g := &gatewayProcess{logs: &logWatcher{addr: make(chan string, 1)}, exited: make(chan struct{})}
+	g.cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	g.cmd.Env = []string{} // not the test's environment: no CATALOGUE_* settings
+	g.cmd.Stderr = g.logs
+	g.started = time.Now()
+	if err := g.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { g.waitErr = g.cmd.Wait(); close(g.exited) }()
+	t.Cleanup(func() {
+		select {
+		case <-g.exited:
+		default:
+			g.cmd.Process.Kill()
+			<-g.exited
+		}
+		if t.Failed() {
+			t.Logf("gateway log (last 4 KiB):\n%s", tail(g.logs.String(), 4<<10))
+		}
+	})
+	select {
+	case g.addr = <-g.logs.addr:
+	case <-g.exited:
+		t.Fatalf("the gateway exited before listening: %v", g.waitErr)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gateway did not log its address within 10s")
+	}
+	return g
 }

@@ -9,7 +9,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -140,46 +139,12 @@ func startGateway(t *testing.T, cfg config, logger *slog.Logger) *testGateway {
 		logger = testLogger(t)
 	}
 	ln := listen(t)
-	t.Cleanup(func() { ln.Close() }) // serve leaves ln open if it fails early
 	cfg.addr = ln.Addr().String()
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, ln, logger) }()
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("serve returned %v, want nil", err)
-				}
-			case <-time.After(20 * time.Second):
-				t.Errorf("serve did not return within 20s of cancelling its context")
-			}
-		})
-	}
-	t.Cleanup(stop)
+	stop := runServe(t, cfg, ln, logger)
 
 	g := &testGateway{url: "http://" + cfg.addr, client: newClient(t), stop: stop}
-	probe := &http.Client{Timeout: time.Second}
-	defer probe.CloseIdleConnections()
-	deadline := time.After(20 * time.Second)
-	for {
-		resp, err := probe.Get(g.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			return g
-		}
-		select {
-		case err := <-done:
-			done <- err // for stop
-			t.Fatalf("serve returned before answering: %v", err)
-		case <-deadline:
-			t.Fatalf("serve did not answer within 20s: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	waitAnswering(t, g.url)
+	return g
 }
 
 // waitFor polls cond every 50ms until it holds, and fails the test with
