@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -129,8 +130,8 @@ func (nopObserver) Rejected(string)                            {}
 type endpoint struct {
 	opts Options
 	gql  *handler.Server
-	// verdicts remembers checkQuery's answer per query text, so a query
-	// asked again is not parsed again (gqlgen keeps its own parse).
+	// verdicts remembers checkQuery's answer per query, so a query asked
+	// again is not parsed again (gqlgen keeps its own parse).
 	verdicts *lru.LRU[*limitError]
 }
 
@@ -339,10 +340,14 @@ func (guard) ExtensionName() string                   { return "QueryGuard" }
 func (guard) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	err, seen := g.e.verdicts.Get(ctx, p.Query)
+	// Keyed by a digest, so a thousand remembered 64 KiB queries do not
+	// cost 64 MiB.
+	sum := sha256.Sum256([]byte(p.Query))
+	key := string(sum[:])
+	err, seen := g.e.verdicts.Get(ctx, key)
 	if !seen {
 		err = checkQuery(p.Query, g.e.opts.Limits)
-		g.e.verdicts.Add(ctx, p.Query, err)
+		g.e.verdicts.Add(ctx, key, err)
 	}
 	if err != nil {
 		g.e.opts.Observer.Rejected(err.limit)
