@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
@@ -20,6 +21,8 @@ type config struct {
 	worldBossURL string
 	refresh      time.Duration
 	cacheDir     string
+	// upstreamTimeout bounds one upstream request, body included.
+	upstreamTimeout time.Duration
 
 	// The public endpoint's limits and switches (see package graphqlhttp).
 	limits         graphqlhttp.Limits
@@ -33,8 +36,9 @@ type config struct {
 // defaultConfig is the configuration with no flag and no environment.
 func defaultConfig() config {
 	return config{
-		addr:    ":8080",
-		refresh: 5 * time.Minute,
+		addr:            ":8080",
+		refresh:         5 * time.Minute,
+		upstreamTimeout: catalogue.DefaultTimeout,
 		limits: graphqlhttp.Limits{
 			MaxBodyBytes:  64 << 10,
 			MaxURLBytes:   8 << 10,
@@ -74,6 +78,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("refresh", "CATALOGUE_REFRESH", "how often the upstream is read again")
 	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "")
 	def("cache-dir", "CATALOGUE_CACHE_DIR", "`directory` keeping the last good snapshot, so a restart while the upstream is down still serves")
+
+	fs.DurationVar(&cfg.upstreamTimeout, "upstream-timeout", cfg.upstreamTimeout, "")
+	def("upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)")
 
 	l := &cfg.limits
 	fs.Int64Var(&l.MaxBodyBytes, "max-body-bytes", l.MaxBodyBytes, "")
@@ -152,6 +159,9 @@ func (cfg *config) check() error {
 	}
 	if cfg.refresh < time.Second {
 		return fmt.Errorf("invalid -refresh %s: must be at least 1s", cfg.refresh)
+	}
+	if cfg.upstreamTimeout < 100*time.Millisecond {
+		return fmt.Errorf("invalid -upstream-timeout %s: must be at least 100ms", cfg.upstreamTimeout)
 	}
 	l := cfg.limits
 	for _, v := range []struct {

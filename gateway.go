@@ -66,6 +66,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			WorldBossURL: cfg.worldBossURL,
 			Client:       catalogue.NewUpstreamClient(),
 			UserAgent:    userAgent(),
+			Timeout:      cfg.upstreamTimeout,
 		},
 		Cache:    cache,
 		Interval: cfg.refresh,

@@ -103,6 +103,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag cors-origins", args: []string{"-cors-origins", "https://a.example,https://b.example"}, want: with(func(c *config) { c.corsOrigins = "https://a.example,https://b.example" })},
 		{name: "flag cors-origins empty", args: []string{"-cors-origins="}, want: with(func(c *config) { c.corsOrigins = "" })},
 		{name: "flag access-log off", args: []string{"-access-log=false"}, want: with(func(c *config) { c.accessLog = false })},
+		{name: "flag upstream-timeout", args: []string{"-upstream-timeout", "5s"}, want: with(func(c *config) { c.upstreamTimeout = 5 * time.Second })},
+		{name: "env CATALOGUE_UPSTREAM_TIMEOUT", env: map[string]string{"CATALOGUE_UPSTREAM_TIMEOUT": "7s"}, want: with(func(c *config) { c.upstreamTimeout = 7 * time.Second })},
 		{name: "flag pprof-addr", args: []string{"-pprof-addr", "127.0.0.1:6060"}, want: with(func(c *config) { c.pprofAddr = "127.0.0.1:6060" })},
 		{name: "env GATEWAY_MAX_DEPTH", env: map[string]string{"GATEWAY_MAX_DEPTH": "7"}, want: with(func(c *config) { c.limits.MaxDepth = 7 })},
 		{name: "env GATEWAY_INTROSPECTION", env: map[string]string{"GATEWAY_INTROSPECTION": "false"}, want: with(func(c *config) { c.introspection = false })},
@@ -166,6 +168,7 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "not a number", args: []string{"-max-aliases", "many"}, wantErr: "max-aliases"},
 		{name: "bad env limit", env: map[string]string{"GATEWAY_MAX_FIELDS": "lots"}, wantErr: "GATEWAY_MAX_FIELDS"},
 		{name: "zero request timeout", args: []string{"-request-timeout", "0s"}, wantErr: "request-timeout"},
+		{name: "upstream timeout too short", args: []string{"-upstream-timeout", "1ms"}, wantErr: "upstream-timeout"},
 		{name: "bad introspection", args: []string{"-introspection=maybe"}, wantErr: "introspection"},
 		{name: "bad pprof addr", args: []string{"-pprof-addr", "6060"}, wantErr: "6060"},
 	} {
@@ -216,6 +219,8 @@ func TestRunHelp(t *testing.T) {
 		"worldboss-url": "CATALOGUE_WORLDBOSS_URL",
 		"refresh":       "CATALOGUE_REFRESH",
 		"cache-dir":     "CATALOGUE_CACHE_DIR",
+
+		"upstream-timeout": "CATALOGUE_UPSTREAM_TIMEOUT",
 
 		"max-body-bytes":  "GATEWAY_MAX_BODY_BYTES",
 		"max-url-bytes":   "GATEWAY_MAX_URL_BYTES",

@@ -118,6 +118,9 @@ func (u *upstreams) config(refresh time.Duration, cacheDir string) config {
 	cfg.baseURL, cfg.worldBossURL = u.base.URL, u.boss.URL
 	cfg.refresh, cfg.cacheDir = refresh, cacheDir
 	cfg.accessLog = false
+	// A hung upstream costs this per try; the default 30s would make the
+	// hang cases the slowest tests here for no more proof.
+	cfg.upstreamTimeout = 2 * time.Second
 	return cfg
 }
 
