@@ -68,13 +68,3 @@ func (c Collection) Path() string { return "/" + c.String() }
 // FromWorldBossAddress reports whether the upstream serves the collection from
 // its second base address, {world_boss_url}, rather than {base_url}.
 func (c Collection) FromWorldBossAddress() bool { return c == WorldBosses }
-
-// ParseCollection returns the collection with the given upstream name.
-func ParseCollection(name string) (Collection, bool) {
-	for c := range NumCollections {
-		if c.String() == name {
-			return c, true
-		}
-	}
-	return 0, false
-}

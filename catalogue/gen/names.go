@@ -575,5 +575,3 @@ var bossSpecs = []struct {
 	{"Krampus", "Sølvfjell Peaks", 15, 66, "upcoming", []string{"Festive Jumper 🎄", "Reindeer Antlers", ""}},
 	{"Ötzi the Frozen King", "Glacier Tomb", 18, 101, "defeated", []string{"Frost Shard", "Icicle Crown", "", ""}},
 }
-
-var bossQualities = []string{"Standard", "Refined", "Premium", "Epic", "Legendary", "Mythic"}
