@@ -279,8 +279,6 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
 	switch {
 	case len(trimmed) > 0 && trimmed[0] == '[':
 		return &httpError{http.StatusBadRequest, limitError{CodeBatching, "batching", "send one operation per request; batches are not supported"}}
-	case !json.Valid(body):
-		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
 	case len(trimmed) == 0 || trimmed[0] != '{':
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
 	}
@@ -290,6 +288,10 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
 	// client accepts, unless it names a persisted query by its hash.
 	var params graphql.RawParams
 	if err := json.Unmarshal(body, &params); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
+		}
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
 	if params.Query == "" && params.Extensions["persistedQuery"] == nil {

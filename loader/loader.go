@@ -143,13 +143,11 @@ func Middleware(src Source, opts Options, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		snap := src.Current()
 		if opts.AwaitCold != nil && (snap == nil || len(snap.Missing()) > 0) {
-			missing := catalogue.NewSnapshot().Missing() // every collection
-			if snap != nil {
-				missing = snap.Missing()
-			}
 			ctx, cancel := context.WithTimeout(r.Context(), opts.ColdWait)
-			for _, c := range missing {
-				opts.AwaitCold(ctx, c)
+			for c := range catalogue.NumCollections {
+				if snap == nil || snap.Part(c) == nil {
+					opts.AwaitCold(ctx, c)
+				}
 			}
 			cancel()
 			snap = src.Current()
