@@ -15,6 +15,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/contentcoding"
 )
 
 func TestHostileFixturesCoverEveryCollection(t *testing.T) {
@@ -142,19 +143,19 @@ func ids[T any](t *catalogue.Table[T], id func(*T) int64) []int64 {
 
 // decompress undoes a content coding with a reader that is not the writer's
 // own package where one exists, so a symmetric bug cannot hide.
-func decompress(t *testing.T, e catalogue.Encoding, z []byte) []byte {
+func decompress(t *testing.T, e contentcoding.Encoding, z []byte) []byte {
 	t.Helper()
 	var r io.Reader
 	switch e {
-	case catalogue.Gzip:
+	case contentcoding.Gzip:
 		gr, err := gzip.NewReader(bytes.NewReader(z))
 		if err != nil {
 			t.Fatalf("gzip: %v", err)
 		}
 		r = gr
-	case catalogue.Brotli:
+	case contentcoding.Brotli:
 		r = brotli.NewReader(bytes.NewReader(z))
-	case catalogue.Zstd:
+	case contentcoding.Zstd:
 		zr, err := zstd.NewReader(bytes.NewReader(z))
 		if err != nil {
 			t.Fatalf("zstd: %v", err)
@@ -178,14 +179,14 @@ func TestBodyEncodingsDecompressToRaw(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		for e := range catalogue.NumEncodings {
+		for e := range contentcoding.NumEncodings {
 			t.Run(tc.file+"/"+e.Token(), func(t *testing.T) {
 				rep := p.Body().In(e)
 				if rep.Encoding != e {
 					t.Errorf("In(%s).Encoding = %s", e.Token(), rep.Encoding.Token())
 				}
 				got := rep.Bytes
-				if e != catalogue.Identity {
+				if e != contentcoding.Identity {
 					if bytes.Equal(got, raw) {
 						t.Fatalf("In(%s).Bytes are the raw bytes, not compressed", e.Token())
 					}
@@ -226,8 +227,8 @@ func TestETag(t *testing.T) {
 	a, b := decode(t, raw), decode(t, bytes.Clone(raw))
 
 	t.Run("strong and quoted in every encoding", func(t *testing.T) {
-		seen := make(map[string]catalogue.Encoding)
-		for e := range catalogue.NumEncodings {
+		seen := make(map[string]contentcoding.Encoding)
+		for e := range contentcoding.NumEncodings {
 			tag := a.In(e).ETag
 			if !isStrongETag(tag) {
 				t.Errorf("In(%s).ETag = %s, want a strong quoted tag", e.Token(), tag)
@@ -237,13 +238,13 @@ func TestETag(t *testing.T) {
 			}
 			seen[tag] = e
 		}
-		if a.ETag() != a.In(catalogue.Identity).ETag {
-			t.Errorf("ETag() = %s, In(Identity).ETag = %s", a.ETag(), a.In(catalogue.Identity).ETag)
+		if a.ETag() != a.In(contentcoding.Identity).ETag {
+			t.Errorf("ETag() = %s, In(Identity).ETag = %s", a.ETag(), a.In(contentcoding.Identity).ETag)
 		}
 	})
 
 	t.Run("stable across decodes of the same bytes", func(t *testing.T) {
-		for e := range catalogue.NumEncodings {
+		for e := range contentcoding.NumEncodings {
 			if got, want := b.In(e).ETag, a.In(e).ETag; got != want {
 				t.Errorf("In(%s).ETag: first decode %s, second %s", e.Token(), want, got)
 			}
@@ -270,7 +271,7 @@ func TestETag(t *testing.T) {
 				t.Fatal("the change left the bytes as they were")
 			}
 			x, y := decode(t, d.x), decode(t, d.y)
-			for e := range catalogue.NumEncodings {
+			for e := range contentcoding.NumEncodings {
 				if x.In(e).ETag == y.In(e).ETag {
 					t.Errorf("In(%s).ETag %s is shared by different bodies", e.Token(), x.In(e).ETag)
 				}

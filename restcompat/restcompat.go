@@ -11,10 +11,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/contentcoding"
 )
 
 // Source gives the snapshot to serve; *catalogue.Store is one.
@@ -85,17 +85,17 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	rep := body.In(negotiate(r.Header.Get("Accept-Encoding")))
+	rep := body.In(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	hdr := w.Header()
 	hdr.Set("Vary", "Accept-Encoding")
 	hdr.Set("ETag", rep.ETag)
 	hdr.Set("Cache-Control", cacheControl)
-	if inm := r.Header.Get("If-None-Match"); inm != "" && noneMatchFails(inm, rep.ETag) {
+	if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, rep.ETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	hdr.Set("Content-Type", "application/json")
-	if rep.Encoding != catalogue.Identity {
+	if rep.Encoding != contentcoding.Identity {
 		hdr.Set("Content-Encoding", rep.Encoding.Token())
 	}
 	hdr.Set("Content-Length", strconv.Itoa(len(rep.Bytes)))
@@ -104,79 +104,6 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Write(rep.Bytes)
-}
-
-// noneMatchFails reports whether an If-None-Match header names etag, the tag
-// of the representation selected for the request (or is "*"), so that the
-// answer is 304 Not Modified. If-None-Match compares weakly (RFC 9110,
-// 13.1.2), so a W/ prefix is ignored.
-//
-// A tag of the body in another encoding is not a match: a 304 tells a cache
-// to reuse its stored response with the 304's ETag (RFC 9111, 4.3.4), and
-// that is the selected representation's tag, which the request did not name.
-func noneMatchFails(header, etag string) bool {
-	for tag := range strings.SplitSeq(header, ",") {
-		tag = strings.TrimSpace(tag)
-		if tag == "*" {
-			return true
-		}
-		if strings.TrimPrefix(tag, "W/") == etag {
-			return true
-		}
-	}
-	return false
-}
-
-// serverPreference orders the compressed encodings when a client accepts
-// several with the same weight: brotli is the smallest on the wire, zstd
-// the quickest to decode.
-var serverPreference = [...]catalogue.Encoding{catalogue.Brotli, catalogue.Zstd, catalogue.Gzip}
-
-// negotiate picks the encoding to answer an Accept-Encoding header with: the
-// acceptable compressed encoding of highest weight, else identity.
-func negotiate(header string) catalogue.Encoding {
-	if header == "" {
-		return catalogue.Identity
-	}
-	type weight struct {
-		q   float64
-		set bool
-	}
-	var named [catalogue.NumEncodings]weight
-	var wildcard weight
-	for part := range strings.SplitSeq(header, ",") {
-		token, params, _ := strings.Cut(part, ";")
-		w := weight{q: 1, set: true}
-		for p := range strings.SplitSeq(params, ";") {
-			k, v, ok := strings.Cut(p, "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-					w.q = f
-				}
-			}
-		}
-		switch token = strings.ToLower(strings.TrimSpace(token)); token {
-		case "*":
-			wildcard = w
-		case "gzip", "x-gzip":
-			named[catalogue.Gzip] = w
-		case "br":
-			named[catalogue.Brotli] = w
-		case "zstd":
-			named[catalogue.Zstd] = w
-		}
-	}
-	best, bestQ := catalogue.Identity, 0.0
-	for _, e := range serverPreference {
-		w := named[e]
-		if !w.set {
-			w = wildcard
-		}
-		if w.q > bestQ {
-			best, bestQ = e, w.q
-		}
-	}
-	return best
 }
 
 // WriteError answers with a small JSON error body,

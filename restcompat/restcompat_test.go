@@ -21,6 +21,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/contentcoding"
 	"github.com/catalogue-gateway/gateway/restcompat"
 )
 
@@ -298,8 +299,8 @@ func TestIfNoneMatch(t *testing.T) {
 	snap := embeddedSnapshot(t)
 	srv := newServer(t, storeOf(snap))
 	body := snap.Body(catalogue.Items)
-	tag := func(e catalogue.Encoding) string { return body.In(e).ETag }
-	identity, gz := tag(catalogue.Identity), tag(catalogue.Gzip)
+	tag := func(e contentcoding.Encoding) string { return body.In(e).ETag }
+	identity, gz := tag(contentcoding.Identity), tag(contentcoding.Gzip)
 	otherCollection := snap.Body(catalogue.Monsters).ETag()
 
 	for _, tt := range []struct {
@@ -312,8 +313,8 @@ func TestIfNoneMatch(t *testing.T) {
 	}{
 		{name: "identity tag", ifNoneMatch: identity, wantStatus: 304, wantETag: identity},
 		{name: "gzip tag", acceptEncoding: "gzip", ifNoneMatch: gz, wantStatus: 304, wantETag: gz},
-		{name: "br tag", acceptEncoding: "br", ifNoneMatch: tag(catalogue.Brotli), wantStatus: 304, wantETag: tag(catalogue.Brotli)},
-		{name: "zstd tag", acceptEncoding: "zstd", ifNoneMatch: tag(catalogue.Zstd), wantStatus: 304, wantETag: tag(catalogue.Zstd)},
+		{name: "br tag", acceptEncoding: "br", ifNoneMatch: tag(contentcoding.Brotli), wantStatus: 304, wantETag: tag(contentcoding.Brotli)},
+		{name: "zstd tag", acceptEncoding: "zstd", ifNoneMatch: tag(contentcoding.Zstd), wantStatus: 304, wantETag: tag(contentcoding.Zstd)},
 		{name: "in a list", acceptEncoding: "gzip", ifNoneMatch: `"a", ` + gz + `, "b"`, wantStatus: 304, wantETag: gz},
 		{name: "in a list without spaces", ifNoneMatch: `"a",` + identity, wantStatus: 304, wantETag: identity},
 		{name: "weak prefix", ifNoneMatch: "W/" + identity, wantStatus: 304, wantETag: identity},
@@ -329,7 +330,7 @@ func TestIfNoneMatch(t *testing.T) {
 		// named: a tag of another coding than the one negotiated is not a
 		// match for the selected representation (RFC 9110, 13.1.2).
 		{name: "gzip tag without Accept-Encoding", ifNoneMatch: gz, wantStatus: 200, wantETag: identity},
-		{name: "identity tag asking for br", acceptEncoding: "br", ifNoneMatch: identity, wantStatus: 200, wantETag: tag(catalogue.Brotli)},
+		{name: "identity tag asking for br", acceptEncoding: "br", ifNoneMatch: identity, wantStatus: 200, wantETag: tag(contentcoding.Brotli)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			method := cmpOr(tt.method, http.MethodGet)
@@ -511,7 +512,7 @@ func BenchmarkServeItems(b *testing.B) {
 	restcompat.Register(mux, storeOf(snap), restcompat.Options{})
 	req := httptest.NewRequest(http.MethodGet, "/items", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
-	b.SetBytes(int64(len(snap.Body(catalogue.Items).In(catalogue.Gzip).Bytes)))
+	b.SetBytes(int64(len(snap.Body(catalogue.Items).In(contentcoding.Gzip).Bytes)))
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
