@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -23,6 +25,10 @@ type config struct {
 	cacheDir     string
 	// upstreamTimeout bounds one upstream request, body included.
 	upstreamTimeout time.Duration
+	// maxUpstreamBytes bounds one upstream body.
+	maxUpstreamBytes int64
+	// responseCacheBytes bounds the GraphQL response cache; 0 turns it off.
+	responseCacheBytes int64
 
 	// The public endpoint's limits and switches (see package graphqlhttp).
 	limits         graphqlhttp.Limits
@@ -36,9 +42,11 @@ type config struct {
 // defaultConfig is the configuration with no flag and no environment.
 func defaultConfig() config {
 	return config{
-		addr:            ":8080",
-		refresh:         5 * time.Minute,
-		upstreamTimeout: catalogue.DefaultTimeout,
+		addr:               ":8080",
+		refresh:            5 * time.Minute,
+		upstreamTimeout:    catalogue.DefaultTimeout,
+		maxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
+		responseCacheBytes: 64 << 20,
 		limits: graphqlhttp.Limits{
 			MaxBodyBytes:  64 << 10,
 			MaxURLBytes:   8 << 10,
@@ -81,6 +89,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 
 	fs.DurationVar(&cfg.upstreamTimeout, "upstream-timeout", cfg.upstreamTimeout, "")
 	def("upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)")
+
+	fs.Var((*byteSize)(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
+	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
+	fs.Var((*byteSize)(&cfg.responseCacheBytes), "response-cache-bytes", "")
+	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB); 0 turns the cache off")
 
 	l := &cfg.limits
 	fs.Int64Var(&l.MaxBodyBytes, "max-body-bytes", l.MaxBodyBytes, "")
@@ -134,6 +147,37 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return cfg, cfg.check()
 }
 
+// byteSize is a flag holding a number of bytes, written as a whole number
+// with an optional binary suffix: 65536, 64KiB, 64MiB, 1GiB.
+type byteSize int64
+
+func (b *byteSize) String() string {
+	for _, u := range []struct {
+		suffix string
+		shift  uint
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if *b != 0 && *b%(1<<u.shift) == 0 {
+			return strconv.FormatInt(int64(*b)>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(int64(*b), 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	digits, shift := s, uint(0)
+	for suffix, sh := range map[string]uint{"KiB": 10, "MiB": 20, "GiB": 30} {
+		if d, ok := strings.CutSuffix(s, suffix); ok {
+			digits, shift = d, sh
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64>>shift {
+		return errors.New("want a number of bytes, such as 65536 or 64MiB")
+	}
+	*b = byteSize(n << shift)
+	return nil
+}
+
 func (cfg *config) check() error {
 	_, port, err := net.SplitHostPort(cfg.addr)
 	if err != nil {
@@ -175,6 +219,9 @@ func (cfg *config) check() error {
 		if v.value < 1 {
 			return fmt.Errorf("invalid -%s %d: must be at least 1", v.name, v.value)
 		}
+	}
+	if cfg.maxUpstreamBytes < 1<<10 {
+		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.maxUpstreamBytes)
 	}
 	if cfg.requestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.requestTimeout)

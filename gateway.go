@@ -30,13 +30,17 @@ type gateway struct {
 	// /metrics.
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
 	metrics *metrics
-	logger  *slog.Logger
+	// cache keeps whole GraphQL answers of the current snapshot; nil
+	// when -response-cache-bytes is 0.
+	cache  *graphqlhttp.ResponseCache
+	logger *slog.Logger
 }
 
 // newGateway builds the gateway for cfg: on the embedded catalogue,
 // loaded here, or on the upstream, with a refresher the caller runs.
 func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
-	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger}
+	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger,
+		cache: graphqlhttp.NewResponseCache(cfg.responseCacheBytes)}
 	if cfg.baseURL == "" {
 		start := time.Now()
 		snap, err := catalogue.Embedded()
@@ -49,7 +53,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = newMetrics(g.store, g.states)
+		g.metrics = newMetrics(g.store, g.states, g.cache)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
@@ -59,7 +63,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = newMetrics(g.store, g.states)
+	g.metrics = newMetrics(g.store, g.states, g.cache)
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
 			BaseURL:      cfg.baseURL,
@@ -67,6 +71,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			Client:       catalogue.NewUpstreamClient(),
 			UserAgent:    userAgent(),
 			Timeout:      cfg.upstreamTimeout,
+			MaxBodyBytes: cfg.maxUpstreamBytes,
 		},
 		Cache:    cache,
 		Interval: cfg.refresh,
@@ -103,6 +108,8 @@ func (g *gateway) handler() http.Handler {
 			Introspection:  g.cfg.introspection,
 			Logger:         g.logger,
 			Observer:       g.metrics,
+			Cache:          g.cache,
+			MaxAge:         g.cfg.refresh,
 		}))
 	mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {

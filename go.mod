@@ -16,6 +16,7 @@ require (
 	github.com/prometheus/client_golang v1.23.2
 	github.com/rs/cors v1.11.1
 	github.com/vektah/gqlparser/v2 v2.5.64
+	golang.org/x/sync v0.24.0
 )
 
 require (
@@ -43,7 +44,6 @@ require (
 	github.com/urfave/cli/v3 v3.14.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.35.0 // indirect
 	golang.org/x/text v0.43.0 // indirect

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
 // metrics is the gateway's Prometheus registry, its own rather than the
@@ -27,6 +28,7 @@ type metrics struct {
 	graphqlBytes    prometheus.Histogram
 	graphqlRejected *prometheus.CounterVec
 	loaderBatch     *prometheus.HistogramVec
+	cacheLookups    *prometheus.CounterVec
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -38,7 +40,7 @@ type metrics struct {
 // their own; the rest count as "other".
 const maxOperationLabels = 200
 
-func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState) *metrics {
+func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -77,15 +79,30 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Help:    "Keys per dataloader batch, by kind of record.",
 			Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 		}, []string{"kind"}),
+		cacheLookups: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphql_response_cache_lookups_total",
+			Help: "GraphQL response cache lookups by result: hit, or miss (the query ran).",
+		}, []string{"result"}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
-		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.loaderBatch,
+		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.loaderBatch, m.cacheLookups,
 		snapshotCollector{store: store, states: states},
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "graphql_response_cache_bytes",
+			Help: "Memory held by cached GraphQL answers, compressed variants included.",
+		}, func() float64 { return float64(cache.Stats().Bytes) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "graphql_response_cache_entries",
+			Help: "GraphQL answers in the response cache.",
+		}, func() float64 { return float64(cache.Stats().Entries) }),
 	)
+	for _, result := range []string{"hit", "miss"} {
+		m.cacheLookups.WithLabelValues(result)
+	}
 	return m
 }
 
@@ -115,6 +132,15 @@ func (m *metrics) Request(operation, outcome string, d time.Duration, bytes int)
 
 // Rejected implements graphqlhttp.Observer.
 func (m *metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(limit).Inc() }
+
+// Cached implements graphqlhttp.Observer.
+func (m *metrics) Cached(hit bool) {
+	if hit {
+		m.cacheLookups.WithLabelValues("hit").Inc()
+	} else {
+		m.cacheLookups.WithLabelValues("miss").Inc()
+	}
+}
 
 // LoaderBatch is loader.Options.OnBatch.
 func (m *metrics) LoaderBatch(kind string, keys int) {

@@ -20,14 +20,31 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 )
 
 func main() {
+	setGCPercent(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr))
+}
+
+// defaultGCPercent is the gateway's GOGC unless the environment sets one.
+// A GraphQL answer allocates many short-lived objects and the snapshot,
+// the live heap, is small and long-lived: collecting when the heap has
+// grown by 400% instead of 100% costs a few tens of MiB and gave nested
+// queries 30–50% more throughput (measured in the README). GOMEMLIMIT,
+// when set, still caps the heap.
+const defaultGCPercent = 400
+
+// setGCPercent applies defaultGCPercent unless GOGC is set.
+func setGCPercent(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 }
 
 // run parses the configuration, serves until ctx ends and returns the exit

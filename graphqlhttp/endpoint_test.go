@@ -154,8 +154,8 @@ func TestTimeBudget(t *testing.T) {
 	})
 
 	t.Run("spent during execution", func(t *testing.T) {
-		// The root field's resolver outlasts the budget; the fields under
-		// it must stop rather than resolve.
+		// The root field's resolver outlasts the budget, then hands on to
+		// the real one, which must stop rather than resolve.
 		es := graph.NewExecutableSchema(graph.Config{Resolvers: faultyRoot{&resolvers.Resolver{}}})
 		srv := httptest.NewServer(loader.Middleware(store(t), loader.Options{},
 			graphqlhttp.New(es, graphqlhttp.Options{RequestTimeout: 50 * time.Millisecond})))
@@ -312,7 +312,7 @@ func (faultyQuery) Monster(context.Context, int) (*catalogue.Monster, error) {
 
 func (q faultyQuery) Items(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.ItemFilter, orderBy *model.ItemOrder) (*model.Connection[catalogue.Item], error) {
 	<-ctx.Done()
-	return q.QueryResolver.Items(context.WithoutCancel(ctx), first, after, last, before, filter, orderBy)
+	return q.QueryResolver.Items(ctx, first, after, last, before, filter, orderBy)
 }
 
 // syncBuffer is a log sink that tests read while handlers write.

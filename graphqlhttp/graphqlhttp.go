@@ -20,10 +20,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +37,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/catalogue-gateway/gateway/contentcoding"
 )
 
 // Options configure the endpoint.
@@ -53,10 +57,25 @@ type Options struct {
 	Logger       *slog.Logger
 	// Observer, if set, is told of every request.
 	Observer Observer
+
+	// Cache, if set, keeps whole answers; see ResponseCache.
+	Cache *ResponseCache
+	// Version returns the version of the data the request reads, and
+	// whether it is still the newest: answers are cached per version, and
+	// only requests reading the newest version read or fill the cache. An
+	// empty version caches nothing. Required with Cache.
+	Version func(ctx context.Context) (version string, newest bool)
+	// MaxAge is how long a browser or CDN may reuse a GET answer without
+	// asking again (Cache-Control max-age): how long the data is expected
+	// to stay as it is. 0 means no-cache: reuse only after a 304.
+	MaxAge time.Duration
 }
 
 // Observer is told what the endpoint does, for metrics.
 type Observer interface {
+	// Cached reports a lookup in the response cache: a hit, or a miss
+	// that ran the query.
+	Cached(hit bool)
 	// Request reports an answered request: its operation name ("" when
 	// none), its outcome ("ok", "error", "rejected", "timeout"), how long
 	// it took and how many bytes the response body had.
@@ -95,7 +114,13 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Observer == nil {
 		opts.Observer = nopObserver{}
 	}
-	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000)}
+	if opts.Version == nil {
+		opts.Cache = nil
+	}
+	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache"}
+	if opts.MaxAge > 0 {
+		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
+	}
 
 	srv := handler.New(es)
 	srv.AddTransport(transport.GET{})
@@ -113,8 +138,12 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
 		return opts.Limits.MaxComplexity
 	}})
+	// The time budget is the request context's deadline. No middleware
+	// wraps every field to check it (that cost an eighth of a nested
+	// query's time): every resolver that does work checks the context
+	// before it starts, and presentError reports what it returns as a
+	// timeout.
 	srv.AroundOperations(noteOperation)
-	srv.AroundFields(e.checkBudget)
 	srv.AroundResponses(e.capErrors)
 	srv.SetErrorPresenter(e.presentError)
 	srv.SetRecoverFunc(e.recoverPanic)
@@ -126,6 +155,7 @@ type nopObserver struct{}
 
 func (nopObserver) Request(string, string, time.Duration, int) {}
 func (nopObserver) Rejected(string)                            {}
+func (nopObserver) Cached(bool)                                {}
 
 type endpoint struct {
 	opts Options
@@ -133,6 +163,8 @@ type endpoint struct {
 	// verdicts remembers checkQuery's answer per query, so a query asked
 	// again is not parsed again (gqlgen keeps its own parse).
 	verdicts *lru.LRU[*limitError]
+	// cacheControl is the Cache-Control of a complete GET answer.
+	cacheControl string
 }
 
 type requestIDKey struct{}
@@ -193,9 +225,10 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	r = r.WithContext(ctx)
 
-	if err := e.admit(w, r); err != nil {
-		e.opts.Observer.Rejected(err.limit)
-		e.reject(w, r, err)
+	req, herr := e.admit(w, r)
+	if herr != nil {
+		e.opts.Observer.Rejected(herr.limit)
+		e.reject(w, r, herr)
 		e.opts.Observer.Request("", "rejected", time.Since(start), 0)
 		return
 	}
@@ -206,19 +239,155 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Header = r.Header.Clone()
 		r.Header.Del("Upgrade")
 	}
-	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-	e.gql.ServeHTTP(rec, r)
+
+	res, hit := e.resolve(r, req)
+	if hit {
+		info.operation = req.operationName
+	}
+	n := e.write(w, r, res)
 	outcome := "ok"
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		outcome = "timeout"
-	case rec.status >= 400:
+	case res.status >= 400:
 		outcome = "rejected"
-	case rec.hasErrors():
+	case res.answer == nil:
 		outcome = "error"
 	}
-	e.opts.Observer.Request(info.operation, outcome, time.Since(start), rec.bytes)
+	e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
 }
+
+// result is a GraphQL response as gqlgen wrote it: a complete answer (no
+// errors), or anything else, kept as written.
+type result struct {
+	status int
+	header http.Header
+	body   []byte
+	// answer is set when the response is a complete answer.
+	answer *answer
+}
+
+// resolve answers req: from the cache if it holds the answer, else by
+// running it, once for all identical requests that miss together. hit
+// reports an answer from the cache.
+func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool) {
+	key, keyed := req.cacheKey()
+	version, newest := "", false
+	if e.opts.Cache != nil && keyed {
+		version, newest = e.opts.Version(r.Context())
+	}
+	if version == "" || !newest {
+		return e.run(r, key, nil), false
+	}
+	if a := e.opts.Cache.get(version, key); a != nil {
+		e.opts.Observer.Cached(true)
+		return &result{status: http.StatusOK, answer: a}, true
+	}
+	e.opts.Observer.Cached(false)
+	leader := false
+	v, _, _ := e.opts.Cache.flight.Do(version+string(key[:]), func() (any, error) {
+		leader = true
+		res := e.run(r, key, e.opts.Cache)
+		if res.answer != nil {
+			e.opts.Cache.put(version, res.answer)
+		}
+		return res, nil
+	})
+	res = v.(*result)
+	if !leader && res.answer == nil {
+		// Another request's failure is its own: its errors carry its
+		// request id. Run this one for itself.
+		return e.run(r, key, nil), false
+	}
+	return res, false
+}
+
+// run executes the request with gqlgen and keeps what it wrote. A complete
+// answer is made ready for c (nil: not to be cached).
+func (e *endpoint) run(r *http.Request, key cacheKey, c *ResponseCache) *result {
+	buf := &bufferedResponse{header: http.Header{}, status: http.StatusOK}
+	e.gql.ServeHTTP(buf, r)
+	res := &result{status: buf.status, header: buf.header, body: buf.body.Bytes()}
+	// gqlgen writes "errors" first when there are any.
+	if res.status == http.StatusOK && bytes.HasPrefix(res.body, []byte(`{"data":`)) {
+		res.answer = newAnswer(c, key, res.body)
+	}
+	return res
+}
+
+// write sends res and returns the bytes of body written. A complete answer
+// goes out in the encoding the client prefers, and a GET answer with
+// validators, so that browsers and CDNs can keep it; anything else goes
+// out as gqlgen wrote it, marked not to be kept.
+func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) int {
+	h := w.Header()
+	a := res.answer
+	if a == nil {
+		maps.Copy(h, res.header)
+		if r.Method == http.MethodGet {
+			h.Set("Cache-Control", "no-store")
+		}
+		w.WriteHeader(res.status)
+		n, _ := w.Write(res.body)
+		return n
+	}
+	h.Set("Content-Type", responseType(r.Header.Get("Accept")))
+	h.Set("Vary", "Accept-Encoding")
+	enc, body := a.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
+	if r.Method == http.MethodGet {
+		etag := contentcoding.ETag(a.etagBase, enc)
+		h.Set("ETag", etag)
+		h.Set("Cache-Control", e.cacheControl)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return 0
+		}
+	}
+	if enc != contentcoding.Identity {
+		h.Set("Content-Encoding", enc.Token())
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	n, _ := w.Write(body)
+	return n
+}
+
+// responseType is the media type of an answer for an Accept header,
+// chosen as gqlgen's transports choose it, so that an answer from the
+// cache is labelled as the same answer run again would be.
+func responseType(accept string) string {
+	const (
+		plain   = "application/json"
+		graphql = "application/graphql-response+json"
+	)
+	if accept == "" {
+		return plain
+	}
+	for part := range strings.SplitSeq(accept, ",") {
+		mediaType, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch mediaType {
+		case "*/*", "application/*", plain:
+			return plain
+		case graphql:
+			return graphql
+		}
+	}
+	return graphql
+}
+
+// bufferedResponse keeps what gqlgen writes, to be sent, cached or both.
+type bufferedResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header         { return b.header }
+func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
+func (b *bufferedResponse) Write(p []byte) (int, error) { return b.body.Write(p) }
 
 // httpError is a request refused before GraphQL sees it.
 type httpError struct {
@@ -226,33 +395,47 @@ type httpError struct {
 	limitError
 }
 
+// request is what admit read of a GraphQL request, for the cache key; gqlgen
+// reads the request again for itself.
+type request struct {
+	query, operationName string
+	// variables is the variables' JSON object, as sent; nil when none.
+	variables  json.RawMessage
+	extensions map[string]any
+}
+
 // admit checks what can be checked of a request before it is parsed: its
 // method, size, media type and shape. A POST body is read here, within its
 // bound, and handed on.
-func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
+func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *httpError) {
 	switch r.Method {
 	case http.MethodGet:
 		if len(r.URL.RequestURI()) > e.opts.Limits.MaxURLBytes {
-			return &httpError{http.StatusRequestURITooLong, limitError{CodeURLTooLong, "url",
+			return nil, &httpError{http.StatusRequestURITooLong, limitError{CodeURLTooLong, "url",
 				fmt.Sprintf("the URL is longer than %d bytes; send the query with POST", e.opts.Limits.MaxURLBytes)}}
 		}
 		// gqlgen answers these itself, but with no code, and the first
 		// with the offending escape and as text/plain.
 		query, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
-			return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "url", "the URL's query string is malformed"}}
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "url", "the URL's query string is malformed"}}
 		}
-		for _, name := range []string{"variables", "extensions"} {
-			var obj map[string]any
-			if v := query.Get(name); v != "" && json.Unmarshal([]byte(v), &obj) != nil {
-				return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", name + " must be a JSON object"}}
-			}
+		req := &request{query: query.Get("query"), operationName: query.Get("operationName")}
+		if v := query.Get("variables"); v != "" {
+			req.variables = json.RawMessage(v)
 		}
-		return nil
+		var vars map[string]any
+		if req.variables != nil && json.Unmarshal(req.variables, &vars) != nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "variables must be a JSON object"}}
+		}
+		if v := query.Get("extensions"); v != "" && json.Unmarshal([]byte(v), &req.extensions) != nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
+		}
+		return req, nil
 	case http.MethodPost:
 	default:
 		w.Header().Set("Allow", "GET, POST")
-		return &httpError{http.StatusMethodNotAllowed, limitError{CodeMethodNotAllowed, "method", "use GET or POST"}}
+		return nil, &httpError{http.StatusMethodNotAllowed, limitError{CodeMethodNotAllowed, "method", "use GET or POST"}}
 	}
 	// Only JSON bodies: form and multipart posts are what a browser sends
 	// across origins without asking first, so refusing them closes the
@@ -261,44 +444,106 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) *httpError {
 	// (application/graphql-response+json names a response, in Accept; as a
 	// request's type gqlgen has no transport for it.)
 	if err != nil || mediaType != "application/json" {
-		return &httpError{http.StatusUnsupportedMediaType, limitError{CodeUnsupportedMedia, "media_type",
+		return nil, &httpError{http.StatusUnsupportedMediaType, limitError{CodeUnsupportedMedia, "media_type",
 			"send the request as application/json"}}
 	}
 	if r.ContentLength > e.opts.Limits.MaxBodyBytes {
-		return tooLarge(e.opts.Limits.MaxBodyBytes)
+		return nil, tooLarge(e.opts.Limits.MaxBodyBytes)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, e.opts.Limits.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return tooLarge(e.opts.Limits.MaxBodyBytes)
+			return nil, tooLarge(e.opts.Limits.MaxBodyBytes)
 		}
-		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "body", "the request body could not be read"}}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "body", "the request body could not be read"}}
 	}
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(trimmed) > 0 && trimmed[0] == '[':
-		return &httpError{http.StatusBadRequest, limitError{CodeBatching, "batching", "send one operation per request; batches are not supported"}}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBatching, "batching", "send one operation per request; batches are not supported"}}
 	case len(trimmed) == 0 || trimmed[0] != '{':
-		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
 	}
 	// The body is decoded here as gqlgen will decode it: gqlgen reports a
 	// body it cannot decode with no code, so it would pass as an internal
 	// error. A body without a query is a malformed request, whatever the
 	// client accepts, unless it names a persisted query by its hash.
-	var params graphql.RawParams
+	var params struct {
+		Query         string          `json:"query"`
+		OperationName string          `json:"operationName"`
+		Variables     json.RawMessage `json:"variables"`
+		Extensions    map[string]any  `json:"extensions"`
+	}
 	if err := json.Unmarshal(body, &params); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
 		}
-		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	}
+	if v := bytes.TrimSpace(params.Variables); len(v) > 0 && v[0] != '{' && !bytes.Equal(v, []byte("null")) {
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
 	if params.Query == "" && params.Extensions["persistedQuery"] == nil {
-		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	return nil
+	return &request{query: params.Query, operationName: params.OperationName,
+		variables: params.Variables, extensions: params.Extensions}, nil
+}
+
+// cacheKey names the answer to req within one version of the data: the
+// document's SHA-256 (sent as the query, or as the hash of a persisted
+// one), the operation name and the variables in canonical form. ok is
+// false for a request the cache must not answer.
+func (req *request) cacheKey() (key cacheKey, ok bool) {
+	var doc [sha256.Size]byte
+	pq, _ := req.extensions["persistedQuery"].(map[string]any)
+	hash, _ := pq["sha256Hash"].(string)
+	switch {
+	case req.query != "":
+		doc = sha256.Sum256([]byte(req.query))
+		if hash != "" && hash != hex.EncodeToString(doc[:]) {
+			return key, false // gqlgen refuses a hash that does not match
+		}
+	case len(hash) == 2*sha256.Size && strings.ToLower(hash) == hash:
+		if _, err := hex.Decode(doc[:], []byte(hash)); err != nil {
+			return key, false
+		}
+	default:
+		return key, false
+	}
+	vars, ok := canonicalJSON(req.variables)
+	if !ok {
+		return key, false
+	}
+	h := sha256.New()
+	h.Write(doc[:])
+	h.Write([]byte(req.operationName))
+	h.Write([]byte{0})
+	h.Write(vars)
+	h.Sum(key[:0])
+	return key, true
+}
+
+// canonicalJSON rewrites a JSON value so that equal values are equal
+// bytes: object keys sorted, no white space, numbers kept as written.
+func canonicalJSON(raw json.RawMessage) ([]byte, bool) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if v == nil {
+		return nil, true
+	}
+	out, err := json.Marshal(v)
+	return out, err == nil
 }
 
 func tooLarge(limit int64) *httpError {
@@ -360,15 +605,6 @@ func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawPara
 	return nil
 }
 
-// checkBudget ends a request that has used its time: each field checks the
-// deadline before it resolves, so a slow query stops instead of running on.
-func (e *endpoint) checkBudget(ctx context.Context, next graphql.Resolver) (any, error) {
-	if ctx.Err() != nil {
-		return nil, &gqlerror.Error{Message: "the request ran out of time", Extensions: map[string]any{"code": CodeTimeout}}
-	}
-	return next(ctx)
-}
-
 // capErrors keeps a response's errors to MaxErrors.
 func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
@@ -387,6 +623,13 @@ func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) 
 // an internal failure: the caller sees a generic message, the code and the
 // request id; the detail goes to the log.
 func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error {
+	if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+		// A resolver stopped because the request's own budget ran out.
+		// (An error that merely wraps DeadlineExceeded while the budget
+		// remains, say from an upstream call, is an internal one.)
+		return &gqlerror.Error{Message: "the request ran out of time", Path: pathOf(ctx),
+			Extensions: map[string]any{"code": CodeTimeout}}
+	}
 	var gerr *gqlerror.Error
 	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
 		gerr = graphql.DefaultErrorPresenter(ctx, gerr)
@@ -423,32 +666,4 @@ func pathOf(ctx context.Context) ast.Path {
 func (e *endpoint) recoverPanic(ctx context.Context, p any) error {
 	e.opts.Logger.Error("graphql: panic", "request_id", RequestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 	return errors.New("panic in a resolver")
-}
-
-// recorder notes what a response was, for the observer.
-type recorder struct {
-	http.ResponseWriter
-	status int
-	bytes  int
-	head   []byte // the start of the body, to see whether it has errors
-}
-
-func (r *recorder) WriteHeader(status int) {
-	r.status = status
-	r.ResponseWriter.WriteHeader(status)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if len(r.head) < 16 {
-		r.head = append(r.head, b[:min(len(b), 16-len(r.head))]...)
-	}
-	n, err := r.ResponseWriter.Write(b)
-	r.bytes += n
-	return n, err
-}
-
-// hasErrors reports whether the response body is a GraphQL response with
-// errors: gqlgen writes "errors" first when there are any.
-func (r *recorder) hasErrors() bool {
-	return bytes.HasPrefix(r.head, []byte(`{"errors"`))
 }

@@ -10,6 +10,7 @@ package loader
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -50,20 +51,22 @@ type Source interface {
 }
 
 // Loaders are one request's view of the catalogue: its pinned snapshot and a
-// loader per kind of record a reference can name.
+// loader per kind of record a reference can name, each made when the
+// request first asks for that kind.
 type Loaders struct {
 	snapshot *catalogue.Snapshot
+	opts     Options
 
-	Item              *dataloader.Loader[int64, *catalogue.Item]
-	Monster           *dataloader.Loader[int64, *catalogue.Monster]
-	Quest             *dataloader.Loader[int64, *catalogue.Quest]
-	BaseCamp          *dataloader.Loader[int64, *catalogue.BaseCamp]
-	EventChest        *dataloader.Loader[int64, *catalogue.EventChest]
-	DiscoveryLocation *dataloader.Loader[int64, *catalogue.DiscoveryLocation]
-	CookingRecipe     *dataloader.Loader[int64, *catalogue.CookingRecipe]
-	FletchingRecipe   *dataloader.Loader[int64, *catalogue.FletchingRecipe]
-	FarmingSeed       *dataloader.Loader[int64, *catalogue.FarmingSeed]
-	ForestryTree      *dataloader.Loader[int64, *catalogue.ForestryTree]
+	item              lazy[catalogue.Item]
+	monster           lazy[catalogue.Monster]
+	quest             lazy[catalogue.Quest]
+	baseCamp          lazy[catalogue.BaseCamp]
+	eventChest        lazy[catalogue.EventChest]
+	discoveryLocation lazy[catalogue.DiscoveryLocation]
+	cookingRecipe     lazy[catalogue.CookingRecipe]
+	fletchingRecipe   lazy[catalogue.FletchingRecipe]
+	farmingSeed       lazy[catalogue.FarmingSeed]
+	forestryTree      lazy[catalogue.ForestryTree]
 }
 
 // New returns loaders reading snap, which may be nil before the first
@@ -72,28 +75,32 @@ func New(snap *catalogue.Snapshot, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	s := snap
-	if s == nil {
-		s = catalogue.NewSnapshot() // holds no collection: every lookup finds nothing
-	}
-	return &Loaders{
-		snapshot:          snap,
-		Item:              newLoader(opts, "item", s.Items()),
-		Monster:           newLoader(opts, "monster", s.Monsters()),
-		Quest:             newLoader(opts, "quest", s.Quests()),
-		BaseCamp:          newLoader(opts, "baseCamp", s.BaseCamps()),
-		EventChest:        newLoader(opts, "eventChest", s.EventChests()),
-		DiscoveryLocation: newLoader(opts, "discoveryLocation", s.DiscoveryLocations()),
-		CookingRecipe:     newLoader(opts, "cookingRecipe", s.CookingRecipes()),
-		FletchingRecipe:   newLoader(opts, "fletchingRecipe", s.FletchingRecipes()),
-		FarmingSeed:       newLoader(opts, "farmingSeed", s.FarmingSeeds()),
-		ForestryTree:      newLoader(opts, "forestryTree", s.ForestryTrees()),
-	}
+	return &Loaders{snapshot: snap, opts: opts}
 }
 
 // Snapshot returns the snapshot the request pinned, or nil if there was
 // none yet.
 func (l *Loaders) Snapshot() *catalogue.Snapshot { return l.snapshot }
+
+// lazy is one kind's loader, made on first use: most requests ask for one
+// or two kinds of the ten, and a loader costs a dozen allocations.
+type lazy[T any] struct {
+	once   sync.Once
+	loader *dataloader.Loader[int64, *T]
+}
+
+// get returns the loader of one kind, reading table of the request's
+// snapshot, making it on first use.
+func (z *lazy[T]) get(l *Loaders, kind string, table func(*catalogue.Snapshot) *catalogue.Table[T]) *dataloader.Loader[int64, *T] {
+	z.once.Do(func() {
+		var t *catalogue.Table[T] // nil before the first snapshot: finds nothing
+		if l.snapshot != nil {
+			t = table(l.snapshot)
+		}
+		z.loader = newLoader(l.opts, kind, t)
+	})
+	return z.loader
+}
 
 // newLoader makes a loader of one kind of record from its table.
 func newLoader[T any](opts Options, kind string, t *catalogue.Table[T]) *dataloader.Loader[int64, *T] {

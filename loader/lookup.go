@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -16,73 +17,103 @@ var ErrNoLoaders = errors.New("loader: no loaders in the request context")
 // load resolves one id through the request's loader of one kind. A record
 // that does not exist is nil with no error.
 func load[T any](ctx context.Context, pick func(*Loaders) *dataloader.Loader[int64, *T], id int64) (*T, error) {
-	l, ok := For(ctx)
-	if !ok {
-		return nil, ErrNoLoaders
+	l, err := request(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return pick(l).Load(ctx, id)()
 }
 
+// request returns the request's loaders, or why it may not use them: its
+// time has run out, or it did not pass through Middleware. Every lookup
+// starts here, so a request past its deadline stops at its next lookup.
+func request(ctx context.Context) (*Loaders, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("reading the catalogue: %w", err)
+	}
+	l, ok := For(ctx)
+	if !ok {
+		return nil, ErrNoLoaders
+	}
+	return l, nil
+}
+
 // Item resolves an item id.
 func Item(ctx context.Context, id int64) (*catalogue.Item, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Item] { return l.Item }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Item] {
+		return l.item.get(l, "item", (*catalogue.Snapshot).Items)
+	}, id)
 }
 
 // Monster resolves a monster id.
 func Monster(ctx context.Context, id int64) (*catalogue.Monster, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Monster] { return l.Monster }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Monster] {
+		return l.monster.get(l, "monster", (*catalogue.Snapshot).Monsters)
+	}, id)
 }
 
 // Quest resolves a quest id.
 func Quest(ctx context.Context, id int64) (*catalogue.Quest, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Quest] { return l.Quest }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Quest] {
+		return l.quest.get(l, "quest", (*catalogue.Snapshot).Quests)
+	}, id)
 }
 
 // BaseCamp resolves a base camp id.
 func BaseCamp(ctx context.Context, id int64) (*catalogue.BaseCamp, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.BaseCamp] { return l.BaseCamp }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.BaseCamp] {
+		return l.baseCamp.get(l, "baseCamp", (*catalogue.Snapshot).BaseCamps)
+	}, id)
 }
 
 // EventChest resolves an event chest id.
 func EventChest(ctx context.Context, id int64) (*catalogue.EventChest, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.EventChest] { return l.EventChest }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.EventChest] {
+		return l.eventChest.get(l, "eventChest", (*catalogue.Snapshot).EventChests)
+	}, id)
 }
 
 // DiscoveryLocation resolves a discovery location id.
 func DiscoveryLocation(ctx context.Context, id int64) (*catalogue.DiscoveryLocation, error) {
 	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.DiscoveryLocation] {
-		return l.DiscoveryLocation
+		return l.discoveryLocation.get(l, "discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations)
 	}, id)
 }
 
 // CookingRecipe resolves a cooking recipe id.
 func CookingRecipe(ctx context.Context, id int64) (*catalogue.CookingRecipe, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.CookingRecipe] { return l.CookingRecipe }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.CookingRecipe] {
+		return l.cookingRecipe.get(l, "cookingRecipe", (*catalogue.Snapshot).CookingRecipes)
+	}, id)
 }
 
 // FletchingRecipe resolves a fletching recipe id.
 func FletchingRecipe(ctx context.Context, id int64) (*catalogue.FletchingRecipe, error) {
 	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.FletchingRecipe] {
-		return l.FletchingRecipe
+		return l.fletchingRecipe.get(l, "fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes)
 	}, id)
 }
 
 // FarmingSeed resolves a farming seed id.
 func FarmingSeed(ctx context.Context, id int64) (*catalogue.FarmingSeed, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.FarmingSeed] { return l.FarmingSeed }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.FarmingSeed] {
+		return l.farmingSeed.get(l, "farmingSeed", (*catalogue.Snapshot).FarmingSeeds)
+	}, id)
 }
 
 // ForestryTree resolves a forestry tree id.
 func ForestryTree(ctx context.Context, id int64) (*catalogue.ForestryTree, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.ForestryTree] { return l.ForestryTree }, id)
+	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.ForestryTree] {
+		return l.forestryTree.get(l, "forestryTree", (*catalogue.Snapshot).ForestryTrees)
+	}, id)
 }
 
 // Snapshot returns the snapshot the request pinned; nil, with no error,
 // before the first snapshot exists.
 func Snapshot(ctx context.Context) (*catalogue.Snapshot, error) {
-	l, ok := For(ctx)
-	if !ok {
-		return nil, ErrNoLoaders
+	l, err := request(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return l.snapshot, nil
 }

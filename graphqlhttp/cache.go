@@ -1,0 +1,195 @@
+package graphqlhttp
+
+import (
+	"container/list"
+	"crypto/sha256"
+	"encoding/base64"
+	"sync"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/catalogue-gateway/gateway/contentcoding"
+)
+
+// ResponseCache keeps whole GraphQL answers of the current version of the
+// data, so that a query asked again is answered without running it. An
+// answer depends only on the data and on the request (its document,
+// operation name and variables), so it stays right for as long as the data
+// does: entries are kept per data version, and the first request that
+// reads a new version empties the cache.
+//
+// Only complete answers are kept: a response with errors never is. The
+// cache holds at most its byte bound of answers (their compressed
+// variants included), evicting the least recently used. Concurrent
+// identical misses run the query once. A nil *ResponseCache caches nothing.
+type ResponseCache struct {
+	maxBytes int64
+	// maxEntryBytes is the largest answer kept: a few huge answers must
+	// not push out every other.
+	maxEntryBytes int64
+
+	mu      sync.Mutex
+	version string
+	entries map[cacheKey]*list.Element // of *answer
+	lru     *list.List                 // most recently used first
+	bytes   int64
+
+	flight singleflight.Group
+}
+
+// NewResponseCache returns a cache of at most maxBytes of answers, or nil
+// (no caching) when maxBytes is 0 or less.
+func NewResponseCache(maxBytes int64) *ResponseCache {
+	if maxBytes <= 0 {
+		return nil
+	}
+	return &ResponseCache{
+		maxBytes:      maxBytes,
+		maxEntryBytes: maxBytes / 8,
+		entries:       map[cacheKey]*list.Element{},
+		lru:           list.New(),
+	}
+}
+
+// CacheStats is what the cache holds now.
+type CacheStats struct {
+	Entries int
+	Bytes   int64
+}
+
+// Stats reports the cache's size; zero for a nil cache.
+func (c *ResponseCache) Stats() CacheStats {
+	if c == nil {
+		return CacheStats{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{Entries: len(c.entries), Bytes: c.bytes}
+}
+
+// cacheKey names one request's answer within a data version: a digest of
+// the document, the operation name and the canonical variables.
+type cacheKey [sha256.Size]byte
+
+// entryOverhead is what an entry costs beside its bytes: the key, the
+// list element, the map slot and the answer's fields.
+const entryOverhead = 256
+
+// get returns the answer kept for key under version, or nil.
+func (c *ResponseCache) get(version string, key cacheKey) *answer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if version != c.version {
+		c.reset(version)
+		return nil
+	}
+	el, ok := c.entries[key]
+	if !ok {
+		return nil
+	}
+	c.lru.MoveToFront(el)
+	return el.Value.(*answer)
+}
+
+// put keeps a under version, unless it is too large or the cache has moved
+// on to another version meanwhile.
+func (c *ResponseCache) put(version string, a *answer) {
+	size := int64(len(a.body)) + entryOverhead
+	if size > c.maxEntryBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if version != c.version {
+		c.reset(version)
+	}
+	if _, ok := c.entries[a.key]; ok {
+		return
+	}
+	a.size = size
+	c.entries[a.key] = c.lru.PushFront(a)
+	c.bytes += size
+	c.evict()
+}
+
+// grow counts n more bytes against a, which made a compressed variant.
+func (c *ResponseCache) grow(a *answer, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[a.key]; ok && el.Value == a {
+		a.size += n
+		c.bytes += n
+		c.evict()
+	}
+}
+
+// evict drops the least recently used answers until the cache fits its
+// bound. c.mu is held.
+func (c *ResponseCache) evict() {
+	for c.bytes > c.maxBytes {
+		el := c.lru.Back()
+		a := el.Value.(*answer)
+		c.lru.Remove(el)
+		delete(c.entries, a.key)
+		c.bytes -= a.size
+	}
+}
+
+// reset empties the cache for a new version of the data. c.mu is held.
+func (c *ResponseCache) reset(version string) {
+	c.version = version
+	clear(c.entries)
+	c.lru.Init()
+	c.bytes = 0
+}
+
+// answer is a complete GraphQL response body, with what every request
+// that gets it needs: its ETag and its compressed variants, each made once,
+// when a request first accepts it.
+type answer struct {
+	key      cacheKey
+	body     []byte
+	etagBase string
+
+	variants [contentcoding.NumEncodings]struct {
+		once  sync.Once
+		bytes []byte
+	}
+	// cache is the cache the answer is meant for, told of each variant's
+	// size if it holds the answer then; nil when caching is off.
+	cache *ResponseCache
+	size  int64 // guarded by cache.mu
+}
+
+func newAnswer(c *ResponseCache, key cacheKey, body []byte) *answer {
+	sum := sha256.Sum256(body)
+	return &answer{cache: c, key: key, body: body, etagBase: base64.RawURLEncoding.EncodeToString(sum[:18])}
+}
+
+// in returns the answer in encoding e, making it on first use. A variant
+// that cannot be made (it cannot fail for these encodings) or would not be
+// smaller is served as identity.
+func (a *answer) in(e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
+	if e == contentcoding.Identity || len(a.body) < minCompressBytes {
+		return contentcoding.Identity, a.body
+	}
+	v := &a.variants[e]
+	v.once.Do(func() {
+		z, err := contentcoding.Compress(e, a.body)
+		if err != nil || len(z) >= len(a.body) {
+			return
+		}
+		v.bytes = z
+		if a.cache != nil {
+			a.cache.grow(a, int64(len(z)))
+		}
+	})
+	if v.bytes == nil {
+		return contentcoding.Identity, a.body
+	}
+	return e, v.bytes
+}
+
+// minCompressBytes is the smallest answer worth compressing: below about a
+// packet, compression saves no round trip and costs CPU on both ends.
+const minCompressBytes = 1024
