@@ -59,7 +59,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		fmt.Fprintln(stderr, "gateway:", err)
 		return 2
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	logs := newLogBuffer(stderr)
+	defer logs.Close()
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		logger.Error("cannot listen", "addr", cfg.addr, "err", err)
