@@ -1,30 +1,82 @@
 #!/usr/bin/env bash
-# Nested GraphQL queries under load: throughput and latency at 32
-# connections, in one run, with wrk (apt-get install wrk).
+# GraphQL under load, side by side in one run: the execution engine (the
+# response cache off), the response cache (on, the default), and nginx
+# serving the very same answer bytes, the ceiling for a repeated query.
 #
-#   bench/graphql.sh [seconds]
+#   bench/graphql.sh [seconds]     (needs wrk and nginx: apt-get install wrk nginx-light)
 #
-# The query is an item list page: 50 items, each with its crafting
-# materials' items and the monsters that drop it (two kinds of reference,
-# two levels), as a frontend would ask.
+# The queries are those of the README's speed table: Q2, 100 monsters with
+# their drops' items; Q3, 200 items with the monsters that drop them. Each
+# is POSTed by wrk at 32 connections; everything runs on this machine, on
+# loopback, so the ratios matter, not the absolute figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+chmod 755 "$tmp" # nginx workers run as an unprivileged user
+trap 'kill $(jobs -p) 2>/dev/null; nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop 2>/dev/null; rm -rf "$tmp"' EXIT
 
 go build -o "$tmp/gateway" .
-"$tmp/gateway" -addr 127.0.0.1:18482 -access-log=false 2>/dev/null &
-for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:18482/readyz && break; sleep 0.05; done
+"$tmp/gateway" -addr 127.0.0.1:18482 -response-cache-bytes=0 2>/dev/null &
+"$tmp/gateway" -addr 127.0.0.1:18483 2>/dev/null &
+for port in 18482 18483; do
+  for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:$port/readyz && break; sleep 0.05; done
+done
 
-query='{ items(first: 50) { totalCount nodes { id name rarity value crafting { materials { amount item { id name rarity } } } monsterDrops { baseChance monster { id name combatLevel } } } } }'
-body=$(printf '{"query":"%s"}' "$query")
-curl -sf 127.0.0.1:18482/graphql -H 'Content-Type: application/json' -d "$body" | grep -q '"totalCount"' \
-  || { echo "the query failed" >&2; exit 1; }
-cat > "$tmp/post.lua" <<LUA
+declare -A query=(
+  [Q2]='{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }'
+  [Q3]='{ items(first: 200) { nodes { id name monsterDrops { monsterId monster { id name combatLevel } } } } }'
+)
+mkdir -p "$tmp/www/gql" "$tmp/logs"
+for q in Q2 Q3; do
+  printf '{"query":"%s"}' "${query[$q]}" > "$tmp/$q.json"
+  curl -sf 127.0.0.1:18482/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" > "$tmp/www/gql/$q"
+  grep -q '^{"data":' "$tmp/www/gql/$q" || { echo "$q failed: $(head -c 300 "$tmp/www/gql/$q")" >&2; exit 1; }
+  cat > "$tmp/$q.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
-wrk.body = [[$body]]
+wrk.body = [==[$(cat "$tmp/$q.json")]==]
 LUA
-wrk -t2 -c32 -d"${secs}s" --latency -s "$tmp/post.lua" http://127.0.0.1:18482/graphql \
-  | grep -E 'Requests/sec|Latency|50%|90%|99%|Non-2xx'
+done
+cat > "$tmp/nginx.conf" <<CONF
+worker_processes 1;
+error_log $tmp/logs/error.log;
+pid $tmp/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  default_type application/json;
+  server {
+    listen 127.0.0.1:18484;
+    root $tmp/www;
+    # nginx's static module refuses POST with 405; answer it with the file.
+    location /gql/ { error_page 405 =200 \$uri; }
+  }
+}
+CONF
+nginx -p "$tmp" -c "$tmp/nginx.conf"
+
+# All three must answer the same bytes before anything is measured.
+for q in Q2 Q3; do
+  for url in 127.0.0.1:18483/graphql 127.0.0.1:18484/gql/$q; do
+    curl -sf "$url" -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | cmp -s - "$tmp/www/gql/$q" \
+      || { echo "$url does not answer $q with the engine's bytes" >&2; exit 1; }
+  done
+done
+
+rps() {
+  out=$(wrk -t2 -c32 -d"${secs}s" --latency "$@")
+  if grep -q 'Non-2xx' <<<"$out"; then echo "non-2xx answers from $*" >&2; exit 1; fi
+  awk '/Requests\/sec/ {r=$2} /50%/ {p50=$2} /99%/ {p99=$2} END {printf "%s %s %s\n", r, p50, p99}' <<<"$out"
+}
+printf '%-4s %-26s %12s %10s %10s %12s\n' "" "server" "req/s" "p50" "p99" "vs nginx"
+for q in Q2 Q3; do
+  read -r nr np50 np99 <<<"$(rps -s "$tmp/$q.lua" http://127.0.0.1:18484/gql/$q)"
+  read -r er ep50 ep99 <<<"$(rps -s "$tmp/$q.lua" http://127.0.0.1:18482/graphql)"
+  read -r cr cp50 cp99 <<<"$(rps -s "$tmp/$q.lua" http://127.0.0.1:18483/graphql)"
+  printf '%-4s %-26s %12s %10s %10s %12s\n' "$q" "nginx, same bytes" "$nr" "$np50" "$np99" "1.00"
+  printf '%-4s %-26s %12s %10s %10s %12.3f\n' "$q" "gateway, cache off" "$er" "$ep50" "$ep99" "$(echo "$er / $nr" | bc -l)"
+  printf '%-4s %-26s %12s %10s %10s %12.3f\n' "$q" "gateway, cache on" "$cr" "$cp50" "$cp99" "$(echo "$cr / $nr" | bc -l)"
+done
