@@ -220,10 +220,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := newRequestID(r.Header.Get("X-Request-ID"))
 	w.Header().Set("X-Request-ID", id)
 	info := &requestInfo{}
-	ctx := context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), requestInfoKey{}, info)
-	ctx, cancel := context.WithTimeout(ctx, e.opts.RequestTimeout)
-	defer cancel()
-	r = r.WithContext(ctx)
+	r = r.WithContext(context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), requestInfoKey{}, info))
 
 	req, herr := e.admit(w, r)
 	if herr != nil {
@@ -247,7 +244,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := e.write(w, r, res)
 	outcome := "ok"
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case res.timedOut:
 		outcome = "timeout"
 	case res.status >= 400:
 		outcome = "rejected"
@@ -265,6 +262,8 @@ type result struct {
 	body   []byte
 	// answer is set when the response is a complete answer.
 	answer *answer
+	// timedOut reports a run that used up its time budget.
+	timedOut bool
 }
 
 // resolve answers req: from the cache if it holds the answer, else by
@@ -304,10 +303,15 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 
 // run executes the request with gqlgen and keeps what it wrote. A complete
 // answer is made ready for c (nil: not to be cached).
+//
+// The time budget starts here: an answer from the cache costs none.
 func (e *endpoint) run(r *http.Request, key cacheKey, c *ResponseCache) *result {
+	ctx, cancel := context.WithTimeout(r.Context(), e.opts.RequestTimeout)
+	defer cancel()
 	buf := &bufferedResponse{header: http.Header{}, status: http.StatusOK}
-	e.gql.ServeHTTP(buf, r)
-	res := &result{status: buf.status, header: buf.header, body: buf.body.Bytes()}
+	e.gql.ServeHTTP(buf, r.WithContext(ctx))
+	res := &result{status: buf.status, header: buf.header, body: buf.body.Bytes(),
+		timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
 	// gqlgen writes "errors" first when there are any.
 	if res.status == http.StatusOK && bytes.HasPrefix(res.body, []byte(`{"data":`)) {
 		res.answer = newAnswer(c, key, res.body)

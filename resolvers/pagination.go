@@ -101,10 +101,6 @@ func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalo
 		nodes[i] = t.At(sel.At(start + i))
 	}
 	cursor := func(i int) string { return scope.encode(t.IDAt(sel.At(start+i)), start+i) }
-	info := model.PageInfo{HasPreviousPage: start > 0, HasNextPage: end < n}
-	if len(nodes) > 0 {
-		first, last := cursor(0), cursor(len(nodes)-1)
-		info.StartCursor, info.EndCursor = &first, &last
-	}
+	info := model.NewPageInfo(start > 0, end < n, len(nodes), cursor)
 	return model.NewConnection(n, nodes, info, cursor), nil
 }

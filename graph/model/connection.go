@@ -5,7 +5,7 @@ package model
 import "github.com/catalogue-gateway/gateway/catalogue"
 
 // Connection is a page of records, as the Relay connection specification
-// shapes it. Cursors are made only when a query asks for edges.
+// shapes it. Cursors are made only when a query asks for them.
 type Connection[T any] struct {
 	// TotalCount is the number of records matching the filter, on every
 	// page together.
@@ -39,12 +39,35 @@ type Edge[T any] struct {
 	Node   *T
 }
 
-// PageInfo is Relay's pagination information.
+// PageInfo is Relay's pagination information. Its cursors are made only
+// when a query asks for them.
 type PageInfo struct {
 	HasNextPage     bool
 	HasPreviousPage bool
-	StartCursor     *string
-	EndCursor       *string
+	// n is the page's length; cursor(i) is the cursor of its i-th record.
+	n      int
+	cursor func(i int) string
+}
+
+// NewPageInfo returns the pagination information of a page of n records.
+func NewPageInfo(hasPrevious, hasNext bool, n int, cursor func(i int) string) PageInfo {
+	return PageInfo{HasPreviousPage: hasPrevious, HasNextPage: hasNext, n: n, cursor: cursor}
+}
+
+// StartCursor is the cursor of the page's first record, or nil for an
+// empty page.
+func (p PageInfo) StartCursor() *string { return p.cursorAt(0) }
+
+// EndCursor is the cursor of the page's last record, or nil for an empty
+// page.
+func (p PageInfo) EndCursor() *string { return p.cursorAt(p.n - 1) }
+
+func (p PageInfo) cursorAt(i int) *string {
+	if p.n == 0 {
+		return nil
+	}
+	c := p.cursor(i)
+	return &c
 }
 
 // The schema's connection and edge types, one per collection. They are
