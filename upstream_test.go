@@ -939,3 +939,45 @@ func TestColdStartWhileLoadingCache(t *testing.T) {
 	}
 	g.stop()
 }
+
+// TestUpstreamBodyBound: -max-upstream-bytes bounds what the gateway reads
+// of one upstream body. A body one byte over it is refused (and said so in
+// /metrics); at the bound it is served.
+func TestUpstreamBodyBound(t *testing.T) {
+	t.Parallel()
+	up := newUpstreams(t)
+	size := int64(len(up.bodies[catalogue.Items]))
+	for _, tt := range []struct {
+		name  string
+		bound int64
+		ready bool
+	}{
+		{"one byte short", size - 1, false},
+		{"exactly", size, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := up.config(time.Second, "")
+			cfg.maxUpstreamBytes = tt.bound
+			g := startGateway(t, cfg, nil)
+			if tt.ready {
+				g.waitReady(t, 10*time.Second)
+				if body := g.restBody(t, catalogue.Items); !bytes.Equal(body, up.bodies[catalogue.Items]) {
+					t.Errorf("/items is not the upstream body")
+				}
+				return
+			}
+			waitFor(t, 10*time.Second, "items refused as too large", func() (bool, string) {
+				m := g.metrics(t)
+				key := `catalogue_upstream_requests_total{collection="items",outcome="too_large"}`
+				return m[key] > 0, fmt.Sprint(m[key])
+			})
+			status, rd, raw := g.readyz(t)
+			if status != http.StatusServiceUnavailable || rd.Collections["items"].Ready {
+				t.Errorf("/readyz %d %s, want 503 with items not ready", status, raw)
+			}
+			if resp, _ := g.rest(t, catalogue.Monsters); resp.StatusCode != http.StatusOK {
+				t.Errorf("/monsters %d, want 200: the bound is per body", resp.StatusCode)
+			}
+		})
+	}
+}

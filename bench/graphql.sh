@@ -39,7 +39,7 @@ wrk.body = [==[$(cat "$tmp/$q.json")]==]
 LUA
 done
 cat > "$tmp/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes auto;
 error_log $tmp/logs/error.log;
 pid $tmp/nginx.pid;
 events { worker_connections 1024; }
