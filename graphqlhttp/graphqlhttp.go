@@ -34,7 +34,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -57,6 +56,9 @@ type Options struct {
 	Logger       *slog.Logger
 	// Observer, if set, is told of every request.
 	Observer Observer
+	// Executor, if set, runs the operations it can faster than gqlgen's
+	// generated executor; gqlgen runs the rest.
+	Executor Executor
 
 	// Cache, if set, keeps whole answers; see ResponseCache.
 	Cache *ResponseCache
@@ -123,8 +125,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 
 	srv := handler.New(es)
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(transport{e})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
 	// "Did you mean" suggestions would let anyone map the schema with
@@ -229,13 +230,6 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.opts.Observer.Request("", "rejected", time.Since(start), 0)
 		return
 	}
-	if r.Header.Get("Upgrade") != "" {
-		// No transport here upgrades a connection, and gqlgen's HTTP
-		// transports refuse a request that offers to (curl --http2 does,
-		// for h2c) as one no transport supports: drop the offer instead.
-		r.Header = r.Header.Clone()
-		r.Header.Del("Upgrade")
-	}
 
 	res, hit := e.resolve(r, req)
 	if hit {
@@ -276,7 +270,7 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 		version, newest = e.opts.Version(r.Context())
 	}
 	if version == "" || !newest {
-		return e.run(r, key, nil), false
+		return e.run(r, req, key, nil), false
 	}
 	if a := e.opts.Cache.get(version, key); a != nil {
 		e.opts.Observer.Cached(true)
@@ -286,7 +280,7 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 	leader := false
 	v, _, _ := e.opts.Cache.flight.Do(version+string(key[:]), func() (any, error) {
 		leader = true
-		res := e.run(r, key, e.opts.Cache)
+		res := e.run(r, req, key, e.opts.Cache)
 		if res.answer != nil {
 			e.opts.Cache.put(version, res.answer)
 		}
@@ -296,7 +290,7 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 	if !leader && res.answer == nil {
 		// Another request's failure is its own: its errors carry its
 		// request id. Run this one for itself.
-		return e.run(r, key, nil), false
+		return e.run(r, req, key, nil), false
 	}
 	return res, false
 }
@@ -305,8 +299,8 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 // answer is made ready for c (nil: not to be cached).
 //
 // The time budget starts here: an answer from the cache costs none.
-func (e *endpoint) run(r *http.Request, key cacheKey, c *ResponseCache) *result {
-	ctx, cancel := context.WithTimeout(r.Context(), e.opts.RequestTimeout)
+func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseCache) *result {
+	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), requestKey{}, req), e.opts.RequestTimeout)
 	defer cancel()
 	buf := &bufferedResponse{header: http.Header{}, status: http.StatusOK}
 	e.gql.ServeHTTP(buf, r.WithContext(ctx))
@@ -356,14 +350,17 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) in
 	return n
 }
 
+// The media types of a response.
+const (
+	typeJSON            = "application/json"
+	typeGraphQLResponse = "application/graphql-response+json"
+)
+
 // responseType is the media type of an answer for an Accept header,
 // chosen as gqlgen's transports choose it, so that an answer from the
 // cache is labelled as the same answer run again would be.
 func responseType(accept string) string {
-	const (
-		plain   = "application/json"
-		graphql = "application/graphql-response+json"
-	)
+	const plain, graphql = typeJSON, typeGraphQLResponse
 	if accept == "" {
 		return plain
 	}
@@ -432,7 +429,7 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		if req.variables != nil && json.Unmarshal(req.variables, &vars) != nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "variables must be a JSON object"}}
 		}
-		if v := query.Get("extensions"); v != "" && json.Unmarshal([]byte(v), &req.extensions) != nil {
+		if v := query.Get("extensions"); v != "" && decodeObject(json.RawMessage(v), &req.extensions) != nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
 		}
 		return req, nil
@@ -477,7 +474,7 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		Query         string          `json:"query"`
 		OperationName string          `json:"operationName"`
 		Variables     json.RawMessage `json:"variables"`
-		Extensions    map[string]any  `json:"extensions"`
+		Extensions    json.RawMessage `json:"extensions"`
 	}
 	if err := json.Unmarshal(body, &params); err != nil {
 		var syntax *json.SyntaxError
@@ -489,12 +486,16 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	if v := bytes.TrimSpace(params.Variables); len(v) > 0 && v[0] != '{' && !bytes.Equal(v, []byte("null")) {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	if params.Query == "" && params.Extensions["persistedQuery"] == nil {
+	var extensions map[string]any
+	if v := bytes.TrimSpace(params.Extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	}
+	if params.Query == "" && extensions["persistedQuery"] == nil {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return &request{query: params.Query, operationName: params.OperationName,
-		variables: params.Variables, extensions: params.Extensions}, nil
+		variables: params.Variables, extensions: extensions}, nil
 }
 
 // cacheKey names the answer to req within one version of the data: the

@@ -1,0 +1,118 @@
+package graphqlhttp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Executor runs a validated operation by a faster path than gqlgen's
+// generated executor, or declines it. It must answer exactly what gqlgen
+// would: the same data, as the same bytes, and only complete answers;
+// anything it cannot answer so (an error, a field it does not know) it
+// declines, and gqlgen runs the operation.
+type Executor interface {
+	// Execute returns the operation's data as JSON, or false to leave the
+	// operation to gqlgen.
+	Execute(ctx context.Context, oc *graphql.OperationContext) (data []byte, ok bool)
+}
+
+// transport is the endpoint's one gqlgen transport, for GET and POST. The
+// request was read and checked by admit, so it is decoded once; the
+// operation is parsed, validated and measured by gqlgen's executor, and run
+// by the Executor when one is set and takes it, else by gqlgen.
+//
+// Statuses and bodies are those of gqlgen's own GET and POST transports.
+type transport struct{ e *endpoint }
+
+type requestKey struct{}
+
+func (transport) Supports(r *http.Request) bool {
+	_, ok := r.Context().Value(requestKey{}).(*request)
+	return ok
+}
+
+func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	ctx := r.Context()
+	req := ctx.Value(requestKey{}).(*request)
+	contentType := responseType(r.Header.Get("Accept"))
+	w.Header().Set("Content-Type", contentType)
+
+	start := graphql.Now()
+	params := &graphql.RawParams{
+		Query:         req.query,
+		OperationName: req.operationName,
+		Headers:       r.Header,
+	}
+	// Numbers as json.Number, as gqlgen's transports decode them; admit
+	// has checked that the variables are a JSON object, and decoded the
+	// extensions so.
+	if err := decodeObject(req.variables, &params.Variables); err != nil {
+		t.writeErrors(w, ctx, exec, http.StatusBadRequest, gqlerror.List{{Message: "variables could not be decoded"}})
+		return
+	}
+	params.Extensions = req.extensions
+	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
+
+	oc, errs := exec.CreateOperationContext(ctx, params)
+	if errs != nil {
+		status := http.StatusOK
+		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
+			status = http.StatusUnprocessableEntity
+			if contentType == typeGraphQLResponse {
+				status = http.StatusBadRequest
+			}
+		}
+		t.writeErrors(w, graphql.WithOperationContext(ctx, oc), exec, status, errs)
+		return
+	}
+	if r.Method == http.MethodGet && oc.Operation.Operation != ast.Query {
+		w.WriteHeader(http.StatusNotAcceptable)
+		writeJSON(w, &graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
+		return
+	}
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && oc.Operation != nil {
+		info.operation = oc.Operation.Name
+	}
+	if t.e.opts.Executor != nil {
+		if data, ok := t.e.opts.Executor.Execute(ctx, oc); ok {
+			writeJSON(w, &graphql.Response{Data: data})
+			return
+		}
+	}
+	responses, ctx := exec.DispatchOperation(ctx, oc)
+	writeJSON(w, responses(ctx))
+}
+
+func (transport) writeErrors(w http.ResponseWriter, ctx context.Context, exec graphql.GraphExecutor, status int, errs gqlerror.List) {
+	w.WriteHeader(status)
+	writeJSON(w, exec.DispatchError(ctx, errs))
+}
+
+// writeJSON writes a response as gqlgen's transports do, so that an answer
+// is the same bytes whichever executor made it.
+func writeJSON(w http.ResponseWriter, resp *graphql.Response) {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		// Only data that is not valid JSON fails, which is a bug here.
+		panic("graphqlhttp: marshalling a response: " + err.Error())
+	}
+	w.Write(b)
+}
+
+// decodeObject decodes a JSON object, with numbers as json.Number; nil or
+// JSON null leaves *v nil.
+func decodeObject(raw json.RawMessage, v *map[string]any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
