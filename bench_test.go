@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -30,22 +29,28 @@ var benchQueries = []struct {
 
 // BenchmarkGraphQL measures each query through the gateway's whole HTTP
 // handler (routing, CORS, loaders, limits, cache; no network, no access
-// log), with the response cache off and on, at the gateway's own GOGC.
+// log), at the gateway's own GOGC: run by gqlgen's executor, by the
+// compiled plans (the default), and answered from the response cache.
 //
 //	go test -run '^$' -bench GraphQL -benchmem .
 func BenchmarkGraphQL(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(defaultGCPercent))
-	for _, cacheBytes := range []int64{0, 64 << 20} {
+	for _, mode := range []struct {
+		name       string
+		cacheBytes int64
+		plans      bool
+	}{{"gqlgen", 0, false}, {"plans", 0, true}, {"cache", 64 << 20, true}} {
 		cfg := defaultConfig()
 		cfg.accessLog = false
-		cfg.responseCacheBytes = cacheBytes
+		cfg.responseCacheBytes = mode.cacheBytes
+		cfg.compiledPlans = mode.plans
 		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			b.Fatal(err)
 		}
 		h := g.handler()
 		for _, q := range benchQueries {
-			b.Run(fmt.Sprintf("cache=%t/%s", cacheBytes > 0, q.name), func(b *testing.B) {
+			b.Run(mode.name+"/"+q.name, func(b *testing.B) {
 				bodies := make([][]byte, 100)
 				for i := range bodies {
 					req := map[string]any{"query": q.query}

@@ -37,6 +37,9 @@ type config struct {
 	corsOrigins    string
 	accessLog      bool
 	pprofAddr      string
+	// compiledPlans runs queries from plans compiled once per document
+	// where it can, instead of gqlgen's executor.
+	compiledPlans bool
 }
 
 // defaultConfig is the configuration with no flag and no environment.
@@ -61,6 +64,7 @@ func defaultConfig() config {
 		introspection:  true,
 		corsOrigins:    "*",
 		accessLog:      true,
+		compiledPlans:  true,
 	}
 }
 
@@ -120,6 +124,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
 	fs.BoolVar(&cfg.accessLog, "access-log", cfg.accessLog, "")
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
+	fs.BoolVar(&cfg.compiledPlans, "compiled-plans", cfg.compiledPlans, "")
+	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "run queries from plans compiled once per document where possible; false runs every query through gqlgen's executor")
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
 	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
 

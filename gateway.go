@@ -100,6 +100,10 @@ func (g *gateway) handler() http.Handler {
 	}
 	mux := http.NewServeMux()
 	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold})
+	var executor graphqlhttp.Executor // nil: the compiled plans
+	if !g.cfg.compiledPlans {
+		executor = graphqlhttp.NoExecutor
+	}
 	mux.Handle("/graphql", resolvers.NewHandler(g.store,
 		loader.Options{AwaitCold: awaitCold, OnBatch: g.metrics.LoaderBatch},
 		graphqlhttp.Options{
@@ -110,6 +114,7 @@ func (g *gateway) handler() http.Handler {
 			Observer:       g.metrics,
 			Cache:          g.cache,
 			MaxAge:         g.cfg.refresh,
+			Executor:       executor,
 		}))
 	mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -109,6 +109,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "env GATEWAY_MAX_DEPTH", env: map[string]string{"GATEWAY_MAX_DEPTH": "7"}, want: with(func(c *config) { c.limits.MaxDepth = 7 })},
 		{name: "env GATEWAY_INTROSPECTION", env: map[string]string{"GATEWAY_INTROSPECTION": "false"}, want: with(func(c *config) { c.introspection = false })},
 		{name: "env GATEWAY_REQUEST_TIMEOUT", env: map[string]string{"GATEWAY_REQUEST_TIMEOUT": "3s"}, want: with(func(c *config) { c.requestTimeout = 3 * time.Second })},
+		{name: "flag compiled-plans off", args: []string{"-compiled-plans=false"}, want: with(func(c *config) { c.compiledPlans = false })},
+		{name: "env GATEWAY_COMPILED_PLANS", env: map[string]string{"GATEWAY_COMPILED_PLANS": "false"}, want: with(func(c *config) { c.compiledPlans = false })},
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
 		{name: "flag response-cache-bytes MiB", args: []string{"-response-cache-bytes", "8MiB"}, want: with(func(c *config) { c.responseCacheBytes = 8 << 20 })},
 		{name: "env GATEWAY_RESPONSE_CACHE_BYTES", env: map[string]string{"GATEWAY_RESPONSE_CACHE_BYTES": "1048576"}, want: with(func(c *config) { c.responseCacheBytes = 1 << 20 })},
@@ -233,6 +235,7 @@ func TestRunHelp(t *testing.T) {
 		"max-upstream-bytes": "CATALOGUE_MAX_UPSTREAM_BYTES",
 
 		"response-cache-bytes": "GATEWAY_RESPONSE_CACHE_BYTES",
+		"compiled-plans":       "GATEWAY_COMPILED_PLANS",
 		"max-body-bytes":       "GATEWAY_MAX_BODY_BYTES",
 		"max-url-bytes":        "GATEWAY_MAX_URL_BYTES",
 		"max-tokens":           "GATEWAY_MAX_TOKENS",

@@ -264,9 +264,12 @@ type result struct {
 // running it, once for all identical requests that miss together. hit
 // reports an answer from the cache.
 func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool) {
+	if e.opts.Cache == nil {
+		return e.run(r, req, cacheKey{}, nil), false
+	}
 	key, keyed := req.cacheKey()
 	version, newest := "", false
-	if e.opts.Cache != nil && keyed {
+	if keyed {
 		version, newest = e.opts.Version(r.Context())
 	}
 	if version == "" || !newest {

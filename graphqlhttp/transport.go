@@ -18,9 +18,21 @@ import (
 // anything it cannot answer so (an error, a field it does not know) it
 // declines, and gqlgen runs the operation.
 type Executor interface {
-	// Execute returns the operation's data as JSON, or false to leave the
-	// operation to gqlgen.
-	Execute(ctx context.Context, oc *graphql.OperationContext) (data []byte, ok bool)
+	// Execute returns the whole response body, {"data":…}, as gqlgen's
+	// transports write it (encoding/json's compact form, with <, >, &,
+	// U+2028 and U+2029 escaped), or false to leave the operation to
+	// gqlgen.
+	Execute(ctx context.Context, oc *graphql.OperationContext) (body []byte, ok bool)
+}
+
+// NoExecutor declines every operation: gqlgen's generated executor runs
+// them all.
+var NoExecutor Executor = noExecutor{}
+
+type noExecutor struct{}
+
+func (noExecutor) Execute(context.Context, *graphql.OperationContext) ([]byte, bool) {
+	return nil, false
 }
 
 // transport is the endpoint's one gqlgen transport, for GET and POST. The
@@ -81,8 +93,8 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 		info.operation = oc.Operation.Name
 	}
 	if t.e.opts.Executor != nil {
-		if data, ok := t.e.opts.Executor.Execute(ctx, oc); ok {
-			writeJSON(w, &graphql.Response{Data: data})
+		if body, ok := t.e.opts.Executor.Execute(ctx, oc); ok {
+			w.Write(body)
 			return
 		}
 	}

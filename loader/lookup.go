@@ -117,3 +117,74 @@ func Snapshot(ctx context.Context) (*catalogue.Snapshot, error) {
 	}
 	return l.snapshot, nil
 }
+
+// Kind is a kind of record a reference can name: one of the loaders.
+type Kind uint8
+
+// The kinds of record references name.
+const (
+	ItemKind Kind = iota
+	MonsterKind
+	QuestKind
+	BaseCampKind
+	EventChestKind
+	DiscoveryLocationKind
+	CookingRecipeKind
+	FletchingRecipeKind
+	FarmingSeedKind
+	ForestryTreeKind
+)
+
+// LoadMany resolves ids of kind k through the request's loader of that
+// kind, as one batch. Result i is the record ids[i] names, as a pointer
+// (*catalogue.Item for ItemKind, and so on), or nil when there is none.
+func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
+	l, err := request(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case ItemKind:
+		return many(ctx, l.item.get(l, "item", (*catalogue.Snapshot).Items), ids)
+	case MonsterKind:
+		return many(ctx, l.monster.get(l, "monster", (*catalogue.Snapshot).Monsters), ids)
+	case QuestKind:
+		return many(ctx, l.quest.get(l, "quest", (*catalogue.Snapshot).Quests), ids)
+	case BaseCampKind:
+		return many(ctx, l.baseCamp.get(l, "baseCamp", (*catalogue.Snapshot).BaseCamps), ids)
+	case EventChestKind:
+		return many(ctx, l.eventChest.get(l, "eventChest", (*catalogue.Snapshot).EventChests), ids)
+	case DiscoveryLocationKind:
+		return many(ctx, l.discoveryLocation.get(l, "discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations), ids)
+	case CookingRecipeKind:
+		return many(ctx, l.cookingRecipe.get(l, "cookingRecipe", (*catalogue.Snapshot).CookingRecipes), ids)
+	case FletchingRecipeKind:
+		return many(ctx, l.fletchingRecipe.get(l, "fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes), ids)
+	case FarmingSeedKind:
+		return many(ctx, l.farmingSeed.get(l, "farmingSeed", (*catalogue.Snapshot).FarmingSeeds), ids)
+	case ForestryTreeKind:
+		return many(ctx, l.forestryTree.get(l, "forestryTree", (*catalogue.Snapshot).ForestryTrees), ids)
+	}
+	return nil, fmt.Errorf("loader: unknown kind %d", k)
+}
+
+// many asks for every id before it waits for any, so they meet in one
+// batch. (The loader's own LoadMany starts a goroutine per key to do the
+// same, which cost a nested query more than resolving its references.)
+func many[T any](ctx context.Context, ld *dataloader.Loader[int64, *T], ids []int64) ([]any, error) {
+	thunks := make([]dataloader.Thunk[*T], len(ids))
+	for i, id := range ids {
+		thunks[i] = ld.Load(ctx, id)
+	}
+	out := make([]any, len(ids))
+	for i, thunk := range thunks {
+		rec, err := thunk()
+		if err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			out[i] = rec
+		}
+	}
+	return out, nil
+}

@@ -20,6 +20,11 @@ import (
 func NewHandler(src loader.Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
 	cfg := graph.Config{Resolvers: &Resolver{}}
 	setComplexity(&cfg.Complexity)
+	// Unless told otherwise, operations run from compiled plans where
+	// they can (see Compiled), and by gqlgen's executor where not.
+	if httpOpts.Executor == nil {
+		httpOpts.Executor = NewCompiled()
+	}
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
 		snap, err := loader.Snapshot(ctx)
 		if err != nil || snap == nil {

@@ -1,0 +1,786 @@
+package resolvers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graph"
+	"github.com/catalogue-gateway/gateway/loader"
+)
+
+// Compiled runs the catalogue's common queries without gqlgen's generated
+// executor, from a plan compiled once per document: which struct field,
+// reference or page each selected field reads, and how its value is
+// written. gqlgen still parses, validates and measures every operation;
+// Compiled only executes, and only what it can answer exactly as gqlgen
+// would, byte for byte. Everything else it declines, and gqlgen runs it:
+// operations with directives, arguments other than paging and ids, reverse
+// relations, introspection, and any answer that would carry an error.
+//
+// Why: gqlgen's executor makes a field context, a context and a marshaler
+// per value and a goroutine per list element, about 20 allocations per
+// value of an answer; a nested page of 2,500 values spent most of its time
+// there. A plan writes the answer directly, and resolves the references of
+// each level of the query in one batch per kind through the request's
+// dataloaders, with nothing per value to allocate.
+//
+// It implements graphqlhttp.Executor.
+type Compiled struct {
+	query graph.QueryResolver
+	// plans holds the plan of each document and operation name, or nil
+	// for one the plan compiler declined.
+	plans *lru.LRU[*operationPlan]
+}
+
+// NewCompiled returns the fast path over the resolvers' own root fields.
+func NewCompiled() *Compiled {
+	return &Compiled{query: (&Resolver{}).Query(), plans: lru.New[*operationPlan](1000)}
+}
+
+// Execute answers the operation in oc, or returns false to leave it to
+// gqlgen.
+func (c *Compiled) Execute(ctx context.Context, oc *graphql.OperationContext) ([]byte, bool) {
+	if oc.Operation == nil || oc.Operation.Operation != ast.Query {
+		return nil, false
+	}
+	sum := sha256.Sum256([]byte(oc.RawQuery))
+	key := string(sum[:]) + oc.OperationName
+	plan, seen := c.plans.Get(ctx, key)
+	if !seen {
+		plan, _ = compileOperation(oc, c.query)
+		c.plans.Add(ctx, key, plan)
+	}
+	if plan == nil {
+		return nil, false
+	}
+	return plan.run(ctx, oc.Variables)
+}
+
+// operationPlan is a query's root fields.
+type operationPlan struct {
+	fields []rootPlan
+	// size is the length of the last answer, to size the next one's buffer.
+	size atomic.Int64
+}
+
+// rootPlan is one root field: a call of the root resolver's method, or
+// __typename.
+type rootPlan struct {
+	key      []byte // the response key, quoted, and a colon
+	typename bool
+	field    graphql.CollectedField
+	method   reflect.Value
+	paged    bool // a connection field: (first, after, last, before, filter, orderBy)
+	value    *valuePlan
+}
+
+// valuePlan writes one Go value as the GraphQL value of a type.
+type valuePlan struct {
+	kind    valueKind
+	nonNull bool
+	elem    *valuePlan  // of a pointer or a slice
+	object  *objectPlan // of a struct
+}
+
+type valueKind uint8
+
+const (
+	kindString valueKind = iota
+	kindBool
+	kindInt
+	kindNumber    // catalogue.Number: the upstream's digits
+	kindJSONValue // catalogue.JSONValue: the upstream's JSON
+	kindPointer
+	kindSlice
+	kindStruct
+)
+
+// objectPlan writes a struct as a GraphQL object of the selected fields.
+type objectPlan struct {
+	fields []fieldPlan
+}
+
+// fieldPlan is one selected field of an object.
+type fieldPlan struct {
+	key      []byte // the response key, quoted, and a colon
+	typename string // for __typename: the object's type, quoted
+	index    []int  // a struct field
+	method   int    // else a method of the struct's pointer, or -1
+	ref      *refPlan
+	value    *valuePlan
+}
+
+// refPlan is a reference field: an id of the object, resolved through the
+// request's loader of its kind.
+type refPlan struct {
+	kind  loader.Kind
+	index []int // the id field: int64, *int64 or catalogue.JSONValue
+	// target writes the record, a pointer to its struct.
+	target *valuePlan
+}
+
+var (
+	numberType    = reflect.TypeFor[catalogue.Number]()
+	jsonValueType = reflect.TypeFor[catalogue.JSONValue]()
+	int64PtrType  = reflect.TypeFor[*int64]()
+)
+
+// references are the reference fields the plan resolves itself: the
+// record type, the GraphQL field, the Go field holding the id, and the
+// kind of record it names. They are those of records.resolvers.go, where
+// gqlgen's executor resolves the same fields one by one; TestCompiledMatchesGQLGen
+// checks the two agree on every reference of the golden queries.
+var references = map[reflect.Type]map[string]struct {
+	idField string
+	kind    loader.Kind
+}{
+	reflect.TypeFor[catalogue.AlchemyMaterial]():       {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.BaseTowerReward]():       {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.ChestContent]():          {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.ChestFind]():             {"chest": {"ChestID", loader.EventChestKind}},
+	reflect.TypeFor[catalogue.CookingMaterial]():       {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.CookingRecipe]():         {"item": {"ItemID", loader.ItemKind}, "burntItem": {"BurntID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.DiscoveryDrop]():         {"location": {"LocationID", loader.DiscoveryLocationKind}},
+	reflect.TypeFor[catalogue.DiscoveryLocationDrop](): {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.EventChest]():            {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.EventChestDrop]():        {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.EventDrop]():             {"chest": {"ChestID", loader.EventChestKind}},
+	reflect.TypeFor[catalogue.FarmingSeed]():           {"item": {"ItemID", loader.ItemKind}, "rewardItem": {"RewardID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.FletchingRecipe]():       {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.ForestryTree]():          {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.ItemAmount]():            {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.ItemMonsterDrop]():       {"monster": {"MonsterID", loader.MonsterKind}},
+	reflect.TypeFor[catalogue.MiningRock]():            {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.MonsterDrop]():           {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.QuestReward]():           {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.SecretRare]():            {"item": {"ItemID", loader.ItemKind}},
+	reflect.TypeFor[catalogue.UsedInBasecamp]():        {"basecamp": {"BasecampID", loader.BaseCampKind}},
+	reflect.TypeFor[catalogue.UsedInCooking]():         {"cooking": {"CookingID", loader.CookingRecipeKind}},
+	reflect.TypeFor[catalogue.UsedInFarming]():         {"farming": {"FarmingID", loader.FarmingSeedKind}},
+	reflect.TypeFor[catalogue.UsedInFletching]():       {"fletching": {"FletchingID", loader.FletchingRecipeKind}},
+	reflect.TypeFor[catalogue.UsedInForestry]():        {"forestry": {"ForestryID", loader.ForestryTreeKind}},
+	reflect.TypeFor[catalogue.UsedInQuest]():           {"quest": {"QuestID", loader.QuestKind}},
+}
+
+// recordTypes are the Go types of the records each kind of reference names.
+var recordTypes = [...]reflect.Type{
+	loader.ItemKind:              reflect.TypeFor[*catalogue.Item](),
+	loader.MonsterKind:           reflect.TypeFor[*catalogue.Monster](),
+	loader.QuestKind:             reflect.TypeFor[*catalogue.Quest](),
+	loader.BaseCampKind:          reflect.TypeFor[*catalogue.BaseCamp](),
+	loader.EventChestKind:        reflect.TypeFor[*catalogue.EventChest](),
+	loader.DiscoveryLocationKind: reflect.TypeFor[*catalogue.DiscoveryLocation](),
+	loader.CookingRecipeKind:     reflect.TypeFor[*catalogue.CookingRecipe](),
+	loader.FletchingRecipeKind:   reflect.TypeFor[*catalogue.FletchingRecipe](),
+	loader.FarmingSeedKind:       reflect.TypeFor[*catalogue.FarmingSeed](),
+	loader.ForestryTreeKind:      reflect.TypeFor[*catalogue.ForestryTree](),
+}
+
+// compiler builds the plan of one operation; a declined part makes the
+// whole plan nil.
+type compiler struct {
+	oc       *graphql.OperationContext
+	declined bool
+	why      string // what was declined first, for tests and debugging
+}
+
+func (c *compiler) decline(why string) {
+	if !c.declined {
+		c.declined, c.why = true, why
+	}
+}
+
+// compileOperation plans the operation of oc, or returns nil and why not.
+func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (*operationPlan, string) {
+	c := &compiler{oc: oc}
+	if hasDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
+		return nil, "directives" // @skip and @include make a plan depend on variables
+	}
+	plan := &operationPlan{}
+	resolver := reflect.ValueOf(query)
+	for _, f := range graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{"Query"}) {
+		rp := rootPlan{key: responseKey(f.Alias), field: f}
+		switch {
+		case f.Name == "__typename":
+			rp.typename = true
+		case strings.HasPrefix(f.Name, "__") || f.Definition == nil:
+			return nil, "introspection"
+		default:
+			rp.method = resolver.MethodByName(strings.ToUpper(f.Name[:1]) + f.Name[1:])
+			if !rp.method.IsValid() {
+				return nil, "no resolver for " + f.Name
+			}
+			mt := rp.method.Type()
+			switch {
+			case mt.NumIn() == 7 && onlyArguments(f, "first", "after", "last", "before"):
+				rp.paged = true
+			case mt.NumIn() == 2 && onlyArguments(f, "id"):
+			default:
+				return nil, "arguments of " + f.Name
+			}
+			rp.value = c.value(mt.Out(0), f.Definition.Type, f.Selections)
+		}
+		if c.declined {
+			return nil, c.why
+		}
+		plan.fields = append(plan.fields, rp)
+	}
+	return plan, ""
+}
+
+// hasDirectives reports whether a selection set, or a fragment it spreads,
+// carries any directive.
+func hasDirectives(doc *ast.QueryDocument, set ast.SelectionSet, seen map[string]bool) bool {
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if len(sel.Directives) > 0 || hasDirectives(doc, sel.SelectionSet, seen) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if len(sel.Directives) > 0 || hasDirectives(doc, sel.SelectionSet, seen) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if len(sel.Directives) > 0 {
+				return true
+			}
+			if seen[sel.Name] {
+				continue
+			}
+			seen[sel.Name] = true
+			if def := doc.Fragments.ForName(sel.Name); def == nil || len(def.Directives) > 0 || hasDirectives(doc, def.SelectionSet, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func onlyArguments(f graphql.CollectedField, names ...string) bool {
+	for _, a := range f.Arguments {
+		found := false
+		for _, n := range names {
+			found = found || a.Name == n
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func responseKey(alias string) []byte {
+	return append(strconv.AppendQuote(nil, alias), ':')
+}
+
+// value plans how a Go value of type t is written as GraphQL type gt.
+func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan {
+	p := &valuePlan{nonNull: gt.NonNull}
+	switch {
+	case t == numberType:
+		p.kind = kindNumber
+	case t == jsonValueType:
+		p.kind = kindJSONValue
+	case t.Kind() == reflect.Pointer:
+		p.kind = kindPointer
+		inner := *gt
+		inner.NonNull = true // a nil pointer is written by the pointer plan
+		p.elem = c.value(t.Elem(), &inner, sel)
+	case t.Kind() == reflect.Slice && gt.Elem != nil:
+		p.kind = kindSlice
+		p.elem = c.value(t.Elem(), gt.Elem, sel)
+	case t.Kind() == reflect.Struct && gt.Elem == nil:
+		p.kind = kindStruct
+		p.object = c.object(t, gt.NamedType, sel)
+	case t.Kind() == reflect.String && gt.NamedType == "String":
+		p.kind = kindString
+	case t.Kind() == reflect.Bool && gt.NamedType == "Boolean":
+		p.kind = kindBool
+	case (t.Kind() == reflect.Int || t.Kind() == reflect.Int64) && gt.NamedType == "Int":
+		p.kind = kindInt
+	default:
+		c.decline(fmt.Sprintf("%s as %s", t, gt))
+	}
+	return p
+}
+
+// object plans a struct of type t as GraphQL object type typeName.
+func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet) *objectPlan {
+	p := &objectPlan{}
+	for _, f := range graphql.CollectFields(c.oc, sel, []string{typeName}) {
+		fp := fieldPlan{key: responseKey(f.Alias), method: -1}
+		switch {
+		case f.Name == "__typename":
+			fp.typename = strconv.Quote(typeName)
+		case f.Definition == nil || len(f.Arguments) > 0:
+			c.decline(typeName + "." + f.Name + " has arguments")
+			return p
+		default:
+			if ref, ok := references[t][f.Name]; ok {
+				idField, found := t.FieldByName(ref.idField)
+				if !found {
+					c.decline(typeName + "." + f.Name + ": no id field " + ref.idField)
+					return p
+				}
+				fp.ref = &refPlan{kind: ref.kind, index: idField.Index,
+					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
+				if f.Definition.Type.NonNull {
+					c.decline(typeName + "." + f.Name + " is a non-null reference")
+				}
+				break
+			}
+			ft, index, method, ok := bind(t, f.Name)
+			if !ok {
+				c.decline(typeName + "." + f.Name + " is a resolver") // gqlgen's
+				return p
+			}
+			fp.index, fp.method = index, method
+			fp.value = c.value(ft, f.Definition.Type, f.Selections)
+		}
+		if c.declined {
+			return p
+		}
+		p.fields = append(p.fields, fp)
+	}
+	return p
+}
+
+// bind finds what gqlgen binds GraphQL field name of a struct to: the field
+// whose json tag names it, else the field or method of that name (with
+// any case of its first letter), as gqlgen's autobind does.
+func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method int, ok bool) {
+	for _, sf := range reflect.VisibleFields(t) {
+		if tag, _, _ := strings.Cut(sf.Tag.Get("json"), ","); tag == name && sf.IsExported() {
+			return sf.Type, sf.Index, -1, true
+		}
+	}
+	for _, sf := range reflect.VisibleFields(t) {
+		if sf.Tag.Get("json") == "" && sf.IsExported() && strings.EqualFold(sf.Name, name) {
+			return sf.Type, sf.Index, -1, true
+		}
+	}
+	pt := reflect.PointerTo(t)
+	for i := range pt.NumMethod() {
+		m := pt.Method(i)
+		if strings.EqualFold(m.Name, name) && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 {
+			return m.Type.Out(0), nil, i, true
+		}
+	}
+	return nil, nil, -1, false
+}
+
+// execution is one run of a plan: the references resolved so far, and the
+// frontier of references still to resolve, level by level.
+type execution struct {
+	ctx context.Context
+	// why says what made the run decline, for tests and debugging.
+	why      string
+	resolved map[refKey]reflect.Value
+	// pending are the references found at the current level.
+	pending []pendingRef
+	ids     [len(recordTypes)][]int64
+}
+
+type refKey struct {
+	kind loader.Kind
+	id   int64
+}
+
+type pendingRef struct {
+	key    refKey
+	target *valuePlan
+}
+
+func (p *operationPlan) run(ctx context.Context, vars map[string]any) ([]byte, bool) {
+	body, _, ok := p.execute(ctx, vars)
+	return body, ok
+}
+
+// execute runs the plan; when it declines, why says why.
+func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body []byte, why string, ok bool) {
+	ex := &execution{ctx: ctx, resolved: map[refKey]reflect.Value{}}
+	defer func() {
+		if !ok {
+			why = ex.why
+		}
+	}()
+	roots := make([]reflect.Value, len(p.fields))
+	for i, f := range p.fields {
+		if f.typename {
+			continue
+		}
+		v, ok := ex.callRoot(f, vars)
+		if !ok {
+			ex.why = "the resolver of " + f.field.Name + " failed"
+			return nil, "", false
+		}
+		roots[i] = v
+		if !ex.walk(v, f.value) {
+			return nil, "", false
+		}
+	}
+	// The references of each level are resolved in one batch per kind;
+	// resolving them may find those of the next level.
+	for len(ex.pending) > 0 {
+		if !ex.resolve() {
+			return nil, "", false
+		}
+	}
+	buf := make([]byte, 0, p.size.Load()+64)
+	buf = append(buf, `{"data":{`...)
+	for i, f := range p.fields {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, f.key...)
+		if f.typename {
+			buf = append(buf, `"Query"`...)
+			continue
+		}
+		var ok bool
+		if buf, ok = ex.write(buf, roots[i], f.value); !ok {
+			return nil, "", false
+		}
+	}
+	buf = append(buf, "}}"...)
+	p.size.Store(int64(len(buf)))
+	return buf, "", true
+}
+
+// callRoot runs a root field's resolver with the field's arguments.
+func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, bool) {
+	args := f.field.ArgumentMap(vars)
+	mt := f.method.Type()
+	in := []reflect.Value{reflect.ValueOf(ex.ctx)}
+	if f.paged {
+		for i, name := range []string{"first", "after", "last", "before"} {
+			v, ok := pointerArg(args[name], mt.In(i+1))
+			if !ok {
+				return reflect.Value{}, false
+			}
+			in = append(in, v)
+		}
+		in = append(in, reflect.Zero(mt.In(5)), reflect.Zero(mt.In(6)))
+	} else {
+		id, ok := intArg(args["id"])
+		if !ok {
+			return reflect.Value{}, false
+		}
+		in = append(in, reflect.ValueOf(id))
+	}
+	out := f.method.Call(in)
+	if !out[1].IsNil() {
+		return reflect.Value{}, false // an error: gqlgen reports it
+	}
+	return out[0], true
+}
+
+// pointerArg turns an argument's value into the *int or *string the
+// resolver takes; nil when absent or null.
+func pointerArg(v any, t reflect.Type) (reflect.Value, bool) {
+	if v == nil {
+		return reflect.Zero(t), true
+	}
+	switch t.Elem().Kind() {
+	case reflect.Int:
+		n, ok := intArg(v)
+		return reflect.ValueOf(&n), ok
+	case reflect.String:
+		s, ok := v.(string)
+		return reflect.ValueOf(&s), ok
+	}
+	return reflect.Value{}, false
+}
+
+func intArg(v any) (int, bool) {
+	switch v := v.(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), int64(int(v)) == v
+	case int32:
+		return int(v), true
+	case json.Number:
+		n, err := strconv.Atoi(string(v))
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// resolve loads the pending references, one batch per kind, and walks the
+// records found for the references they hold in turn.
+func (ex *execution) resolve() bool {
+	pending := ex.pending
+	ex.pending = nil
+	for k := range ex.ids {
+		ex.ids[k] = ex.ids[k][:0]
+	}
+	// A reference first met at this level is marked resolved, with no
+	// record yet, so that it is asked for once.
+	for _, r := range pending {
+		if _, done := ex.resolved[r.key]; !done {
+			ex.resolved[r.key] = reflect.Value{}
+			ex.ids[r.key.kind] = append(ex.ids[r.key.kind], r.key.id)
+		}
+	}
+	for k, ids := range ex.ids {
+		if len(ids) == 0 {
+			continue
+		}
+		recs, err := loader.LoadMany(ex.ctx, loader.Kind(k), ids)
+		if err != nil {
+			ex.why = err.Error()
+			return false
+		}
+		for i, id := range ids {
+			v := reflect.Zero(recordTypes[k])
+			if recs[i] != nil {
+				v = reflect.ValueOf(recs[i])
+			}
+			ex.resolved[refKey{loader.Kind(k), id}] = v
+		}
+	}
+	// Each record is walked once for each selection of it: two fields may
+	// name one record and select different references under it.
+	walked := make(map[pendingRef]bool, len(pending))
+	for _, r := range pending {
+		if walked[r] {
+			continue
+		}
+		walked[r] = true
+		if !ex.walk(ex.resolved[r.key], r.target) {
+			return false
+		}
+	}
+	return true
+}
+
+// walk finds the references under v that are not resolved yet, and queues
+// them for the next level.
+func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
+	switch p.kind {
+	case kindPointer:
+		if v.IsNil() {
+			return true
+		}
+		return ex.walk(v.Elem(), p.elem)
+	case kindSlice:
+		for i := range v.Len() {
+			if !ex.walk(v.Index(i), p.elem) {
+				return false
+			}
+		}
+	case kindStruct:
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			switch {
+			case f.ref != nil:
+				if id, ok := refID(v.FieldByIndex(f.ref.index)); ok {
+					key := refKey{f.ref.kind, id}
+					if rec, done := ex.resolved[key]; done {
+						if !ex.walk(rec, f.ref.target) {
+							return false
+						}
+					} else {
+						ex.pending = append(ex.pending, pendingRef{key, f.ref.target})
+					}
+				}
+			case f.value != nil && f.value.hasObjects():
+				fv, ok := fieldValue(v, f)
+				if !ok || !ex.walk(fv, f.value) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// hasObjects reports whether a value of the plan can hold objects, and so
+// references.
+func (p *valuePlan) hasObjects() bool {
+	switch p.kind {
+	case kindStruct:
+		return true
+	case kindPointer, kindSlice:
+		return p.elem.hasObjects()
+	}
+	return false
+}
+
+func refID(v reflect.Value) (int64, bool) {
+	switch v.Type() {
+	case int64PtrType:
+		if v.IsNil() {
+			return 0, false
+		}
+		return v.Elem().Int(), true
+	case jsonValueType:
+		return v.Interface().(catalogue.JSONValue).ID()
+	}
+	return v.Int(), true
+}
+
+// fieldValue reads a planned field of the struct v.
+func fieldValue(v reflect.Value, f *fieldPlan) (reflect.Value, bool) {
+	if f.method < 0 {
+		return v.FieldByIndex(f.index), true
+	}
+	if !v.CanAddr() {
+		return reflect.Value{}, false
+	}
+	return v.Addr().Method(f.method).Call(nil)[0], true
+}
+
+// write appends v as JSON. It fails where gqlgen would report an error: a
+// null in a non-null place.
+func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, bool) {
+	switch p.kind {
+	case kindString:
+		return appendQuoted(buf, v.String()), true
+	case kindBool:
+		return strconv.AppendBool(buf, v.Bool()), true
+	case kindInt:
+		return strconv.AppendInt(buf, v.Int(), 10), true
+	case kindNumber:
+		if s := v.String(); s != "" {
+			return append(buf, s...), true
+		}
+		return append(buf, "null"...), true
+	case kindJSONValue:
+		b := v.Bytes()
+		if len(b) == 0 {
+			return append(buf, "null"...), true
+		}
+		// As the upstream wrote it, in the form encoding/json gives a
+		// raw value: compact, HTML-escaped.
+		out, err := json.Marshal(json.RawMessage(b))
+		if err != nil {
+			return buf, false
+		}
+		return append(buf, out...), true
+	case kindPointer:
+		if v.IsNil() {
+			if p.nonNull {
+				ex.why = "null in a non-null place"
+			}
+			return append(buf, "null"...), !p.nonNull
+		}
+		return ex.write(buf, v.Elem(), p.elem)
+	case kindSlice:
+		if v.IsNil() && !p.nonNull {
+			return append(buf, "null"...), true
+		}
+		buf = append(buf, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			var ok bool
+			if buf, ok = ex.write(buf, v.Index(i), p.elem); !ok {
+				return buf, false
+			}
+		}
+		return append(buf, ']'), true
+	case kindStruct:
+		buf = append(buf, '{')
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, f.key...)
+			var ok bool
+			switch {
+			case f.typename != "":
+				buf = append(buf, f.typename...)
+				continue
+			case f.ref != nil:
+				rec := reflect.Zero(recordTypes[f.ref.kind])
+				if id, found := refID(v.FieldByIndex(f.ref.index)); found {
+					if r, done := ex.resolved[refKey{f.ref.kind, id}]; done {
+						rec = r
+					}
+				}
+				buf, ok = ex.write(buf, rec, f.ref.target)
+			default:
+				fv, found := fieldValue(v, f)
+				if !found {
+					ex.why = "method of a value that is not addressable"
+					return buf, false
+				}
+				buf, ok = ex.write(buf, fv, f.value)
+			}
+			if !ok {
+				return buf, false
+			}
+		}
+		return append(buf, '}'), true
+	}
+	return buf, false
+}
+
+// appendQuoted writes a string as gqlgen writes it: its string marshaler
+// escapes quotes, backslashes and control characters, and its transport's
+// encoding/json then escapes <, >, &, U+2028 and U+2029 for HTML.
+func appendQuoted(buf []byte, s string) []byte {
+	// encoding/json escapes in lower case, gqlgen in upper.
+	const hex, upperHex = "0123456789abcdef", "0123456789ABCDEF"
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+			if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && s[i+2]&^1 == 0xA8 {
+				buf = append(buf, s[start:i]...)
+				buf = append(buf, '\\', 'u', '2', '0', '2', hex[s[i+2]&0xF])
+				i += 3
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		if c >= 0x20 && c != '\\' && c != '"' && c != '<' && c != '>' && c != '&' {
+			i++
+			continue
+		}
+		buf = append(buf, s[start:i]...)
+		switch c {
+		case '\t':
+			buf = append(buf, `\t`...)
+		case '\r':
+			buf = append(buf, `\r`...)
+		case '\n':
+			buf = append(buf, `\n`...)
+		case '\\':
+			buf = append(buf, `\\`...)
+		case '"':
+			buf = append(buf, `\"`...)
+		case '<', '>', '&':
+			buf = append(buf, `\u00`...)
+			buf = append(buf, hex[c>>4], hex[c&0xf])
+		default:
+			buf = append(buf, `\u00`...)
+			buf = append(buf, upperHex[c>>4], upperHex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
