@@ -7,11 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/99designs/gqlgen/graphql"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -410,4 +412,47 @@ func cmpOr(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// slowExecutor answers every operation after a pause, noting how many it
+// runs at once.
+type slowExecutor struct {
+	mu           sync.Mutex
+	running, max int
+}
+
+func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext) ([]byte, bool) {
+	s.mu.Lock()
+	s.running++
+	s.max = max(s.max, s.running)
+	s.mu.Unlock()
+	time.Sleep(20 * time.Millisecond)
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+	return []byte(`{"data":{"__typename":"Query"}}`), true
+}
+
+// TestOperationsRunAtMostOnePerCore: many requests at once are executed a
+// core's worth at a time, the rest waiting their turn, and every one is
+// answered.
+func TestOperationsRunAtMostOnePerCore(t *testing.T) {
+	exec := &slowExecutor{}
+	srv := httptest.NewServer(loader.Middleware(store(t), loader.Options{},
+		graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{}}),
+			graphqlhttp.Options{Executor: exec})))
+	defer srv.Close()
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			a := postQuery(t, srv.URL, fmt.Sprintf("{ __typename a%d: __typename }", i), nil)
+			if a.status != http.StatusOK || string(a.body) != `{"data":{"__typename":"Query"}}` {
+				t.Errorf("status %d: %s", a.status, a.body)
+			}
+		})
+	}
+	wg.Wait()
+	if cores := runtime.GOMAXPROCS(0); exec.max > cores || exec.max < 1 {
+		t.Errorf("%d operations ran at once, want between 1 and %d (GOMAXPROCS)", exec.max, cores)
+	}
 }

@@ -135,43 +135,60 @@ const (
 	ForestryTreeKind
 )
 
-// LoadMany resolves ids of kind k through the request's loader of that
-// kind, as one batch. Result i is the record ids[i] names, as a pointer
+// LoadMany resolves ids of kind k, as one batch that runs as soon as the
+// last id is asked for. Result i is the record ids[i] names, as a pointer
 // (*catalogue.Item for ItemKind, and so on), or nil when there is none.
+//
+// It is for a caller that knows every key of a batch at once (the compiled
+// plans do, level by level): the batch is a loader of the request's
+// snapshot made for exactly these keys, so nothing waits out a batching
+// window, which under load also meant waiting for the scheduler to run the
+// window's timer. The ids must be distinct.
 func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 	l, err := request(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
 	switch k {
 	case ItemKind:
-		return many(ctx, l.item.get(l, "item", (*catalogue.Snapshot).Items), ids)
+		return many(ctx, l, "item", (*catalogue.Snapshot).Items, ids)
 	case MonsterKind:
-		return many(ctx, l.monster.get(l, "monster", (*catalogue.Snapshot).Monsters), ids)
+		return many(ctx, l, "monster", (*catalogue.Snapshot).Monsters, ids)
 	case QuestKind:
-		return many(ctx, l.quest.get(l, "quest", (*catalogue.Snapshot).Quests), ids)
+		return many(ctx, l, "quest", (*catalogue.Snapshot).Quests, ids)
 	case BaseCampKind:
-		return many(ctx, l.baseCamp.get(l, "baseCamp", (*catalogue.Snapshot).BaseCamps), ids)
+		return many(ctx, l, "baseCamp", (*catalogue.Snapshot).BaseCamps, ids)
 	case EventChestKind:
-		return many(ctx, l.eventChest.get(l, "eventChest", (*catalogue.Snapshot).EventChests), ids)
+		return many(ctx, l, "eventChest", (*catalogue.Snapshot).EventChests, ids)
 	case DiscoveryLocationKind:
-		return many(ctx, l.discoveryLocation.get(l, "discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations), ids)
+		return many(ctx, l, "discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations, ids)
 	case CookingRecipeKind:
-		return many(ctx, l.cookingRecipe.get(l, "cookingRecipe", (*catalogue.Snapshot).CookingRecipes), ids)
+		return many(ctx, l, "cookingRecipe", (*catalogue.Snapshot).CookingRecipes, ids)
 	case FletchingRecipeKind:
-		return many(ctx, l.fletchingRecipe.get(l, "fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes), ids)
+		return many(ctx, l, "fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes, ids)
 	case FarmingSeedKind:
-		return many(ctx, l.farmingSeed.get(l, "farmingSeed", (*catalogue.Snapshot).FarmingSeeds), ids)
+		return many(ctx, l, "farmingSeed", (*catalogue.Snapshot).FarmingSeeds, ids)
 	case ForestryTreeKind:
-		return many(ctx, l.forestryTree.get(l, "forestryTree", (*catalogue.Snapshot).ForestryTrees), ids)
+		return many(ctx, l, "forestryTree", (*catalogue.Snapshot).ForestryTrees, ids)
 	}
 	return nil, fmt.Errorf("loader: unknown kind %d", k)
 }
 
-// many asks for every id before it waits for any, so they meet in one
-// batch. (The loader's own LoadMany starts a goroutine per key to do the
-// same, which cost a nested query more than resolving its references.)
-func many[T any](ctx context.Context, ld *dataloader.Loader[int64, *T], ids []int64) ([]any, error) {
+// many loads ids through a loader whose batch holds exactly them: asking
+// for the last one runs the batch. Every id is asked for before any is
+// waited on. (The loader's own LoadMany starts a goroutine per key to do
+// the same, which cost a nested query more than resolving its references.)
+func many[T any](ctx context.Context, l *Loaders, kind string, table func(*catalogue.Snapshot) *catalogue.Table[T], ids []int64) ([]any, error) {
+	var t *catalogue.Table[T] // nil before the first snapshot: finds nothing
+	if l.snapshot != nil {
+		t = table(l.snapshot)
+	}
+	opts := l.opts
+	opts.MaxBatch = len(ids)
+	ld := newLoader(opts, kind, t)
 	thunks := make([]dataloader.Thunk[*T], len(ids))
 	for i, id := range ids {
 		thunks[i] = ld.Load(ctx, id)
