@@ -387,21 +387,39 @@ func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method in
 type execution struct {
 	ctx context.Context
 	// why says what made the run decline, for tests and debugging.
-	why      string
-	resolved map[refKey]reflect.Value
-	// pending are the references found at the current level.
-	pending []pendingRef
+	why string
+	// resolved holds each kind's records by id; an invalid Value marks an
+	// id asked for at the current level and not loaded yet.
+	resolved [len(recordTypes)]map[int64]reflect.Value
+	// pending are the references found at the current level, by the
+	// selection of the record they name.
+	pending []pendingGroup
 	ids     [len(recordTypes)][]int64
 }
 
-type refKey struct {
-	kind loader.Kind
-	id   int64
+// pendingGroup is the references of one level that one selection names.
+type pendingGroup struct {
+	target *valuePlan
+	kind   loader.Kind
+	ids    []int64
 }
 
-type pendingRef struct {
-	key    refKey
-	target *valuePlan
+// lookup returns the record of kind k with id, and whether it has been
+// resolved.
+func (ex *execution) lookup(k loader.Kind, id int64) (reflect.Value, bool) {
+	v, ok := ex.resolved[k][id]
+	return v, ok
+}
+
+// queue notes a reference to resolve at the next level.
+func (ex *execution) queue(target *valuePlan, k loader.Kind, id int64) {
+	for i := range ex.pending {
+		if g := &ex.pending[i]; g.target == target && g.kind == k {
+			g.ids = append(g.ids, id)
+			return
+		}
+	}
+	ex.pending = append(ex.pending, pendingGroup{target: target, kind: k, ids: []int64{id}})
 }
 
 func (p *operationPlan) run(ctx context.Context, vars map[string]any) ([]byte, bool) {
@@ -411,7 +429,7 @@ func (p *operationPlan) run(ctx context.Context, vars map[string]any) ([]byte, b
 
 // execute runs the plan; when it declines, why says why.
 func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body []byte, why string, ok bool) {
-	ex := &execution{ctx: ctx, resolved: map[refKey]reflect.Value{}}
+	ex := &execution{ctx: ctx}
 	defer func() {
 		if !ok {
 			why = ex.why
@@ -528,12 +546,19 @@ func (ex *execution) resolve() bool {
 	for k := range ex.ids {
 		ex.ids[k] = ex.ids[k][:0]
 	}
-	// A reference first met at this level is marked resolved, with no
-	// record yet, so that it is asked for once.
-	for _, r := range pending {
-		if _, done := ex.resolved[r.key]; !done {
-			ex.resolved[r.key] = reflect.Value{}
-			ex.ids[r.key.kind] = append(ex.ids[r.key.kind], r.key.id)
+	// A reference first met at this level is marked, with no record yet,
+	// so that it is asked for once.
+	for _, g := range pending {
+		m := ex.resolved[g.kind]
+		if m == nil {
+			m = make(map[int64]reflect.Value, len(g.ids))
+			ex.resolved[g.kind] = m
+		}
+		for _, id := range g.ids {
+			if _, done := m[id]; !done {
+				m[id] = reflect.Value{}
+				ex.ids[g.kind] = append(ex.ids[g.kind], id)
+			}
 		}
 	}
 	for k, ids := range ex.ids {
@@ -545,24 +570,27 @@ func (ex *execution) resolve() bool {
 			ex.why = err.Error()
 			return false
 		}
+		m := ex.resolved[k]
 		for i, id := range ids {
 			v := reflect.Zero(recordTypes[k])
 			if recs[i] != nil {
 				v = reflect.ValueOf(recs[i])
 			}
-			ex.resolved[refKey{loader.Kind(k), id}] = v
+			m[id] = v
 		}
 	}
 	// Each record is walked once for each selection of it: two fields may
 	// name one record and select different references under it.
-	walked := make(map[pendingRef]bool, len(pending))
-	for _, r := range pending {
-		if walked[r] {
-			continue
-		}
-		walked[r] = true
-		if !ex.walk(ex.resolved[r.key], r.target) {
-			return false
+	for _, g := range pending {
+		walked := make(map[int64]bool, len(g.ids))
+		for _, id := range g.ids {
+			if walked[id] {
+				continue
+			}
+			walked[id] = true
+			if !ex.walk(ex.resolved[g.kind][id], g.target) {
+				return false
+			}
 		}
 	}
 	return true
@@ -588,14 +616,13 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 			f := &p.object.fields[i]
 			switch {
 			case f.ref != nil:
-				if id, ok := refID(v.FieldByIndex(f.ref.index)); ok {
-					key := refKey{f.ref.kind, id}
-					if rec, done := ex.resolved[key]; done {
+				if id, ok := refID(field(v, f.ref.index)); ok {
+					if rec, done := ex.lookup(f.ref.kind, id); done && rec.IsValid() {
 						if !ex.walk(rec, f.ref.target) {
 							return false
 						}
 					} else {
-						ex.pending = append(ex.pending, pendingRef{key, f.ref.target})
+						ex.queue(f.ref.target, f.ref.kind, id)
 					}
 				}
 			case f.value != nil && f.value.hasObjects():
@@ -637,12 +664,20 @@ func refID(v reflect.Value) (int64, bool) {
 // fieldValue reads a planned field of the struct v.
 func fieldValue(v reflect.Value, f *fieldPlan) (reflect.Value, bool) {
 	if f.method < 0 {
-		return v.FieldByIndex(f.index), true
+		return field(v, f.index), true
 	}
 	if !v.CanAddr() {
 		return reflect.Value{}, false
 	}
 	return v.Addr().Method(f.method).Call(nil)[0], true
+}
+
+// field reads a struct field by its index; most are not promoted.
+func field(v reflect.Value, index []int) reflect.Value {
+	if len(index) == 1 {
+		return v.Field(index[0])
+	}
+	return v.FieldByIndex(index)
 }
 
 // write appends v as JSON. It fails where gqlgen would report an error: a
@@ -710,8 +745,8 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 				continue
 			case f.ref != nil:
 				rec := reflect.Zero(recordTypes[f.ref.kind])
-				if id, found := refID(v.FieldByIndex(f.ref.index)); found {
-					if r, done := ex.resolved[refKey{f.ref.kind, id}]; done {
+				if id, found := refID(field(v, f.ref.index)); found {
+					if r, done := ex.lookup(f.ref.kind, id); done && r.IsValid() {
 						rec = r
 					}
 				}
@@ -732,6 +767,17 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 	}
 	return buf, false
 }
+
+// escaped marks the ASCII bytes appendQuoted escapes.
+var escaped = func() (t [utf8.RuneSelf]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	for _, c := range `\"<>&` {
+		t[c] = true
+	}
+	return t
+}()
 
 // appendQuoted writes a string as gqlgen writes it: its string marshaler
 // escapes quotes, backslashes and control characters, and its transport's
@@ -755,7 +801,7 @@ func appendQuoted(buf []byte, s string) []byte {
 			i++
 			continue
 		}
-		if c >= 0x20 && c != '\\' && c != '"' && c != '<' && c != '>' && c != '&' {
+		if !escaped[c] {
 			i++
 			continue
 		}
