@@ -83,7 +83,12 @@ type rootPlan struct {
 	field    graphql.CollectedField
 	method   reflect.Value
 	paged    bool // a connection field: (first, after, last, before, filter, orderBy)
-	value    *valuePlan
+	// byID is set for a one-record field of a kind the loaders know: the
+	// plan loads it by id itself, in a batch of its own, rather than
+	// through the resolver's loader and its batching window.
+	byID   bool
+	idKind loader.Kind
+	value  *valuePlan
 }
 
 // valuePlan writes one Go value as the GraphQL value of a type.
@@ -188,6 +193,30 @@ var recordTypes = [...]reflect.Type{
 	loader.ForestryTreeKind:      reflect.TypeFor[*catalogue.ForestryTree](),
 }
 
+// recordCollections are the collections each kind of record comes from.
+var recordCollections = [...]catalogue.Collection{
+	loader.ItemKind:              catalogue.Items,
+	loader.MonsterKind:           catalogue.Monsters,
+	loader.QuestKind:             catalogue.Quests,
+	loader.BaseCampKind:          catalogue.BaseCamps,
+	loader.EventChestKind:        catalogue.Events,
+	loader.DiscoveryLocationKind: catalogue.Discovery,
+	loader.CookingRecipeKind:     catalogue.Cooking,
+	loader.FletchingRecipeKind:   catalogue.Fletching,
+	loader.FarmingSeedKind:       catalogue.Farming,
+	loader.ForestryTreeKind:      catalogue.Forestry,
+}
+
+// kindOf returns the kind of reference whose records are of type t.
+func kindOf(t reflect.Type) (loader.Kind, bool) {
+	for k, rt := range recordTypes {
+		if rt == t {
+			return loader.Kind(k), true
+		}
+	}
+	return 0, false
+}
+
 // compiler builds the plan of one operation; a declined part makes the
 // whole plan nil.
 type compiler struct {
@@ -227,6 +256,7 @@ func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (
 			case mt.NumIn() == 7 && onlyArguments(f, "first", "after", "last", "before"):
 				rp.paged = true
 			case mt.NumIn() == 2 && onlyArguments(f, "id"):
+				rp.idKind, rp.byID = kindOf(mt.Out(0))
 			default:
 				return nil, "arguments of " + f.Name
 			}
@@ -497,6 +527,9 @@ func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, b
 		if !ok {
 			return reflect.Value{}, false
 		}
+		if f.byID {
+			return ex.loadRoot(f.idKind, id)
+		}
 		in = append(in, reflect.ValueOf(id))
 	}
 	out := f.method.Call(in)
@@ -504,6 +537,24 @@ func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, b
 		return reflect.Value{}, false // an error: gqlgen reports it
 	}
 	return out[0], true
+}
+
+// loadRoot answers a one-record field as its resolver (lookup) does: the
+// record, or null if there is none; a collection not loaded yet is an
+// error, left to gqlgen.
+func (ex *execution) loadRoot(k loader.Kind, id int) (reflect.Value, bool) {
+	snap, err := loader.Snapshot(ex.ctx)
+	if err != nil || snap == nil || snap.Part(recordCollections[k]) == nil {
+		return reflect.Value{}, false
+	}
+	recs, err := loader.LoadMany(ex.ctx, k, []int64{int64(id)})
+	if err != nil {
+		return reflect.Value{}, false
+	}
+	if recs[0] == nil {
+		return reflect.Zero(recordTypes[k]), true
+	}
+	return reflect.ValueOf(recs[0]), true
 }
 
 // pointerArg turns an argument's value into the *int or *string the

@@ -286,6 +286,32 @@ func TestCompiledMatchesGQLGen(t *testing.T) {
 	}
 }
 
+// TestCompiledWithCollectionsMissing: before a collection's first good
+// body, a one-record field of it is an error (gqlgen's to report), and
+// references into it are null, as gqlgen answers them.
+func TestCompiledWithCollectionsMissing(t *testing.T) {
+	full := fixtureSnapshot(t)
+	var parts []*catalogue.Part
+	for c := range catalogue.NumCollections {
+		if c != catalogue.Items && c != catalogue.Monsters {
+			parts = append(parts, full.Part(c))
+		}
+	}
+	p := newPair(catalogue.NewSnapshot(parts...))
+	for name, q := range map[string]string{
+		"item by id":    `{ item(id: 1) { id name } }`,
+		"monster by id": `{ monster(id: 1) { id } }`,
+		"items":         `{ items(first: 2) { nodes { id } } }`,
+	} {
+		if p.compare(t, name, q, nil) {
+			t.Errorf("%s: the plans answered it, want it left to gqlgen", name)
+		}
+	}
+	if !p.compare(t, "references into a missing collection", `{ quests(first: 10) { nodes { questItems { itemId item { id } } } } }`, nil) {
+		t.Errorf("the plans left references into a missing collection to gqlgen, want them answered")
+	}
+}
+
 func TestAppendQuoted(t *testing.T) {
 	// Every character class gqlgen and encoding/json escape, and some
 	// they leave alone.
