@@ -124,6 +124,9 @@ type fieldPlan struct {
 	index    []int  // a struct field
 	method   int    // else a method of the struct's pointer, or -1
 	ref      *refPlan
+	// relation, if set, reads a reverse relation by the struct's id
+	// field (at index); value writes its list.
+	relation *reverseRelation
 	value    *valuePlan
 }
 
@@ -177,6 +180,44 @@ var references = map[reflect.Type]map[string]struct {
 	reflect.TypeFor[catalogue.UsedInFletching]():       {"fletching": {"FletchingID", loader.FletchingRecipeKind}},
 	reflect.TypeFor[catalogue.UsedInForestry]():        {"forestry": {"ForestryID", loader.ForestryTreeKind}},
 	reflect.TypeFor[catalogue.UsedInQuest]():           {"quest": {"QuestID", loader.QuestKind}},
+}
+
+// relations are the reverse relations the plan answers itself: lists the
+// snapshot computed once, by the id of the record asked about. They are
+// those of records.resolvers.go (related), where gqlgen's executor answers
+// the same fields; TestCompiledMatchesGQLGen checks the two agree.
+var relations = map[reflect.Type]map[string]reverseRelation{
+	reflect.TypeFor[catalogue.Item](): {
+		"droppedByMonsters":           relationOf((*catalogue.Snapshot).MonstersDropping),
+		"rewardedByQuests":            relationOf((*catalogue.Snapshot).QuestsRewarding),
+		"requiredByQuests":            relationOf((*catalogue.Snapshot).QuestsRequiring),
+		"requiredByBaseCamps":         relationOf((*catalogue.Snapshot).BaseCampsRequiring),
+		"rewardedByBaseCamps":         relationOf((*catalogue.Snapshot).BaseCampsRewarding),
+		"ingredientOf":                relationOf((*catalogue.Snapshot).ItemsUsing),
+		"usedInCookingRecipes":        relationOf((*catalogue.Snapshot).CookingRecipesUsing),
+		"usedInFletchingRecipes":      relationOf((*catalogue.Snapshot).FletchingRecipesUsing),
+		"droppedAtDiscoveryLocations": relationOf((*catalogue.Snapshot).DiscoveryLocationsDropping),
+		"inEventChests":               relationOf((*catalogue.Snapshot).EventChestsContaining),
+		"secretRares":                 relationOf((*catalogue.Snapshot).SecretRaresOf),
+	},
+	reflect.TypeFor[catalogue.Monster](): {"droppedItems": relationOf((*catalogue.Snapshot).ItemsDroppedBy)},
+	reflect.TypeFor[catalogue.Quest]():   {"unlocks": relationOf((*catalogue.Snapshot).QuestsUnlockedBy)},
+}
+
+// reverseRelation is a reverse relation: the Go type of its list, and how
+// to read it for a record's id.
+type reverseRelation struct {
+	typ reflect.Type
+	get func(s *catalogue.Snapshot, id int64) reflect.Value
+}
+
+func relationOf[T any](list func(*catalogue.Snapshot, int64) []*T) reverseRelation {
+	return reverseRelation{typ: reflect.TypeFor[[]*T](), get: func(s *catalogue.Snapshot, id int64) reflect.Value {
+		if s == nil {
+			return reflect.ValueOf([]*T(nil))
+		}
+		return reflect.ValueOf(list(s, id))
+	}}
 }
 
 // recordTypes are the Go types of the records each kind of reference names.
@@ -372,6 +413,12 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 				}
 				break
 			}
+			if rel, ok := relations[t][f.Name]; ok {
+				idField, _ := t.FieldByName("ID")
+				fp.relation, fp.index = &rel, idField.Index
+				fp.value = c.value(rel.typ, f.Definition.Type, f.Selections)
+				break
+			}
 			ft, index, method, ok := bind(t, f.Name)
 			if !ok {
 				c.decline(typeName + "." + f.Name + " is a resolver") // gqlgen's
@@ -415,7 +462,8 @@ func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method in
 // execution is one run of a plan: the references resolved so far, and the
 // frontier of references still to resolve, level by level.
 type execution struct {
-	ctx context.Context
+	ctx  context.Context
+	snap *catalogue.Snapshot // the request's, for reverse relations
 	// why says what made the run decline, for tests and debugging.
 	why string
 	// resolved holds each kind's records by id; an invalid Value marks an
@@ -459,7 +507,11 @@ func (p *operationPlan) run(ctx context.Context, vars map[string]any) ([]byte, b
 
 // execute runs the plan; when it declines, why says why.
 func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body []byte, why string, ok bool) {
-	ex := &execution{ctx: ctx}
+	snap, err := loader.Snapshot(ctx)
+	if err != nil {
+		return nil, err.Error(), false
+	}
+	ex := &execution{ctx: ctx, snap: snap}
 	defer func() {
 		if !ok {
 			why = ex.why
@@ -677,7 +729,7 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 					}
 				}
 			case f.value != nil && f.value.hasObjects():
-				fv, ok := fieldValue(v, f)
+				fv, ok := ex.fieldValue(v, f)
 				if !ok || !ex.walk(fv, f.value) {
 					return false
 				}
@@ -713,7 +765,10 @@ func refID(v reflect.Value) (int64, bool) {
 }
 
 // fieldValue reads a planned field of the struct v.
-func fieldValue(v reflect.Value, f *fieldPlan) (reflect.Value, bool) {
+func (ex *execution) fieldValue(v reflect.Value, f *fieldPlan) (reflect.Value, bool) {
+	if f.relation != nil {
+		return f.relation.get(ex.snap, field(v, f.index).Int()), true
+	}
 	if f.method < 0 {
 		return field(v, f.index), true
 	}
@@ -803,7 +858,7 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 				}
 				buf, ok = ex.write(buf, rec, f.ref.target)
 			default:
-				fv, found := fieldValue(v, f)
+				fv, found := ex.fieldValue(v, f)
 				if !found {
 					ex.why = "method of a value that is not addressable"
 					return buf, false
