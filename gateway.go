@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -127,7 +128,7 @@ func (g *gateway) handler() http.Handler {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 	})
 
-	var h http.Handler = mux
+	var h http.Handler = answerUncleanPaths(mux)
 	if g.cfg.accessLog {
 		h = accessLog(g.logger, h)
 	}
@@ -141,6 +142,20 @@ func (g *gateway) handler() http.Handler {
 		}).Handler(h)
 	}
 	return h
+}
+
+// answerUncleanPaths answers a path that is not in its clean form (with
+// "..", ".", or a doubled slash) with the 404 every unknown path gets. The
+// standard mux would answer it with a redirect to the cleaned path, which
+// tells a REST caller that /items/../../etc/passwd is somewhere.
+func answerUncleanPaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p != "" && path.Clean(p) != p && p != "/" {
+			restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // accessLog logs one line per request, after it is answered.
