@@ -349,7 +349,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) in
 	h.Set("Vary", "Accept-Encoding")
 	enc, body := a.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	if r.Method == http.MethodGet {
-		etag := contentcoding.ETag(a.etagBase, enc)
+		etag := contentcoding.ETag(a.etagBase(), enc)
 		h.Set("ETag", etag)
 		h.Set("Cache-Control", e.cacheControl)
 		if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, etag) {
