@@ -51,14 +51,22 @@ func NewCompiled() *Compiled {
 
 // Execute answers the operation in oc, or returns false to leave it to
 // gqlgen.
-func (c *Compiled) Execute(ctx context.Context, oc *graphql.OperationContext) ([]byte, bool) {
+func (c *Compiled) Execute(ctx context.Context, oc *graphql.OperationContext) (body []byte, ok bool) {
 	if oc.Operation == nil || oc.Operation.Operation != ast.Query {
 		return nil, false
 	}
-	sum := sha256.Sum256([]byte(oc.RawQuery))
-	key := string(sum[:]) + oc.OperationName
+	// A panic here is a query the plans do not handle as gqlgen does
+	// (gqlgen reports some variable errors only while executing): decline
+	// it, and gqlgen answers as it would have.
+	defer func() {
+		if recover() != nil {
+			body, ok = nil, false
+		}
+	}()
+	key := planKey(oc)
 	plan, seen := c.plans.Get(ctx, key)
 	if !seen {
+		c.plans.Add(ctx, key, nil) // declined, should compiling panic
 		plan, _ = compileOperation(oc, c.query)
 		c.plans.Add(ctx, key, plan)
 	}
@@ -66,6 +74,28 @@ func (c *Compiled) Execute(ctx context.Context, oc *graphql.OperationContext) ([
 		return nil, false
 	}
 	return plan.run(ctx, oc.Variables)
+}
+
+// planKey names the plan of an operation: its document, its name, and the
+// values of its Boolean variables, the only ones @skip and @include can
+// take, since a plan holds the fields those leave in.
+func planKey(oc *graphql.OperationContext) string {
+	sum := sha256.Sum256([]byte(oc.RawQuery))
+	key := append(sum[:], oc.OperationName...)
+	for _, v := range oc.Operation.VariableDefinitions {
+		if v.Type.NamedType != "Boolean" || v.Type.Elem != nil {
+			continue
+		}
+		switch oc.Variables[v.Variable] {
+		case true:
+			key = append(key, 0, 't')
+		case false:
+			key = append(key, 0, 'f')
+		default:
+			key = append(key, 0, '-')
+		}
+	}
+	return string(key)
 }
 
 // operationPlan is a query's root fields.
@@ -275,8 +305,8 @@ func (c *compiler) decline(why string) {
 // compileOperation plans the operation of oc, or returns nil and why not.
 func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (*operationPlan, string) {
 	c := &compiler{oc: oc}
-	if hasDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
-		return nil, "directives" // @skip and @include make a plan depend on variables
+	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
+		return nil, "directives other than @skip and @include"
 	}
 	plan := &operationPlan{}
 	resolver := reflect.ValueOf(query)
@@ -311,28 +341,37 @@ func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (
 	return plan, ""
 }
 
-// hasDirectives reports whether a selection set, or a fragment it spreads,
-// carries any directive.
-func hasDirectives(doc *ast.QueryDocument, set ast.SelectionSet, seen map[string]bool) bool {
+// otherDirectives reports whether a selection set, or a fragment it
+// spreads, carries a directive other than @skip and @include, which
+// CollectFields applies for the operation's variables (see planKey).
+func otherDirectives(doc *ast.QueryDocument, set ast.SelectionSet, seen map[string]bool) bool {
+	other := func(list ast.DirectiveList) bool {
+		for _, d := range list {
+			if d.Name != "skip" && d.Name != "include" {
+				return true
+			}
+		}
+		return false
+	}
 	for _, sel := range set {
 		switch sel := sel.(type) {
 		case *ast.Field:
-			if len(sel.Directives) > 0 || hasDirectives(doc, sel.SelectionSet, seen) {
+			if other(sel.Directives) || otherDirectives(doc, sel.SelectionSet, seen) {
 				return true
 			}
 		case *ast.InlineFragment:
-			if len(sel.Directives) > 0 || hasDirectives(doc, sel.SelectionSet, seen) {
+			if other(sel.Directives) || otherDirectives(doc, sel.SelectionSet, seen) {
 				return true
 			}
 		case *ast.FragmentSpread:
-			if len(sel.Directives) > 0 {
+			if other(sel.Directives) {
 				return true
 			}
 			if seen[sel.Name] {
 				continue
 			}
 			seen[sel.Name] = true
-			if def := doc.Fragments.ForName(sel.Name); def == nil || len(def.Directives) > 0 || hasDirectives(doc, def.SelectionSet, seen) {
+			if def := doc.Fragments.ForName(sel.Name); def == nil || other(def.Directives) || otherDirectives(doc, def.SelectionSet, seen) {
 				return true
 			}
 		}
