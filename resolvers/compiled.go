@@ -127,6 +127,8 @@ type valuePlan struct {
 	nonNull bool
 	elem    *valuePlan  // of a pointer or a slice
 	object  *objectPlan // of a struct
+	// walks is set when the value can hold references (see hasRefs).
+	walks bool
 }
 
 type valueKind uint8
@@ -424,6 +426,9 @@ func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *va
 	default:
 		c.decline(fmt.Sprintf("%s as %s", t, gt))
 	}
+	if !c.declined {
+		p.walks = p.hasRefs()
+	}
 	return p
 }
 
@@ -567,7 +572,7 @@ func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body 
 			return nil, "", false
 		}
 		roots[i] = v
-		if !ex.walk(v, f.value) {
+		if f.value.walks && !ex.walk(v, f.value) {
 			return nil, "", false
 		}
 	}
@@ -724,6 +729,9 @@ func (ex *execution) resolve() bool {
 	// Each record is walked once for each selection of it: two fields may
 	// name one record and select different references under it.
 	for _, g := range pending {
+		if !g.target.walks {
+			continue
+		}
 		walked := make(map[int64]bool, len(g.ids))
 		for _, id := range g.ids {
 			if walked[id] {
@@ -760,14 +768,14 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 			case f.ref != nil:
 				if id, ok := refID(field(v, f.ref.index)); ok {
 					if rec, done := ex.lookup(f.ref.kind, id); done && rec.IsValid() {
-						if !ex.walk(rec, f.ref.target) {
+						if f.ref.target.walks && !ex.walk(rec, f.ref.target) {
 							return false
 						}
 					} else {
 						ex.queue(f.ref.target, f.ref.kind, id)
 					}
 				}
-			case f.value != nil && f.value.hasObjects():
+			case f.value != nil && f.value.walks:
 				fv, ok := ex.fieldValue(v, f)
 				if !ok || !ex.walk(fv, f.value) {
 					return false
@@ -778,14 +786,20 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 	return true
 }
 
-// hasObjects reports whether a value of the plan can hold objects, and so
-// references.
-func (p *valuePlan) hasObjects() bool {
+// hasRefs reports whether a value of the plan can hold references to
+// resolve: walking anything else finds nothing (and would call methods,
+// such as a connection's Edges, once more than writing does).
+func (p *valuePlan) hasRefs() bool {
 	switch p.kind {
 	case kindStruct:
-		return true
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			if f.ref != nil || f.value != nil && f.value.hasRefs() {
+				return true
+			}
+		}
 	case kindPointer, kindSlice:
-		return p.elem.hasObjects()
+		return p.elem.hasRefs()
 	}
 	return false
 }
