@@ -14,6 +14,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // config is the gateway's configuration, from flags and the environment.
@@ -25,6 +26,9 @@ type config struct {
 	cacheDir     string
 	// upstreamTimeout bounds one upstream request, body included.
 	upstreamTimeout time.Duration
+	// coldWait bounds how long a request arriving before a collection's
+	// first good body waits for the upstream read under way.
+	coldWait time.Duration
 	// maxUpstreamBytes bounds one upstream body.
 	maxUpstreamBytes int64
 	// responseCacheBytes bounds the GraphQL response cache; 0 turns it off.
@@ -48,6 +52,7 @@ func defaultConfig() config {
 		addr:               ":8080",
 		refresh:            5 * time.Minute,
 		upstreamTimeout:    catalogue.DefaultTimeout,
+		coldWait:           loader.DefaultColdWait,
 		maxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
 		responseCacheBytes: 64 << 20,
 		limits: graphqlhttp.Limits{
@@ -94,6 +99,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&cfg.upstreamTimeout, "upstream-timeout", cfg.upstreamTimeout, "")
 	def("upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)")
 
+	fs.DurationVar(&cfg.coldWait, "cold-wait", cfg.coldWait, "")
+	def("cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)")
 	fs.Var((*byteSize)(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
 	fs.Var((*byteSize)(&cfg.responseCacheBytes), "response-cache-bytes", "")
@@ -209,6 +216,9 @@ func (cfg *config) check() error {
 	}
 	if cfg.refresh < time.Second {
 		return fmt.Errorf("invalid -refresh %s: must be at least 1s", cfg.refresh)
+	}
+	if cfg.coldWait <= 0 {
+		return fmt.Errorf("invalid -cold-wait %s: must be positive", cfg.coldWait)
 	}
 	if cfg.upstreamTimeout < 100*time.Millisecond {
 		return fmt.Errorf("invalid -upstream-timeout %s: must be at least 100ms", cfg.upstreamTimeout)

@@ -100,13 +100,13 @@ func (g *gateway) handler() http.Handler {
 		awaitCold = g.refresher.AwaitFlight
 	}
 	mux := http.NewServeMux()
-	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold})
+	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait})
 	var executor graphqlhttp.Executor // nil: the compiled plans
 	if !g.cfg.compiledPlans {
 		executor = graphqlhttp.NoExecutor
 	}
 	mux.Handle("/graphql", resolvers.NewHandler(g.store,
-		loader.Options{AwaitCold: awaitCold, OnBatch: g.metrics.LoaderBatch},
+		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch},
 		graphqlhttp.Options{
 			Limits:         g.cfg.limits,
 			RequestTimeout: g.cfg.requestTimeout,

@@ -109,6 +109,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "env GATEWAY_MAX_DEPTH", env: map[string]string{"GATEWAY_MAX_DEPTH": "7"}, want: with(func(c *config) { c.limits.MaxDepth = 7 })},
 		{name: "env GATEWAY_INTROSPECTION", env: map[string]string{"GATEWAY_INTROSPECTION": "false"}, want: with(func(c *config) { c.introspection = false })},
 		{name: "env GATEWAY_REQUEST_TIMEOUT", env: map[string]string{"GATEWAY_REQUEST_TIMEOUT": "3s"}, want: with(func(c *config) { c.requestTimeout = 3 * time.Second })},
+		{name: "flag cold-wait", args: []string{"-cold-wait", "30s"}, want: with(func(c *config) { c.coldWait = 30 * time.Second })},
+		{name: "env CATALOGUE_COLD_WAIT", env: map[string]string{"CATALOGUE_COLD_WAIT": "2s"}, want: with(func(c *config) { c.coldWait = 2 * time.Second })},
 		{name: "flag compiled-plans off", args: []string{"-compiled-plans=false"}, want: with(func(c *config) { c.compiledPlans = false })},
 		{name: "env GATEWAY_COMPILED_PLANS", env: map[string]string{"GATEWAY_COMPILED_PLANS": "false"}, want: with(func(c *config) { c.compiledPlans = false })},
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
@@ -233,6 +235,7 @@ func TestRunHelp(t *testing.T) {
 
 		"upstream-timeout":   "CATALOGUE_UPSTREAM_TIMEOUT",
 		"max-upstream-bytes": "CATALOGUE_MAX_UPSTREAM_BYTES",
+		"cold-wait":          "CATALOGUE_COLD_WAIT",
 
 		"response-cache-bytes": "GATEWAY_RESPONSE_CACHE_BYTES",
 		"compiled-plans":       "GATEWAY_COMPILED_PLANS",

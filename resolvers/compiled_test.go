@@ -208,7 +208,7 @@ func TestCompiledMatchesGQLGen(t *testing.T) {
 		name  string
 		snap  *catalogue.Snapshot
 		first int
-	}{{"fixture", fixtureSnapshot(t), 1000}, {"embedded", embedded, 60}} {
+	}{{"fixture", fixtureSnapshot(t), 1000}, {"embedded", embedded, 12}} {
 		t.Run(cat.name, func(t *testing.T) {
 			p := newPair(cat.snap)
 			mustCompile := func(name, query string, vars map[string]any) {
