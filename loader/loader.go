@@ -89,16 +89,9 @@ type lazy[T any] struct {
 	loader *dataloader.Loader[int64, *T]
 }
 
-// get returns the loader of one kind, reading table of the request's
-// snapshot, making it on first use.
-func (z *lazy[T]) get(l *Loaders, kind string, table func(*catalogue.Snapshot) *catalogue.Table[T]) *dataloader.Loader[int64, *T] {
-	z.once.Do(func() {
-		var t *catalogue.Table[T] // nil before the first snapshot: finds nothing
-		if l.snapshot != nil {
-			t = table(l.snapshot)
-		}
-		z.loader = newLoader(l.opts, kind, t)
-	})
+// get returns the request's loader of kind k, making it on first use.
+func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *dataloader.Loader[int64, *T] {
+	z.once.Do(func() { z.loader = newLoader(l.opts, k.name, tableOf(l, k)) })
 	return z.loader
 }
 

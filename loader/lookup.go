@@ -14,14 +14,46 @@ import (
 // through Middleware: a wiring mistake, never the caller's fault.
 var ErrNoLoaders = errors.New("loader: no loaders in the request context")
 
-// load resolves one id through the request's loader of one kind. A record
+// recordKind describes one kind of record references name, once for every
+// lookup: the loader's name (for Options.OnBatch), the snapshot's table,
+// and the request's lazily made loader of it.
+type recordKind[T any] struct {
+	name  string
+	table func(*catalogue.Snapshot) *catalogue.Table[T]
+	slot  func(*Loaders) *lazy[T]
+}
+
+// The kinds, in the order of Kind.
+var (
+	items              = recordKind[catalogue.Item]{"item", (*catalogue.Snapshot).Items, func(l *Loaders) *lazy[catalogue.Item] { return &l.item }}
+	monsters           = recordKind[catalogue.Monster]{"monster", (*catalogue.Snapshot).Monsters, func(l *Loaders) *lazy[catalogue.Monster] { return &l.monster }}
+	quests             = recordKind[catalogue.Quest]{"quest", (*catalogue.Snapshot).Quests, func(l *Loaders) *lazy[catalogue.Quest] { return &l.quest }}
+	baseCamps          = recordKind[catalogue.BaseCamp]{"baseCamp", (*catalogue.Snapshot).BaseCamps, func(l *Loaders) *lazy[catalogue.BaseCamp] { return &l.baseCamp }}
+	eventChests        = recordKind[catalogue.EventChest]{"eventChest", (*catalogue.Snapshot).EventChests, func(l *Loaders) *lazy[catalogue.EventChest] { return &l.eventChest }}
+	discoveryLocations = recordKind[catalogue.DiscoveryLocation]{"discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations, func(l *Loaders) *lazy[catalogue.DiscoveryLocation] { return &l.discoveryLocation }}
+	cookingRecipes     = recordKind[catalogue.CookingRecipe]{"cookingRecipe", (*catalogue.Snapshot).CookingRecipes, func(l *Loaders) *lazy[catalogue.CookingRecipe] { return &l.cookingRecipe }}
+	fletchingRecipes   = recordKind[catalogue.FletchingRecipe]{"fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes, func(l *Loaders) *lazy[catalogue.FletchingRecipe] { return &l.fletchingRecipe }}
+	farmingSeeds       = recordKind[catalogue.FarmingSeed]{"farmingSeed", (*catalogue.Snapshot).FarmingSeeds, func(l *Loaders) *lazy[catalogue.FarmingSeed] { return &l.farmingSeed }}
+	forestryTrees      = recordKind[catalogue.ForestryTree]{"forestryTree", (*catalogue.Snapshot).ForestryTrees, func(l *Loaders) *lazy[catalogue.ForestryTree] { return &l.forestryTree }}
+)
+
+// tableOf returns the request's table of kind k; nil before the first
+// snapshot, which finds nothing.
+func tableOf[T any](l *Loaders, k recordKind[T]) *catalogue.Table[T] {
+	if l.snapshot == nil {
+		return nil
+	}
+	return k.table(l.snapshot)
+}
+
+// load resolves one id through the request's loader of kind k. A record
 // that does not exist is nil with no error.
-func load[T any](ctx context.Context, pick func(*Loaders) *dataloader.Loader[int64, *T], id int64) (*T, error) {
+func load[T any](ctx context.Context, k recordKind[T], id int64) (*T, error) {
 	l, err := request(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return pick(l).Load(ctx, id)()
+	return k.slot(l).get(l, k).Load(ctx, id)()
 }
 
 // request returns the request's loaders, or why it may not use them: its
@@ -39,73 +71,49 @@ func request(ctx context.Context) (*Loaders, error) {
 }
 
 // Item resolves an item id.
-func Item(ctx context.Context, id int64) (*catalogue.Item, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Item] {
-		return l.item.get(l, "item", (*catalogue.Snapshot).Items)
-	}, id)
-}
+func Item(ctx context.Context, id int64) (*catalogue.Item, error) { return load(ctx, items, id) }
 
 // Monster resolves a monster id.
 func Monster(ctx context.Context, id int64) (*catalogue.Monster, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Monster] {
-		return l.monster.get(l, "monster", (*catalogue.Snapshot).Monsters)
-	}, id)
+	return load(ctx, monsters, id)
 }
 
 // Quest resolves a quest id.
-func Quest(ctx context.Context, id int64) (*catalogue.Quest, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.Quest] {
-		return l.quest.get(l, "quest", (*catalogue.Snapshot).Quests)
-	}, id)
-}
+func Quest(ctx context.Context, id int64) (*catalogue.Quest, error) { return load(ctx, quests, id) }
 
 // BaseCamp resolves a base camp id.
 func BaseCamp(ctx context.Context, id int64) (*catalogue.BaseCamp, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.BaseCamp] {
-		return l.baseCamp.get(l, "baseCamp", (*catalogue.Snapshot).BaseCamps)
-	}, id)
+	return load(ctx, baseCamps, id)
 }
 
 // EventChest resolves an event chest id.
 func EventChest(ctx context.Context, id int64) (*catalogue.EventChest, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.EventChest] {
-		return l.eventChest.get(l, "eventChest", (*catalogue.Snapshot).EventChests)
-	}, id)
+	return load(ctx, eventChests, id)
 }
 
 // DiscoveryLocation resolves a discovery location id.
 func DiscoveryLocation(ctx context.Context, id int64) (*catalogue.DiscoveryLocation, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.DiscoveryLocation] {
-		return l.discoveryLocation.get(l, "discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations)
-	}, id)
+	return load(ctx, discoveryLocations, id)
 }
 
 // CookingRecipe resolves a cooking recipe id.
 func CookingRecipe(ctx context.Context, id int64) (*catalogue.CookingRecipe, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.CookingRecipe] {
-		return l.cookingRecipe.get(l, "cookingRecipe", (*catalogue.Snapshot).CookingRecipes)
-	}, id)
+	return load(ctx, cookingRecipes, id)
 }
 
 // FletchingRecipe resolves a fletching recipe id.
 func FletchingRecipe(ctx context.Context, id int64) (*catalogue.FletchingRecipe, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.FletchingRecipe] {
-		return l.fletchingRecipe.get(l, "fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes)
-	}, id)
+	return load(ctx, fletchingRecipes, id)
 }
 
 // FarmingSeed resolves a farming seed id.
 func FarmingSeed(ctx context.Context, id int64) (*catalogue.FarmingSeed, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.FarmingSeed] {
-		return l.farmingSeed.get(l, "farmingSeed", (*catalogue.Snapshot).FarmingSeeds)
-	}, id)
+	return load(ctx, farmingSeeds, id)
 }
 
 // ForestryTree resolves a forestry tree id.
 func ForestryTree(ctx context.Context, id int64) (*catalogue.ForestryTree, error) {
-	return load(ctx, func(l *Loaders) *dataloader.Loader[int64, *catalogue.ForestryTree] {
-		return l.forestryTree.get(l, "forestryTree", (*catalogue.Snapshot).ForestryTrees)
-	}, id)
+	return load(ctx, forestryTrees, id)
 }
 
 // Snapshot returns the snapshot the request pinned; nil, with no error,
@@ -154,25 +162,25 @@ func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 	}
 	switch k {
 	case ItemKind:
-		return many(ctx, l, "item", (*catalogue.Snapshot).Items, ids)
+		return many(ctx, l, items, ids)
 	case MonsterKind:
-		return many(ctx, l, "monster", (*catalogue.Snapshot).Monsters, ids)
+		return many(ctx, l, monsters, ids)
 	case QuestKind:
-		return many(ctx, l, "quest", (*catalogue.Snapshot).Quests, ids)
+		return many(ctx, l, quests, ids)
 	case BaseCampKind:
-		return many(ctx, l, "baseCamp", (*catalogue.Snapshot).BaseCamps, ids)
+		return many(ctx, l, baseCamps, ids)
 	case EventChestKind:
-		return many(ctx, l, "eventChest", (*catalogue.Snapshot).EventChests, ids)
+		return many(ctx, l, eventChests, ids)
 	case DiscoveryLocationKind:
-		return many(ctx, l, "discoveryLocation", (*catalogue.Snapshot).DiscoveryLocations, ids)
+		return many(ctx, l, discoveryLocations, ids)
 	case CookingRecipeKind:
-		return many(ctx, l, "cookingRecipe", (*catalogue.Snapshot).CookingRecipes, ids)
+		return many(ctx, l, cookingRecipes, ids)
 	case FletchingRecipeKind:
-		return many(ctx, l, "fletchingRecipe", (*catalogue.Snapshot).FletchingRecipes, ids)
+		return many(ctx, l, fletchingRecipes, ids)
 	case FarmingSeedKind:
-		return many(ctx, l, "farmingSeed", (*catalogue.Snapshot).FarmingSeeds, ids)
+		return many(ctx, l, farmingSeeds, ids)
 	case ForestryTreeKind:
-		return many(ctx, l, "forestryTree", (*catalogue.Snapshot).ForestryTrees, ids)
+		return many(ctx, l, forestryTrees, ids)
 	}
 	return nil, fmt.Errorf("loader: unknown kind %d", k)
 }
@@ -181,14 +189,10 @@ func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 // for the last one runs the batch. Every id is asked for before any is
 // waited on. (The loader's own LoadMany starts a goroutine per key to do
 // the same, which cost a nested query more than resolving its references.)
-func many[T any](ctx context.Context, l *Loaders, kind string, table func(*catalogue.Snapshot) *catalogue.Table[T], ids []int64) ([]any, error) {
-	var t *catalogue.Table[T] // nil before the first snapshot: finds nothing
-	if l.snapshot != nil {
-		t = table(l.snapshot)
-	}
+func many[T any](ctx context.Context, l *Loaders, k recordKind[T], ids []int64) ([]any, error) {
 	opts := l.opts
 	opts.MaxBatch = len(ids)
-	ld := newLoader(opts, kind, t)
+	ld := newLoader(opts, k.name, tableOf(l, k))
 	thunks := make([]dataloader.Thunk[*T], len(ids))
 	for i, id := range ids {
 		thunks[i] = ld.Load(ctx, id)
