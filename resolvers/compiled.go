@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -67,7 +66,7 @@ func (c *Compiled) Execute(ctx context.Context, oc *graphql.OperationContext) (b
 	plan, seen := c.plans.Get(ctx, key)
 	if !seen {
 		c.plans.Add(ctx, key, nil) // declined, should compiling panic
-		plan, _ = compileOperation(oc, c.query)
+		plan = compileOperation(oc, c.query)
 		c.plans.Add(ctx, key, plan)
 	}
 	if plan == nil {
@@ -295,20 +294,16 @@ func kindOf(t reflect.Type) (loader.Kind, bool) {
 type compiler struct {
 	oc       *graphql.OperationContext
 	declined bool
-	why      string // what was declined first, for tests and debugging
 }
 
-func (c *compiler) decline(why string) {
-	if !c.declined {
-		c.declined, c.why = true, why
-	}
-}
+func (c *compiler) decline() { c.declined = true }
 
-// compileOperation plans the operation of oc, or returns nil and why not.
-func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (*operationPlan, string) {
+// compileOperation plans the operation of oc, or returns nil to leave it
+// to gqlgen.
+func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) *operationPlan {
 	c := &compiler{oc: oc}
 	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
-		return nil, "directives other than @skip and @include"
+		return nil // @defer and the like
 	}
 	plan := &operationPlan{}
 	resolver := reflect.ValueOf(query)
@@ -318,11 +313,11 @@ func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (
 		case f.Name == "__typename":
 			rp.typename = true
 		case strings.HasPrefix(f.Name, "__") || f.Definition == nil:
-			return nil, "introspection"
+			return nil // introspection
 		default:
 			rp.method = resolver.MethodByName(strings.ToUpper(f.Name[:1]) + f.Name[1:])
 			if !rp.method.IsValid() {
-				return nil, "no resolver for " + f.Name
+				return nil
 			}
 			mt := rp.method.Type()
 			switch {
@@ -331,16 +326,16 @@ func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) (
 			case mt.NumIn() == 2 && onlyArguments(f, "id"):
 				rp.idKind, rp.byID = kindOf(mt.Out(0))
 			default:
-				return nil, "arguments of " + f.Name
+				return nil // filters, orderings
 			}
 			rp.value = c.value(mt.Out(0), f.Definition.Type, f.Selections)
 		}
 		if c.declined {
-			return nil, c.why
+			return nil
 		}
 		plan.fields = append(plan.fields, rp)
 	}
-	return plan, ""
+	return plan
 }
 
 // otherDirectives reports whether a selection set, or a fragment it
@@ -424,7 +419,7 @@ func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *va
 	case (t.Kind() == reflect.Int || t.Kind() == reflect.Int64) && gt.NamedType == "Int":
 		p.kind = kindInt
 	default:
-		c.decline(fmt.Sprintf("%s as %s", t, gt))
+		c.decline() // a Go type and GraphQL type it does not write
 	}
 	if !c.declined {
 		p.walks = p.hasRefs()
@@ -441,19 +436,19 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 		case f.Name == "__typename":
 			fp.typename = strconv.Quote(typeName)
 		case f.Definition == nil || len(f.Arguments) > 0:
-			c.decline(typeName + "." + f.Name + " has arguments")
+			c.decline() // fields with arguments are resolvers
 			return p
 		default:
 			if ref, ok := references[t][f.Name]; ok {
 				idField, found := t.FieldByName(ref.idField)
 				if !found {
-					c.decline(typeName + "." + f.Name + ": no id field " + ref.idField)
+					c.decline()
 					return p
 				}
 				fp.ref = &refPlan{kind: ref.kind, index: idField.Index,
 					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
 				if f.Definition.Type.NonNull {
-					c.decline(typeName + "." + f.Name + " is a non-null reference")
+					c.decline() // every reference is nullable: a dangling id is null
 				}
 				break
 			}
@@ -465,7 +460,7 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 			}
 			ft, index, method, ok := bind(t, f.Name)
 			if !ok {
-				c.decline(typeName + "." + f.Name + " is a resolver") // gqlgen's
+				c.decline() // a resolver the plans do not know: gqlgen's
 				return p
 			}
 			fp.index, fp.method = index, method
@@ -508,8 +503,6 @@ func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method in
 type execution struct {
 	ctx  context.Context
 	snap *catalogue.Snapshot // the request's, for reverse relations
-	// why says what made the run decline, for tests and debugging.
-	why string
 	// resolved holds each kind's records by id; an invalid Value marks an
 	// id asked for at the current level and not loaded yet.
 	resolved [len(recordTypes)]map[int64]reflect.Value
@@ -545,22 +538,11 @@ func (ex *execution) queue(target *valuePlan, k loader.Kind, id int64) {
 }
 
 func (p *operationPlan) run(ctx context.Context, vars map[string]any) ([]byte, bool) {
-	body, _, ok := p.execute(ctx, vars)
-	return body, ok
-}
-
-// execute runs the plan; when it declines, why says why.
-func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body []byte, why string, ok bool) {
 	snap, err := loader.Snapshot(ctx)
 	if err != nil {
-		return nil, err.Error(), false
+		return nil, false
 	}
 	ex := &execution{ctx: ctx, snap: snap}
-	defer func() {
-		if !ok {
-			why = ex.why
-		}
-	}()
 	roots := make([]reflect.Value, len(p.fields))
 	for i, f := range p.fields {
 		if f.typename {
@@ -568,19 +550,18 @@ func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body 
 		}
 		v, ok := ex.callRoot(f, vars)
 		if !ok {
-			ex.why = "the resolver of " + f.field.Name + " failed"
-			return nil, "", false
+			return nil, false
 		}
 		roots[i] = v
 		if f.value.walks && !ex.walk(v, f.value) {
-			return nil, "", false
+			return nil, false
 		}
 	}
 	// The references of each level are resolved in one batch per kind;
 	// resolving them may find those of the next level.
 	for len(ex.pending) > 0 {
 		if !ex.resolve() {
-			return nil, "", false
+			return nil, false
 		}
 	}
 	buf := make([]byte, 0, p.size.Load()+64)
@@ -596,12 +577,12 @@ func (p *operationPlan) execute(ctx context.Context, vars map[string]any) (body 
 		}
 		var ok bool
 		if buf, ok = ex.write(buf, roots[i], f.value); !ok {
-			return nil, "", false
+			return nil, false
 		}
 	}
 	buf = append(buf, "}}"...)
 	p.size.Store(int64(len(buf)))
-	return buf, "", true
+	return buf, true
 }
 
 // callRoot runs a root field's resolver with the field's arguments.
@@ -714,7 +695,6 @@ func (ex *execution) resolve() bool {
 		}
 		recs, err := loader.LoadMany(ex.ctx, loader.Kind(k), ids)
 		if err != nil {
-			ex.why = err.Error()
 			return false
 		}
 		m := ex.resolved[k]
@@ -868,9 +848,6 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 		return append(buf, out...), true
 	case kindPointer:
 		if v.IsNil() {
-			if p.nonNull {
-				ex.why = "null in a non-null place"
-			}
 			return append(buf, "null"...), !p.nonNull
 		}
 		return ex.write(buf, v.Elem(), p.elem)
@@ -913,7 +890,6 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 			default:
 				fv, found := ex.fieldValue(v, f)
 				if !found {
-					ex.why = "method of a value that is not addressable"
 					return buf, false
 				}
 				buf, ok = ex.write(buf, fv, f.value)
