@@ -146,7 +146,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	// query's time): every resolver that does work checks the context
 	// before it starts, and presentError reports what it returns as a
 	// timeout.
-	srv.AroundOperations(noteOperation)
+	srv.AroundOperations(answerTimeouts)
 	srv.AroundResponses(e.capErrors)
 	srv.SetErrorPresenter(e.presentError)
 	srv.SetRecoverFunc(e.recoverPanic)
@@ -183,17 +183,10 @@ type requestInfo struct{ operation string }
 
 type requestInfoKey struct{}
 
-// noteOperation records the operation's name once gqlgen has parsed it.
-//
-// It also answers a request whose time ran out before its execution
-// began: gqlgen then gives no response at all, which the transports write
-// as a bare "null".
-func noteOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
-		if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
-			info.operation = oc.Operation.Name
-		}
-	}
+// answerTimeouts answers a request whose time ran out before its execution
+// began: gqlgen then gives no response at all, which would be written as
+// a bare "null". (The transport notes the operation's name.)
+func answerTimeouts(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	responses := next(ctx)
 	first := true
 	return func(ctx context.Context) *graphql.Response {
