@@ -44,6 +44,11 @@ type config struct {
 	// compiledPlans runs queries from plans compiled once per document
 	// where it can, instead of gqlgen's executor.
 	compiledPlans bool
+	// maxSubscriptions caps the subscription streams open at once; 0
+	// turns subscriptions off.
+	maxSubscriptions int
+	// playground serves GraphiQL at /.
+	playground bool
 }
 
 // defaultConfig is the configuration with no flag and no environment.
@@ -65,11 +70,13 @@ func defaultConfig() config {
 			MaxDirectives: 20,
 			MaxComplexity: 25000,
 		},
-		requestTimeout: 10 * time.Second,
-		introspection:  true,
-		corsOrigins:    "*",
-		accessLog:      true,
-		compiledPlans:  true,
+		requestTimeout:   10 * time.Second,
+		introspection:    true,
+		corsOrigins:      "*",
+		accessLog:        true,
+		compiledPlans:    true,
+		maxSubscriptions: 1000,
+		playground:       true,
 	}
 }
 
@@ -129,6 +136,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("introspection", "GATEWAY_INTROSPECTION", "allow introspection queries (the playground needs them)")
 	fs.StringVar(&cfg.corsOrigins, "cors-origins", cfg.corsOrigins, "")
 	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
+	fs.IntVar(&cfg.maxSubscriptions, "max-subscriptions", cfg.maxSubscriptions, "")
+	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
+	fs.BoolVar(&cfg.playground, "playground", cfg.playground, "")
+	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
 	fs.BoolVar(&cfg.accessLog, "access-log", cfg.accessLog, "")
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
 	fs.BoolVar(&cfg.compiledPlans, "compiled-plans", cfg.compiledPlans, "")
@@ -238,6 +249,9 @@ func (cfg *config) check() error {
 	}
 	if cfg.maxUpstreamBytes < 1<<10 {
 		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.maxUpstreamBytes)
+	}
+	if cfg.maxSubscriptions < 0 {
+		return fmt.Errorf("invalid -max-subscriptions %d: must be 0 or more", cfg.maxSubscriptions)
 	}
 	if cfg.requestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.requestTimeout)

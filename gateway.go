@@ -8,6 +8,7 @@ import (
 	"path"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
@@ -35,6 +36,9 @@ type gateway struct {
 	// when -response-cache-bytes is 0.
 	cache  *graphqlhttp.ResponseCache
 	logger *slog.Logger
+	// closeStreams ends the subscription streams open, at shutdown.
+	closeStreams func()
+	streamsDone  <-chan struct{}
 }
 
 // newGateway builds the gateway for cfg: on the embedded catalogue,
@@ -42,6 +46,8 @@ type gateway struct {
 func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger,
 		cache: graphqlhttp.NewResponseCache(cfg.responseCacheBytes)}
+	done := make(chan struct{})
+	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	if cfg.baseURL == "" {
 		start := time.Now()
 		snap, err := catalogue.Embedded()
@@ -116,17 +122,22 @@ func (g *gateway) handler() http.Handler {
 			Cache:          g.cache,
 			MaxAge:         g.cfg.refresh,
 			Executor:       executor,
+			MaxStreams:     g.cfg.maxSubscriptions,
+			Done:           g.streamsDone,
 		}))
-	mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
+	})
+	if g.cfg.playground {
+		mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
 	mux.Handle("GET /readyz", readyHandler(g.store, g.states))
 	mux.Handle("GET /metrics", g.metrics.handler())
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
-	})
+	mux.Handle("/", notFound)
 
 	var h http.Handler = answerUncleanPaths(mux)
 	if g.cfg.accessLog {
@@ -186,6 +197,10 @@ func (r *statusRecorder) WriteHeader(status int) {
 	r.status = status
 	r.ResponseWriter.WriteHeader(status)
 }
+
+// Unwrap lets http.ResponseController reach the connection's writer, to
+// flush a stream's events and lift its deadlines.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *statusRecorder) Write(b []byte) (int, error) {
 	n, err := r.ResponseWriter.Write(b)

@@ -114,6 +114,9 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 		// they must not see their contexts cancelled meanwhile.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	// Shutdown waits for requests in flight; an open subscription stream
+	// would hold it until its client left, so streams are ended first.
+	srv.RegisterOnShutdown(g.closeStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String())

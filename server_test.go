@@ -113,6 +113,10 @@ func TestParseConfig(t *testing.T) {
 		{name: "env CATALOGUE_COLD_WAIT", env: map[string]string{"CATALOGUE_COLD_WAIT": "2s"}, want: with(func(c *config) { c.coldWait = 2 * time.Second })},
 		{name: "flag compiled-plans off", args: []string{"-compiled-plans=false"}, want: with(func(c *config) { c.compiledPlans = false })},
 		{name: "env GATEWAY_COMPILED_PLANS", env: map[string]string{"GATEWAY_COMPILED_PLANS": "false"}, want: with(func(c *config) { c.compiledPlans = false })},
+		{name: "flag max-subscriptions", args: []string{"-max-subscriptions", "3"}, want: with(func(c *config) { c.maxSubscriptions = 3 })},
+		{name: "env GATEWAY_MAX_SUBSCRIPTIONS off", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS": "0"}, want: with(func(c *config) { c.maxSubscriptions = 0 })},
+		{name: "flag playground off", args: []string{"-playground=false"}, want: with(func(c *config) { c.playground = false })},
+
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
 		{name: "flag response-cache-bytes MiB", args: []string{"-response-cache-bytes", "8MiB"}, want: with(func(c *config) { c.responseCacheBytes = 8 << 20 })},
 		{name: "env GATEWAY_RESPONSE_CACHE_BYTES", env: map[string]string{"GATEWAY_RESPONSE_CACHE_BYTES": "1048576"}, want: with(func(c *config) { c.responseCacheBytes = 1 << 20 })},
@@ -154,6 +158,8 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "duration without unit", args: []string{"-refresh", "30"}, wantErr: "refresh"},
 		{name: "refresh below 1s", args: []string{"-refresh", "500ms"}, wantErr: "500ms"},
 		{name: "refresh zero", args: []string{"-refresh", "0s"}, wantErr: "refresh"},
+		{name: "negative max subscriptions", args: []string{"-max-subscriptions", "-1"}, wantErr: "max-subscriptions"},
+		{name: "bad env playground", env: map[string]string{"GATEWAY_PLAYGROUND": "maybe"}, wantErr: "GATEWAY_PLAYGROUND"},
 		{name: "refresh negative", args: []string{"-refresh", "-1m"}, wantErr: "refresh"},
 		{name: "non-http base URL", args: []string{"-base-url", "ftp://up.example"}, wantErr: "ftp://up.example"},
 		{name: "base URL without scheme", args: []string{"-base-url", "up.example"}, wantErr: "up.example"},
@@ -239,6 +245,8 @@ func TestRunHelp(t *testing.T) {
 
 		"response-cache-bytes": "GATEWAY_RESPONSE_CACHE_BYTES",
 		"compiled-plans":       "GATEWAY_COMPILED_PLANS",
+		"max-subscriptions":    "GATEWAY_MAX_SUBSCRIPTIONS",
+		"playground":           "GATEWAY_PLAYGROUND",
 		"max-body-bytes":       "GATEWAY_MAX_BODY_BYTES",
 		"max-url-bytes":        "GATEWAY_MAX_URL_BYTES",
 		"max-tokens":           "GATEWAY_MAX_TOKENS",

@@ -8,6 +8,7 @@ package main
 // caller sees them: through REST, /graphql, /readyz and /metrics.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -984,5 +985,96 @@ func TestUpstreamBodyBound(t *testing.T) {
 				t.Errorf("/monsters %d, want 200: the bound is per body", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// TestSubscriptionSeesUpstreamChange: a client subscribed to
+// catalogueChanged hears of a change the refresher reads from the upstream,
+// and the server's shutdown ends the stream cleanly rather than waiting for
+// the client to leave.
+func TestSubscriptionSeesUpstreamChange(t *testing.T) {
+	t.Parallel()
+	up := newUpstreams(t)
+	g := startGateway(t, up.config(time.Second, ""), nil)
+	before := g.waitReady(t, 10*time.Second)
+
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.url+"/graphql",
+		strings.NewReader(`{"query":"subscription { catalogueChanged { version collections } }"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d, want 200", resp.StatusCode)
+	}
+	lines := make(chan string, 100)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	// nextEvent returns the next event's kind and data, skipping keep-alives.
+	nextEvent := func() (event, data string) {
+		t.Helper()
+		timeout := time.After(15 * time.Second)
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					return "", ""
+				}
+				if v, ok := strings.CutPrefix(line, "event: "); ok {
+					event = v
+				}
+				if v, ok := strings.CutPrefix(line, "data: "); ok {
+					data = v
+				}
+				if line == "" && event != "" {
+					return event, data
+				}
+			case <-timeout:
+				t.Fatal("no event within 15s")
+			}
+		}
+	}
+
+	up.of(catalogue.WorldBosses).SetBody(catalogue.WorldBosses, renamed(t, catalogue.WorldBosses, up.bodies[catalogue.WorldBosses]))
+	event, data := nextEvent()
+	var got struct {
+		Data struct {
+			CatalogueChanged struct {
+				Version     string
+				Collections []string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(data), &got); event != "next" || err != nil {
+		t.Fatalf("event %q, data %s (%v): want a next event", event, data, err)
+	}
+	c := got.Data.CatalogueChanged
+	if !slices.Equal(c.Collections, []string{"worldboss"}) || c.Version == before.Version {
+		t.Errorf("change %+v, want collections [worldboss] and a version other than %s", c, before.Version)
+	}
+	if _, rd, _ := g.readyz(t); rd.Version != c.Version {
+		t.Errorf("the event's version %s is not the served one, %s", c.Version, rd.Version)
+	}
+
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); g.stop() }()
+	if event, _ := nextEvent(); event != "complete" {
+		t.Errorf("event %q at shutdown, want complete", event)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the gateway did not stop within 20s with a stream open")
 	}
 }

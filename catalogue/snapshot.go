@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"sync/atomic"
 )
 
@@ -269,10 +270,52 @@ func (s *Snapshot) EventChests() *Table[EventChest] { return s.events }
 // they need a consistent view.
 type Store struct {
 	current atomic.Pointer[Snapshot]
+
+	// mu orders Publish and Watch, so that a watcher's snapshot and
+	// channel belong together.
+	mu sync.Mutex
+	// replaced is closed when the current snapshot is replaced; nil until
+	// someone watches.
+	replaced chan struct{}
 }
 
 // Current returns the snapshot being served, or nil before the first one.
 func (st *Store) Current() *Snapshot { return st.current.Load() }
 
-// Publish makes s the snapshot being served.
-func (st *Store) Publish(s *Snapshot) { st.current.Store(s) }
+// Publish makes s the snapshot being served, and tells its watchers.
+func (st *Store) Publish(s *Snapshot) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.current.Store(s)
+	if st.replaced != nil {
+		close(st.replaced)
+		st.replaced = nil
+	}
+}
+
+// Watch returns the snapshot being served (nil before the first one) and a
+// channel that is closed when Publish replaces it.
+func (st *Store) Watch() (*Snapshot, <-chan struct{}) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.replaced == nil {
+		st.replaced = make(chan struct{})
+	}
+	return st.current.Load(), st.replaced
+}
+
+// BodyETags names each collection's body by its ETag ("" for a missing
+// collection; all "" for a nil snapshot): enough to tell which collections
+// two snapshots differ in without holding on to either.
+func (s *Snapshot) BodyETags() [NumCollections]string {
+	var tags [NumCollections]string
+	if s == nil {
+		return tags
+	}
+	for c, p := range s.parts {
+		if p != nil {
+			tags[c] = p.body.ETag()
+		}
+	}
+	return tags
+}

@@ -332,3 +332,46 @@ func TestStore(t *testing.T) {
 		}
 	})
 }
+
+// TestStoreWatch: a watcher's channel closes when, and only when, another
+// snapshot is published, and BodyETags tells the collections apart.
+func TestStoreWatch(t *testing.T) {
+	st := &catalogue.Store{}
+	snap, replaced := st.Watch()
+	if snap != nil {
+		t.Fatalf("Watch before any Publish gave %v, want nil", snap)
+	}
+	if tags := snap.BodyETags(); tags != [catalogue.NumCollections]string{} {
+		t.Errorf("a nil snapshot's tags %q, want all empty", tags)
+	}
+	first := catalogue.NewSnapshot()
+	st.Publish(first)
+	select {
+	case <-replaced:
+	default:
+		t.Fatal("the channel is open after Publish")
+	}
+	snap, replaced = st.Watch()
+	if snap != first {
+		t.Fatal("Watch did not give the published snapshot")
+	}
+	select {
+	case <-replaced:
+		t.Fatal("the channel closed with no Publish")
+	default:
+	}
+
+	p, err := catalogue.Decode(catalogue.Mining, []byte(`[{"total":0,"results":[]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := first.With(p)
+	st.Publish(second)
+	<-replaced
+	before, after := first.BodyETags(), second.BodyETags()
+	for c := range catalogue.NumCollections {
+		if (before[c] != after[c]) != (c == catalogue.Mining) {
+			t.Errorf("%s: tags %q and %q; only mining changed", c, before[c], after[c])
+		}
+	}
+}

@@ -53,6 +53,7 @@ type ResolverRoot interface {
 	Quest() QuestResolver
 	QuestReward() QuestRewardResolver
 	SecretRare() SecretRareResolver
+	Subscription() SubscriptionResolver
 	UsedInBasecamp() UsedInBasecampResolver
 	UsedInCooking() UsedInCookingResolver
 	UsedInFarming() UsedInFarmingResolver
@@ -99,6 +100,11 @@ type ComplexityRoot struct {
 		ItemID func(childComplexity int) int
 		Name   func(childComplexity int) int
 		Type   func(childComplexity int) int
+	}
+
+	CatalogueChange struct {
+		Collections func(childComplexity int) int
+		Version     func(childComplexity int) int
 	}
 
 	ChestContent struct {
@@ -687,6 +693,10 @@ type ComplexityRoot struct {
 		Name  func(childComplexity int) int
 	}
 
+	Subscription struct {
+		CatalogueChanged func(childComplexity int) int
+	}
+
 	UsedIn struct {
 		Alchemy   func(childComplexity int) int
 		Basecamps func(childComplexity int) int
@@ -916,6 +926,9 @@ type QuestRewardResolver interface {
 type SecretRareResolver interface {
 	Item(ctx context.Context, obj *catalogue.SecretRare) (*catalogue.Item, error)
 }
+type SubscriptionResolver interface {
+	CatalogueChanged(ctx context.Context) (<-chan *model.CatalogueChange, error)
+}
 type UsedInBasecampResolver interface {
 	Basecamp(ctx context.Context, obj *catalogue.UsedInBasecamp) (*catalogue.BaseCamp, error)
 }
@@ -1083,6 +1096,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BaseTowerReward.Type(childComplexity), true
+
+	case "CatalogueChange.collections":
+		if e.ComplexityRoot.CatalogueChange.Collections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogueChange.Collections(childComplexity), true
+	case "CatalogueChange.version":
+		if e.ComplexityRoot.CatalogueChange.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogueChange.Version(childComplexity), true
 
 	case "ChestContent.item":
 		if e.ComplexityRoot.ChestContent.Item == nil {
@@ -3711,6 +3737,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SkillRequirement.Name(childComplexity), true
 
+	case "Subscription.catalogueChanged":
+		if e.ComplexityRoot.Subscription.CatalogueChanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.CatalogueChanged(childComplexity), true
+
 	case "UsedIn.alchemy":
 		if e.ComplexityRoot.UsedIn.Alchemy == nil {
 			break
@@ -4198,6 +4231,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 
 			return &response
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -4314,6 +4364,16 @@ func (ec *executionContext) childFields_BaseTowerReward(ctx context.Context, fie
 		return ec.fieldContext_BaseTowerReward_item(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BaseTowerReward", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogueChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_CatalogueChange_version(ctx, field)
+	case "collections":
+		return ec.fieldContext_CatalogueChange_collections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogueChange", field.Name)
 }
 
 func (ec *executionContext) childFields_ChestContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7304,6 +7364,52 @@ func (ec *executionContext) fieldContext_BaseTowerReward_item(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CatalogueChange_version(ctx context.Context, field graphql.CollectedField, obj *model.CatalogueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogueChange_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogueChange_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogueChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _CatalogueChange_collections(ctx context.Context, field graphql.CollectedField, obj *model.CatalogueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogueChange_collections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogueChange_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogueChange", field, false, false, "String")
 }
 
 func (ec *executionContext) _ChestContent_itemId(ctx context.Context, field graphql.CollectedField, obj *catalogue.ChestContent) (ret graphql.Marshaler) {
@@ -18256,6 +18362,38 @@ func (ec *executionContext) fieldContext_SkillRequirement_level(_ context.Contex
 	return graphql.NewScalarFieldContext("SkillRequirement", field, false, false, "Float")
 }
 
+func (ec *executionContext) _Subscription_catalogueChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_catalogueChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().CatalogueChanged(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CatalogueChange) graphql.Marshaler {
+			return ec.marshalNCatalogueChange2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCatalogueChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_catalogueChanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogueChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _UsedIn_crafting(ctx context.Context, field graphql.CollectedField, obj *catalogue.UsedIn) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22612,6 +22750,44 @@ func (ec *executionContext) _BaseTowerReward(ctx context.Context, sel ast.Select
 	return out
 }
 
+var catalogueChangeImplementors = []string{"CatalogueChange"}
+
+func (ec *executionContext) _CatalogueChange(ctx context.Context, sel ast.SelectionSet, obj *model.CatalogueChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogueChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogueChange")
+		case "version":
+			out.Values[i] = ec._CatalogueChange_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "collections":
+			out.Values[i] = ec._CatalogueChange_collections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var chestContentImplementors = []string{"ChestContent"}
 
 func (ec *executionContext) _ChestContent(ctx context.Context, sel ast.SelectionSet, obj *catalogue.ChestContent) graphql.Marshaler {
@@ -26404,6 +26580,26 @@ func (ec *executionContext) _SkillRequirement(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "catalogueChanged":
+		return ec._Subscription_catalogueChanged(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
+}
+
 var usedInImplementors = []string{"UsedIn"}
 
 func (ec *executionContext) _UsedIn(ctx context.Context, sel ast.SelectionSet, obj *catalogue.UsedIn) graphql.Marshaler {
@@ -27645,6 +27841,14 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNCatalogueChange2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCatalogueChange(ctx context.Context, sel ast.SelectionSet, v *model.CatalogueChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CatalogueChange!")
+		return graphql.Null
+	}
+	return ec._CatalogueChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNChestContent2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐChestContent(ctx context.Context, sel ast.SelectionSet, v catalogue.ChestContent) graphql.Marshaler {

@@ -28,6 +28,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -35,6 +36,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
+	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"golang.org/x/sync/semaphore"
@@ -73,6 +75,18 @@ type Options struct {
 	// asking again (Cache-Control max-age): how long the data is expected
 	// to stay as it is. 0 means no-cache: reuse only after a 304.
 	MaxAge time.Duration
+
+	// MaxStreams caps the event streams (subscriptions over Server-Sent
+	// Events) open at once; beyond it a new one is refused with 503 and
+	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all.
+	MaxStreams int
+	// KeepAlive is how often an idle stream gets a comment line, so that
+	// proxies and browsers keep it open. Default 15s.
+	KeepAlive time.Duration
+	// Done, once closed, ends every open stream cleanly, with the
+	// protocol's "complete" event: the server is shutting down. Nil: streams
+	// end only when their clients leave.
+	Done <-chan struct{}
 }
 
 // Observer is told what the endpoint does, for metrics.
@@ -121,12 +135,19 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Version == nil {
 		opts.Cache = nil
 	}
-	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache", running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0)))}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = 15 * time.Second
+	}
+	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache",
+		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
 
 	srv := handler.New(es)
+	// gqlgen picks the first transport that supports a request: event
+	// streams, then everything admit let through.
+	srv.AddTransport(gqltransport.SSE{KeepAlivePingInterval: opts.KeepAlive})
 	srv.AddTransport(transport{e})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
@@ -174,6 +195,8 @@ type endpoint struct {
 	// scheduler, and the unlucky ones wait far longer: at 32 connections
 	// this cut a nested query's p99 from about 120 ms to about 45 ms.
 	running *semaphore.Weighted
+	// streams holds a place for each open event stream.
+	streams *semaphore.Weighted
 }
 
 type requestIDKey struct{}
@@ -232,6 +255,12 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if isStream(r) {
+		n := e.stream(w, r)
+		e.opts.Observer.Request(info.operation, "ok", time.Since(start), n)
+		return
+	}
+
 	res, hit := e.resolve(r, req)
 	if hit {
 		info.operation = req.operationName
@@ -247,6 +276,102 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		outcome = "error"
 	}
 	e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
+}
+
+// isStream reports a request for an event stream: gqlgen's SSE transport
+// takes it.
+func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
+
+// stream serves an operation, a subscription as a rule, as a stream of
+// Server-Sent Events (the GraphQL over SSE protocol, "distinct connections"
+// mode), by gqlgen's SSE transport. A stream lasts as long as its client
+// listens: it has no time budget, it does not queue for a core (it is
+// idle between events), its answers are not cached, and the server's read
+// and write timeouts are lifted for it. It holds one of MaxStreams places
+// while it is open, and ends when the client leaves or Done closes. It
+// returns the bytes written.
+func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
+	if !e.streams.TryAcquire(1) {
+		e.opts.Observer.Rejected("streams")
+		w.Header().Set("Retry-After", "10")
+		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
+			"too many subscriptions are open; try again later"}})
+		return 0
+	}
+	defer e.streams.Release(1)
+	// Proxies that buffer responses (nginx does by default) would hold
+	// the events back.
+	w.Header().Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	if e.opts.Done != nil {
+		go func() {
+			select {
+			case <-e.opts.Done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	sw := &streamWriter{w: w, rc: rc}
+	e.gql.ServeHTTP(sw, r.WithContext(ctx))
+	return sw.close()
+}
+
+var errStreamEnded = errors.New("graphqlhttp: write after the stream ended")
+
+// streamWriter is a stream's response writer. gqlgen's keep-alive
+// goroutine may tick just as the stream ends; once the handler is done,
+// writes are dropped rather than sent on a response that is over.
+type streamWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+
+	mu     sync.Mutex
+	closed bool
+	n      int
+}
+
+func (s *streamWriter) Header() http.Header { return s.w.Header() }
+
+func (s *streamWriter) WriteHeader(status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.w.WriteHeader(status)
+	}
+}
+
+func (s *streamWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, errStreamEnded
+	}
+	n, err := s.w.Write(p)
+	s.n += n
+	return n, err
+}
+
+// Flush sends what was written at once: each event as it happens.
+func (s *streamWriter) Flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.rc.Flush()
+	}
+}
+
+// close ends the writes and returns the bytes written.
+func (s *streamWriter) close() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return s.n
 }
 
 // result is a GraphQL response as gqlgen wrote it: a complete answer (no

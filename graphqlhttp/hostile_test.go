@@ -224,7 +224,7 @@ func hostileCases(t testing.TB) []hostileCase {
 
 		{name: "mutation over GET", req: getQuery("mutation { " + marker + " }"), status: 422, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "mutation over POST", req: post("mutation { " + marker + " }"), status: 422, code: "GRAPHQL_VALIDATION_FAILED"},
-		{name: "subscription", req: post("subscription { " + marker + " }"), status: 422, code: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "subscription without an event stream", req: post("subscription " + marker + " { catalogueChanged { version } }"), status: 400, code: graphqlhttp.CodeBadRequest},
 
 		{name: "malformed JSON", req: postBody(`{"query":"{ ` + marker + ` }"`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "JSON not an object", req: postBody(`"{ ` + marker + ` }"`), status: 400, code: graphqlhttp.CodeBadRequest},

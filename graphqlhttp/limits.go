@@ -78,6 +78,7 @@ const (
 	CodeNoIntrospection  = "INTROSPECTION_DISABLED"
 	CodeTooManyErrors    = "TOO_MANY_ERRORS"
 	CodeTimeout          = "REQUEST_TIMEOUT"
+	CodeTooManyStreams   = "TOO_MANY_SUBSCRIPTIONS"
 	CodeInternal         = "INTERNAL_SERVER_ERROR"
 )
 

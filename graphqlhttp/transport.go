@@ -89,6 +89,14 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 		writeJSON(w, &graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
 		return
 	}
+	if oc.Operation.Operation == ast.Subscription {
+		// gqlgen's POST transport would answer with the first event, after
+		// waiting for it for as long as the time budget allows.
+		t.writeErrors(w, graphql.WithOperationContext(ctx, oc), exec, http.StatusBadRequest, gqlerror.List{{
+			Message:    "subscriptions are served as Server-Sent Events: POST them with Accept: text/event-stream",
+			Extensions: map[string]any{"code": CodeBadRequest}}})
+		return
+	}
 	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && oc.Operation != nil {
 		info.operation = oc.Operation.Name
 	}

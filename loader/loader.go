@@ -82,6 +82,13 @@ func New(snap *catalogue.Snapshot, opts Options) *Loaders {
 // none yet.
 func (l *Loaders) Snapshot() *catalogue.Snapshot { return l.snapshot }
 
+// Release lets go of the pinned snapshot, for a request that outlives it: a
+// subscription, open across many refreshes, would otherwise keep the
+// snapshot of its start in memory. Lookups made after it find nothing; it
+// must not race with them. (A subscription's one field reads no records,
+// so no kind's loader was made to hold on to a table.)
+func (l *Loaders) Release() { l.snapshot = nil }
+
 // lazy is one kind's loader, made on first use: most requests ask for one
 // or two kinds of the ten, and a loader costs a dozen allocations.
 type lazy[T any] struct {

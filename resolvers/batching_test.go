@@ -162,6 +162,9 @@ func (s *swappingSource) Current() *catalogue.Snapshot {
 	return s.then
 }
 
+// Watch serves no subscription here: the test asks only queries.
+func (s *swappingSource) Watch() (*catalogue.Snapshot, <-chan struct{}) { return s.Current(), nil }
+
 func (s *swappingSource) calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -17,8 +17,8 @@ import (
 // snapshot the request pinned, and only while that snapshot is the one src
 // serves: a request that began before a refresh neither reads nor fills
 // the new snapshot's cache.
-func NewHandler(src loader.Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
-	cfg := graph.Config{Resolvers: &Resolver{}}
+func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
+	cfg := graph.Config{Resolvers: &Resolver{src: src}}
 	setComplexity(&cfg.Complexity)
 	// Unless told otherwise, operations run from compiled plans where
 	// they can (see Compiled), and by gqlgen's executor where not.

@@ -48,7 +48,7 @@ func storeOf(snap *catalogue.Snapshot) *catalogue.Store {
 }
 
 // serve starts the GraphQL endpoint on a loopback port for the test.
-func serve(t testing.TB, src loader.Source, opts loader.Options) *httptest.Server {
+func serve(t testing.TB, src resolvers.Source, opts loader.Options) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(resolvers.NewHandler(src, opts, graphqlhttp.Options{Introspection: true}))
 	t.Cleanup(srv.Close)

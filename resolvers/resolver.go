@@ -5,7 +5,8 @@
 // other files here.
 package resolvers
 
-// Resolver is the root resolver. It holds no state: every request reads the
-// snapshot its loaders pinned (see package loader), so one request always
-// sees one consistent catalogue.
-type Resolver struct{}
+// Resolver is the root resolver. It holds no state of its own: every query
+// reads the snapshot its loaders pinned (see package loader), so one
+// request always sees one consistent catalogue; subscriptions watch src for
+// new snapshots.
+type Resolver struct{ src Source }

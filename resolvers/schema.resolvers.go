@@ -118,6 +118,15 @@ func (r *queryResolver) EventChest(ctx context.Context, id int) (*catalogue.Even
 	return lookup(ctx, catalogue.Events, loader.EventChest, id)
 }
 
+func (r *subscriptionResolver) CatalogueChanged(ctx context.Context) (<-chan *model.CatalogueChange, error) {
+	return watchChanges(ctx, r.src), nil
+}
+
 func (r *Resolver) Query() graph.QueryResolver { return &queryResolver{r} }
 
-type queryResolver struct{ *Resolver }
+func (r *Resolver) Subscription() graph.SubscriptionResolver { return &subscriptionResolver{r} }
+
+type (
+	queryResolver        struct{ *Resolver }
+	subscriptionResolver struct{ *Resolver }
+)

@@ -23,6 +23,16 @@ type BaseCampOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
+// A new snapshot of the catalogue, swapped in.
+type CatalogueChange struct {
+	// The new snapshot's version: a digest of every collection's body, the
+	// same on every replica that holds the same data.
+	Version string `json:"version"`
+	// The collections whose bodies changed, by their upstream path names
+	// (`items`, `secretrares`, `worldboss`, …), in the upstream's order.
+	Collections []string `json:"collections"`
+}
+
 // Conditions on `/cooking` records; a record must meet all that are given.
 type CookingRecipeFilter struct {
 	// Records whose `name` contains this text, ignoring case.
@@ -191,6 +201,12 @@ type SecretRareOrder struct {
 	Field SecretRareOrderField `json:"field"`
 	// The direction; ascending when not given.
 	Direction *OrderDirection `json:"direction,omitempty"`
+}
+
+// Word of the catalogue as it changes, over Server-Sent Events: POST the
+// subscription to `/graphql` with `Accept: text/event-stream` (the GraphQL
+// over SSE protocol, "distinct connections" mode).
+type Subscription struct {
 }
 
 // Conditions on `/worldboss` records; a record must meet all that are given.

@@ -1,0 +1,68 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graph/model"
+	"github.com/catalogue-gateway/gateway/loader"
+)
+
+// Source is what the endpoint serves: the current snapshot, for queries,
+// and word of each new one, for subscriptions. *catalogue.Store is one.
+type Source interface {
+	loader.Source
+	// Watch returns the snapshot being served and a channel closed when
+	// another replaces it.
+	Watch() (*catalogue.Snapshot, <-chan struct{})
+}
+
+// watchChanges sends a CatalogueChange for each snapshot src swaps in
+// after the call, until ctx ends. Snapshots that follow each other faster
+// than the client reads are told as one change, from the last snapshot the
+// client heard of to the newest, so a slow client holds no backlog.
+func watchChanges(ctx context.Context, src Source) <-chan *model.CatalogueChange {
+	events := make(chan *model.CatalogueChange)
+	// Only the bodies' names are kept: the stream outlives the snapshot
+	// its request pinned, and holding it (here or in the loaders) would
+	// keep it in memory for as long as the client listens.
+	first, replaced := src.Watch()
+	last := first.BodyETags()
+	if l, ok := loader.For(ctx); ok {
+		l.Release()
+	}
+	go func() {
+		defer close(events)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-replaced:
+			}
+			var snap *catalogue.Snapshot
+			snap, replaced = src.Watch()
+			if snap == nil {
+				continue
+			}
+			next := snap.BodyETags()
+			ev := &model.CatalogueChange{Version: snap.Version(), Collections: []string{}}
+			for c := range catalogue.NumCollections {
+				if next[c] != last[c] {
+					ev.Collections = append(ev.Collections, c.String())
+				}
+			}
+			if len(ev.Collections) == 0 {
+				continue
+			}
+			// Snapshots swapped in while the client is still reading this
+			// event are told together in the next one.
+			select {
+			case events <- ev:
+				last = next
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return events
+}
