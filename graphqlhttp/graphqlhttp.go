@@ -291,6 +291,12 @@ func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 // while it is open, and ends when the client leaves or Done closes. It
 // returns the bytes written.
 func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
+	if e.opts.MaxStreams == 0 {
+		e.opts.Observer.Rejected("streams")
+		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
+			"subscriptions are turned off on this server"}})
+		return 0
+	}
 	if !e.streams.TryAcquire(1) {
 		e.opts.Observer.Rejected("streams")
 		w.Header().Set("Retry-After", "10")

@@ -79,6 +79,7 @@ const (
 	CodeTooManyErrors    = "TOO_MANY_ERRORS"
 	CodeTimeout          = "REQUEST_TIMEOUT"
 	CodeTooManyStreams   = "TOO_MANY_SUBSCRIPTIONS"
+	CodeStreamsOff       = "SUBSCRIPTIONS_DISABLED"
 	CodeInternal         = "INTERNAL_SERVER_ERROR"
 )
 

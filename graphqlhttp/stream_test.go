@@ -214,8 +214,10 @@ func TestSubscriptionsRefused(t *testing.T) {
 
 	t.Run("streams off", func(t *testing.T) {
 		s := openStream(t, srv.URL, changesSubscription)
-		if s.resp.StatusCode != http.StatusServiceUnavailable {
-			t.Errorf("status %d, want 503", s.resp.StatusCode)
+		var body gqlResponse
+		if err := json.NewDecoder(s.resp.Body).Decode(&body); s.resp.StatusCode != http.StatusServiceUnavailable ||
+			err != nil || len(body.Errors) != 1 || body.Errors[0].code() != graphqlhttp.CodeStreamsOff {
+			t.Errorf("status %d, body %+v (%v): want 503 %s", s.resp.StatusCode, body, err, graphqlhttp.CodeStreamsOff)
 		}
 	})
 	t.Run("POST without an event stream", func(t *testing.T) {
