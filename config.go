@@ -47,8 +47,9 @@ type config struct {
 	// maxSubscriptions caps the subscription streams open at once; 0
 	// turns subscriptions off.
 	maxSubscriptions int
-	// playground serves GraphiQL at /.
-	playground bool
+	// playground serves GraphiQL at /; explorer, the catalogue explorer
+	// at /explorer.
+	playground, explorer bool
 }
 
 // defaultConfig is the configuration with no flag and no environment.
@@ -77,6 +78,7 @@ func defaultConfig() config {
 		compiledPlans:    true,
 		maxSubscriptions: 1000,
 		playground:       true,
+		explorer:         true,
 	}
 }
 
@@ -140,6 +142,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
 	fs.BoolVar(&cfg.playground, "playground", cfg.playground, "")
 	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
+	fs.BoolVar(&cfg.explorer, "explorer", cfg.explorer, "")
+	def("explorer", "GATEWAY_EXPLORER", "serve the catalogue explorer at /explorer")
 	fs.BoolVar(&cfg.accessLog, "access-log", cfg.accessLog, "")
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
 	fs.BoolVar(&cfg.compiledPlans, "compiled-plans", cfg.compiledPlans, "")

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/rs/cors"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -19,6 +18,7 @@ import (
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 	"github.com/catalogue-gateway/gateway/restcompat"
+	"github.com/catalogue-gateway/gateway/web"
 )
 
 // gateway holds the running service's parts.
@@ -36,6 +36,8 @@ type gateway struct {
 	// when -response-cache-bytes is 0.
 	cache  *graphqlhttp.ResponseCache
 	logger *slog.Logger
+	// playground and explorer are the browser apps; nil when turned off.
+	playground, explorer *web.App
 	// closeStreams ends the subscription streams open, at shutdown.
 	closeStreams func()
 	streamsDone  <-chan struct{}
@@ -48,6 +50,17 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 		cache: graphqlhttp.NewResponseCache(cfg.responseCacheBytes)}
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
+	var err error
+	if cfg.playground {
+		if g.playground, err = web.Playground(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.explorer {
+		if g.explorer, err = web.Explorer(); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.baseURL == "" {
 		start := time.Now()
 		snap, err := catalogue.Embedded()
@@ -128,8 +141,16 @@ func (g *gateway) handler() http.Handler {
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 	})
-	if g.cfg.playground {
-		mux.Handle("GET /{$}", playground.Handler("Game catalogue", "/graphql"))
+	if g.playground != nil {
+		mux.Handle("GET /{$}", g.playground.Index())
+		mux.Handle("GET /playground/assets/{name...}", g.playground.Assets(notFound))
+	}
+	if g.explorer != nil {
+		// The explorer's own routes (/explorer/items/7, …) are all its
+		// page, so that they can be bookmarked and reloaded.
+		mux.Handle("GET /explorer", g.explorer.Index())
+		mux.Handle("GET /explorer/{route...}", g.explorer.Index())
+		mux.Handle("GET /explorer/assets/{name...}", g.explorer.Assets(notFound))
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -156,12 +177,13 @@ func (g *gateway) handler() http.Handler {
 }
 
 // answerUncleanPaths answers a path that is not in its clean form (with
-// "..", ".", or a doubled slash) with the 404 every unknown path gets. The
+// "..", ".", or a doubled slash; a trailing slash is let through) with the
+// 404 every unknown path gets. The
 // standard mux would answer it with a redirect to the cleaned path, which
 // tells a REST caller that /items/../../etc/passwd is somewhere.
 func answerUncleanPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p := r.URL.Path; p != "" && path.Clean(p) != p && p != "/" {
+		if p := r.URL.Path; p != "" && path.Clean(p) != p && path.Clean(p)+"/" != p {
 			restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 			return
 		}

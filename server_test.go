@@ -116,7 +116,7 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag max-subscriptions", args: []string{"-max-subscriptions", "3"}, want: with(func(c *config) { c.maxSubscriptions = 3 })},
 		{name: "env GATEWAY_MAX_SUBSCRIPTIONS off", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS": "0"}, want: with(func(c *config) { c.maxSubscriptions = 0 })},
 		{name: "flag playground off", args: []string{"-playground=false"}, want: with(func(c *config) { c.playground = false })},
-
+		{name: "env GATEWAY_EXPLORER off", env: map[string]string{"GATEWAY_EXPLORER": "false"}, want: with(func(c *config) { c.explorer = false })},
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
 		{name: "flag response-cache-bytes MiB", args: []string{"-response-cache-bytes", "8MiB"}, want: with(func(c *config) { c.responseCacheBytes = 8 << 20 })},
 		{name: "env GATEWAY_RESPONSE_CACHE_BYTES", env: map[string]string{"GATEWAY_RESPONSE_CACHE_BYTES": "1048576"}, want: with(func(c *config) { c.responseCacheBytes = 1 << 20 })},
@@ -247,6 +247,7 @@ func TestRunHelp(t *testing.T) {
 		"compiled-plans":       "GATEWAY_COMPILED_PLANS",
 		"max-subscriptions":    "GATEWAY_MAX_SUBSCRIPTIONS",
 		"playground":           "GATEWAY_PLAYGROUND",
+		"explorer":             "GATEWAY_EXPLORER",
 		"max-body-bytes":       "GATEWAY_MAX_BODY_BYTES",
 		"max-url-bytes":        "GATEWAY_MAX_URL_BYTES",
 		"max-tokens":           "GATEWAY_MAX_TOKENS",
@@ -915,4 +916,53 @@ func startBinary(t *testing.T, args ...string) *gatewayProcess {
 		t.Fatal("the gateway did not log its address within 10s")
 	}
 	return g
+}
+
+// TestBrowserAppsRouted: the playground at /, the explorer at /explorer and
+// at every route of its own (so a bookmarked page reloads), their assets,
+// and both gone when turned off.
+func TestBrowserAppsRouted(t *testing.T) {
+	isPage := func(resp *http.Response, body []byte) bool {
+		return resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") &&
+			bytes.Contains(body, []byte("<script"))
+	}
+	isNotFound := func(resp *http.Response, body []byte) bool {
+		return resp.StatusCode == http.StatusNotFound && bytes.Contains(body, []byte(`"NOT_FOUND"`))
+	}
+	for _, tt := range []struct {
+		name                 string
+		playground, explorer bool
+	}{{"on", true, true}, {"off", false, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.playground, cfg.explorer, cfg.accessLog = tt.playground, tt.explorer, false
+			ln := listen(t)
+			cfg.addr = ln.Addr().String()
+			runServe(t, cfg, ln, testLogger(t))
+			base := "http://" + cfg.addr
+			waitAnswering(t, base)
+			client := newClient(t)
+
+			want := isNotFound
+			if tt.playground {
+				want = isPage
+			}
+			for _, path := range []string{"/", "/explorer", "/explorer/", "/explorer/items/3", "/explorer/search?q=ore"} {
+				if path == "/explorer" {
+					want = isNotFound
+					if tt.explorer {
+						want = isPage
+					}
+				}
+				if resp, body := get(t, client, base+path); !want(resp, body) {
+					t.Errorf("GET %s: %d %q, %.80s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+				}
+			}
+			for _, path := range []string{"/explorer/assets/no-such.js", "/playground/assets/no-such.js", "/playground", "/explorer/items/../../etc/passwd"} {
+				if resp, body := get(t, client, base+path); !isNotFound(resp, body) {
+					t.Errorf("GET %s: %d, %.80s; want the JSON 404", path, resp.StatusCode, body)
+				}
+			}
+		})
+	}
 }

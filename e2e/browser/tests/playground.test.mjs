@@ -1,0 +1,89 @@
+// The playground at /, as someone exploring the API meets it: it loads
+// with nothing from another host and no console error, opens on a nested
+// example query that runs, runs a query typed into the editor (by GET), and
+// its docs show the schema's descriptions.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+
+let gateway, browser;
+
+before(async () => {
+  gateway = await startGateway({ logName: 'playground-gateway' });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
+});
+
+const editor = '.graphiql-query-editor .CodeMirror';
+
+// result is the result pane's whole text (CodeMirror renders only the
+// lines on screen, so it is read from the editor, not the DOM).
+const result = (page) => page.evaluate(() =>
+  document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue() ?? '');
+
+// waitForResult waits until the result pane holds JSON that pred accepts.
+async function waitForResult(page, pred) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const text = await result(page);
+    try {
+      const json = JSON.parse(text);
+      if (pred(json)) return json;
+    } catch { /* not yet JSON */ }
+    if (Date.now() > deadline) throw new Error(`the result pane shows: ${text.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('the playground loads offline and runs its example and a typed query', async () => {
+  const { page, check } = await openPage(browser);
+  const graphqlRequests = [];
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname === '/graphql') graphqlRequests.push(req);
+  });
+  const introspection = page.waitForResponse((r) => r.url().includes('/graphql?') &&
+    r.url().includes('IntrospectionQuery'));
+  await page.goto(`${gateway.url}/`);
+  assert.equal((await introspection).status(), 200, 'the schema is read by GET');
+  await page.waitForSelector(editor);
+  await screenshot(page, 'playground-loaded');
+
+  // The example query: nested relations, run as it opens.
+  const example = await page.evaluate((sel) => document.querySelector(sel).CodeMirror.getValue(), editor);
+  assert.match(example, /droppedByMonsters/, 'the example query shows nested relations');
+  await page.click('.graphiql-execute-button');
+  const answer = await waitForResult(page, (j) => j.data || j.errors);
+  assert.equal(answer.errors, undefined, `the example query has no errors: ${JSON.stringify(answer.errors)}`);
+  assert.ok(answer.data.monster.drops.length > 0, 'the example monster has drops');
+  assert.ok(answer.data.monster.drops.some((d) => d.item?.droppedByMonsters.length > 0), 'the drops name their droppers');
+  await screenshot(page, 'playground-example-query');
+
+  // A query typed into the editor, by keyboard.
+  await page.click(`${editor} .CodeMirror-lines`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText('query Typed { item(id: 1) { id name droppedByMonsters { name } } }');
+  await page.waitForTimeout(400); // GraphiQL reads the operation name 100 ms after an edit
+  await page.keyboard.press('Control+Enter');
+  const typed = await waitForResult(page, (j) => j.data?.item?.id === 1);
+  assert.equal(typeof typed.data.item.name, 'string');
+  const run = graphqlRequests.at(-1);
+  assert.equal(run.method(), 'GET', 'a query is sent by GET, so it can be cached');
+  assert.match(run.url(), /operationName=Typed/);
+  await screenshot(page, 'playground-typed-query');
+
+  // The docs explorer shows the schema's own descriptions.
+  await page.click('button[aria-label="Show Documentation Explorer"]');
+  await page.waitForSelector('.graphiql-doc-explorer-content');
+  await screenshot(page, 'playground-docs-root');
+  await page.click('.graphiql-doc-explorer-content a:text-is("Query")');
+  await page.waitForSelector('.graphiql-doc-explorer-content :text("The catalogue of the game")');
+  await screenshot(page, 'playground-docs');
+
+  check();
+});

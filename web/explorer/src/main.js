@@ -1,0 +1,272 @@
+// The explorer: a small frontend of the gateway's GraphQL API, and living
+// documentation of how a frontend uses it.
+//
+// - URLs are real paths under /explorer, moved between with the History
+//   API: links and the search form push a state, back and forward pop one,
+//   and loading any of them anew shows the same view.
+// - Each view sends exactly one request: a named GraphQL query with
+//   variables, as a cacheable GET (see graphql.js).
+// - One subscription per page load tells of catalogue changes (live.js);
+//   a notice then offers to ask the current view's query again, revalidating
+//   past the browser's cache.
+
+import './style.css';
+import { h, replace } from './dom.js';
+import { RequestError, requestURL, runQuery } from './graphql.js';
+import { startLive } from './live.js';
+import { isExplorerPath, match, paths } from './routes.js';
+import { home } from './views/home.js';
+import { item } from './views/item.js';
+import { monster } from './views/monster.js';
+import { search } from './views/search.js';
+
+const SITE = 'Catalogue explorer';
+const views = { home, search, item, monster };
+
+const main = document.getElementById('main');
+const form = document.getElementById('search-form');
+const input = document.getElementById('search-input');
+const notice = document.getElementById('change-notice');
+const noticeText = document.getElementById('change-notice-text');
+const reloadButton = document.getElementById('change-reload');
+const liveStatus = document.getElementById('live-status');
+const how = {
+  request: document.getElementById('how-request'),
+  query: document.getElementById('query-text'),
+  variablesLabel: document.getElementById('how-variables-label'),
+  variablesBox: document.getElementById('how-variables-box'),
+  variables: document.getElementById('how-variables'),
+  response: document.getElementById('how-response'),
+};
+
+// The view on screen (or on its way): its route, operation and the
+// controller that cancels its request.
+let current = null;
+// Once the catalogue changed, answers the browser cached before may be
+// stale: from then on every query revalidates (a 304 when unchanged).
+let catalogueChanged = false;
+let changeCount = 0;
+const changedCollections = new Set();
+
+// ---------------------------------------------------------------------------
+// Showing a view
+// ---------------------------------------------------------------------------
+
+async function show({ fresh = false, focus = false, scrollY = null } = {}) {
+  const route = match(window.location);
+  input.value = route.name === 'search' ? route.q : '';
+  if (current) current.controller.abort();
+
+  const view = views[route.name];
+  const controller = new AbortController();
+  const token = { route, controller, key: locationKey() };
+  current = token;
+
+  if (!view) {
+    describe(null);
+    finish(notFound(route), 'Not found', { focus, scrollY });
+    return;
+  }
+
+  const operation = view.operation(route);
+  const revalidate = fresh || catalogueChanged;
+  const changesBefore = changeCount;
+  describe(operation);
+  replace(main, h('p', { class: 'loading', 'data-testid': 'loading', role: 'status' }, 'Loading…'));
+  main.setAttribute('aria-busy', 'true');
+
+  let outcome;
+  try {
+    outcome = await runQuery(operation, { signal: controller.signal, fresh: revalidate });
+  } catch (err) {
+    if (err && err.name === 'AbortError') return;
+    if (current !== token) return;
+    describe(operation, { status: err instanceof RequestError ? err.status : 0, failed: true });
+    finish(errorBox(err), 'Error', { focus, scrollY });
+    return;
+  }
+  if (current !== token) return;
+
+  const { data, errors, response } = outcome;
+  describe(operation, { ...response, revalidated: revalidate });
+  if (revalidate && changeCount === changesBefore) hideNotice();
+
+  if (view.found && !view.found(data)) {
+    // null with errors is a failure, not an absent record.
+    if (errors.length) {
+      finish(errorBox(new RequestError(errors.join('; '), { messages: errors })), 'Error', { focus, scrollY });
+    } else {
+      finish(notFound(route), 'Not found', { focus, scrollY });
+    }
+    return;
+  }
+  // A partial answer: show what came, and what went wrong.
+  const partial = errors.length
+    ? errorBox(new RequestError('Part of this page could not be loaded.', { messages: errors, head: 'Part of this page could not be loaded:' }), { retry: false, page: false })
+    : null;
+  finish([partial, view.render(data, route)], view.title(data, route), { focus, scrollY });
+}
+
+function finish(content, title, { focus, scrollY }) {
+  replace(main, content);
+  main.removeAttribute('aria-busy');
+  document.title = title ? `${title} · ${SITE}` : SITE;
+  if (scrollY != null) window.scrollTo(0, scrollY);
+  if (focus) {
+    const heading = main.querySelector('h1');
+    (heading || main).focus({ preventScroll: scrollY != null });
+  }
+}
+
+function errorBox(err, { retry = true, page = true } = {}) {
+  const messages = err instanceof RequestError ? err.messages : [];
+  const headline = messages.length ? err.head || 'The gateway answered with errors:' : err.message || 'Something went wrong.';
+  const box = h(
+    'div',
+    { class: 'error', 'data-testid': 'error', role: 'alert' },
+    h('p', { class: 'error-title' }, headline),
+    messages.length ? h('ul', null, messages.map((m) => h('li', null, m))) : null,
+    retry ? h('button', { type: 'button', onclick: () => show({ fresh: true, focus: true }) }, 'Try again') : null,
+  );
+  return page ? [h('h1', { tabindex: '-1' }, 'This page could not be loaded'), box] : box;
+}
+
+function notFound(route) {
+  const what = route.what === 'item' || route.name === 'item' ? 'item' : route.what === 'monster' || route.name === 'monster' ? 'monster' : null;
+  const id = route.id ?? route.raw;
+  return h(
+    'div',
+    { class: 'not-found', 'data-testid': 'not-found' },
+    h('h1', { tabindex: '-1' }, what ? `No such ${what}` : 'Page not found'),
+    h('p', null, what ? `The catalogue has no ${what} with id “${id}”.` : 'The explorer has no page at this address.'),
+    h('p', null, h('a', { href: paths.home() }, 'Back to the search')),
+  );
+}
+
+// The "How this page asks" footer: the operation the view sent, as a
+// frontend developer would write it, and how the gateway answered.
+function describe(operation, response) {
+  if (!operation) {
+    replace(how.request, 'This view sent no query: there is nothing to ask for at this address.');
+    how.query.textContent = '';
+    how.variablesLabel.hidden = how.variablesBox.hidden = true;
+    replace(how.response);
+    return;
+  }
+  const url = requestURL(operation);
+  replace(
+    how.request,
+    h('strong', null, operation.operationName),
+    ' — one ',
+    h('code', null, 'GET /graphql'),
+    ` (a ${url.length}-character URL; `,
+    h('a', { href: url, target: '_blank', rel: 'noopener' }, 'open the raw answer'),
+    '):',
+  );
+  how.query.textContent = operation.query;
+  const hasVariables = operation.variables && Object.keys(operation.variables).length > 0;
+  how.variablesLabel.hidden = how.variablesBox.hidden = !hasVariables;
+  how.variables.textContent = hasVariables ? JSON.stringify(operation.variables, null, 2) : '';
+  if (!response) {
+    replace(how.response, 'Waiting for the answer…');
+    return;
+  }
+  if (response.failed && !response.status) {
+    replace(how.response, 'No answer: the request failed.');
+    return;
+  }
+  const parts = [`Answer: HTTP ${response.status}`];
+  if (response.cacheControl) parts.push(`Cache-Control: ${response.cacheControl}`);
+  if (response.etag) parts.push(`ETag: ${response.etag}`);
+  if (response.revalidated) parts.push("asked with cache: 'no-cache' (revalidated)");
+  replace(how.response, parts.join(' · '));
+}
+
+// ---------------------------------------------------------------------------
+// Navigation
+// ---------------------------------------------------------------------------
+
+function locationKey() {
+  return window.location.pathname + window.location.search;
+}
+
+function navigate(to, { focus = true } = {}) {
+  const target = new URL(to, window.location.href);
+  const key = target.pathname + target.search;
+  if (key === locationKey()) {
+    history.replaceState(history.state, '', target);
+  } else {
+    history.replaceState({ ...(history.state || {}), scrollY: window.scrollY }, '');
+    history.pushState({ scrollY: 0 }, '', target);
+  }
+  show({ focus, scrollY: 0 });
+}
+
+document.addEventListener('click', (e) => {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const a = e.target instanceof Element ? e.target.closest('a[href]') : null;
+  if (!a || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+  const url = new URL(a.href, window.location.href);
+  if (url.origin !== window.location.origin || !isExplorerPath(url.pathname)) return;
+  // A link to a place on this page (the skip link) is the browser's.
+  if (url.hash && url.pathname + url.search === locationKey()) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search);
+});
+
+form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const q = input.value.trim();
+  if (!q) {
+    input.focus();
+    return;
+  }
+  navigate(paths.search(q), { focus: false });
+});
+
+window.addEventListener('popstate', (e) => {
+  // A hash change on the same page needs no new view.
+  if (current && current.key === locationKey()) return;
+  show({ scrollY: e.state && typeof e.state.scrollY === 'number' ? e.state.scrollY : 0 });
+});
+
+// ---------------------------------------------------------------------------
+// Live catalogue changes
+// ---------------------------------------------------------------------------
+
+function showNotice() {
+  const names = [...changedCollections];
+  noticeText.textContent = names.length ? `The catalogue changed (${names.join(', ')}).` : 'The catalogue changed.';
+  notice.hidden = false;
+}
+
+function hideNotice() {
+  notice.hidden = true;
+  changedCollections.clear();
+}
+
+reloadButton.addEventListener('click', () => {
+  hideNotice();
+  show({ fresh: true, focus: true });
+});
+
+const liveText = { connecting: 'Live updates: connecting…', live: 'Live updates: on', off: 'Live updates: off' };
+
+// ---------------------------------------------------------------------------
+// Start
+// ---------------------------------------------------------------------------
+
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+show({ scrollY: history.state && typeof history.state.scrollY === 'number' ? history.state.scrollY : null });
+startLive({
+  onChange(change) {
+    catalogueChanged = true;
+    changeCount++;
+    for (const name of change.collections) changedCollections.add(name);
+    showNotice();
+  },
+  onStatus(status) {
+    liveStatus.textContent = liveText[status] || '';
+    liveStatus.dataset.status = status;
+  },
+});

@@ -1,0 +1,79 @@
+// Checks of the playground's own code, run by `npm test` (node's test
+// runner; no browser needed).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { buildSchema, parse, validate } from 'graphql';
+import { defaultQuery } from './default-query.js';
+import { fetcher } from './fetcher.js';
+
+test('the default query and the subscription it shows are valid against the schema', () => {
+  const sdl = ['schema.graphqls', 'records.graphqls']
+    .map((f) => readFileSync(new URL(`../../../graph/${f}`, import.meta.url), 'utf8'))
+    .join('\n');
+  const schema = buildSchema(sdl);
+  const subscription = defaultQuery
+    .split('\n')
+    .filter((l) => l.startsWith('#   '))
+    .map((l) => l.slice(1))
+    .join('\n');
+  for (const doc of [defaultQuery, subscription]) {
+    assert.deepEqual(validate(schema, parse(doc)).map((e) => e.message), []);
+  }
+});
+
+// sent records the requests the fetcher makes, answering each with body.
+function stubFetch(body, contentType = 'application/json') {
+  const sent = [];
+  globalThis.fetch = async (url, init) => {
+    sent.push({ url, init });
+    return new Response(body, { headers: { 'Content-Type': contentType } });
+  };
+  return sent;
+}
+
+test('a query goes by GET with only the parameters that are set', async () => {
+  const sent = stubFetch('{"data":{"x":1}}');
+  const result = await fetcher({ query: 'query Q($n: Int) { x(n: $n) }', variables: { n: 2 }, operationName: 'Q' });
+  assert.deepEqual(result, { data: { x: 1 } });
+  assert.equal(sent[0].init.method, 'GET');
+  const url = new URL(sent[0].url, 'http://gateway');
+  assert.equal(url.pathname, '/graphql');
+  assert.deepEqual([...url.searchParams.keys()], ['query', 'variables', 'operationName']);
+  assert.equal(url.searchParams.get('variables'), '{"n":2}');
+  assert.equal(sent[0].init.headers.get('Accept'), 'application/graphql-response+json, application/json');
+
+  await fetcher({ query: '{ x }', variables: null });
+  assert.deepEqual([...new URL(sent[1].url, 'http://gateway').searchParams.keys()], ['query']);
+});
+
+test('a long query, a mutation and an unparsable document go by POST', async () => {
+  const sent = stubFetch('{"data":null}');
+  for (const query of [`{ x } # ${'y'.repeat(8000)}`, 'mutation { x }', '{ x']) {
+    await fetcher({ query });
+  }
+  for (const { url, init } of sent) {
+    assert.equal(url, '/graphql');
+    assert.equal(init.method, 'POST');
+    assert.equal(init.headers.get('Content-Type'), 'application/json');
+    assert.deepEqual(Object.keys(JSON.parse(init.body)), ['query']);
+  }
+});
+
+test('a subscription streams over SSE', async () => {
+  const sent = stubFetch('event: next\ndata: {"data":{"n":1}}\n\nevent: next\ndata: {"data":{"n":2}}\n\nevent: complete\n\n', 'text/event-stream');
+  const results = [];
+  for await (const r of fetcher({ query: 'subscription S { n }', operationName: 'S' })) results.push(r);
+  assert.deepEqual(results, [{ data: { n: 1 } }, { data: { n: 2 } }]);
+  assert.equal(sent[0].init.method, 'POST');
+  assert.equal(sent[0].init.headers.accept, 'text/event-stream');
+  assert.deepEqual(JSON.parse(sent[0].init.body), { query: 'subscription S { n }', operationName: 'S' });
+});
+
+test("a refused subscription shows the server's errors", async () => {
+  globalThis.fetch = async () =>
+    new Response('{"errors":[{"message":"too many"}]}', { status: 503, headers: { 'Content-Type': 'application/json' } });
+  const results = [];
+  for await (const r of fetcher({ query: 'subscription { n }' })) results.push(r);
+  assert.deepEqual(results, [{ errors: [{ message: 'too many' }] }]);
+});
