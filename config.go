@@ -44,6 +44,9 @@ type config struct {
 	// compiledPlans runs queries from plans compiled once per document
 	// where it can, instead of gqlgen's executor.
 	compiledPlans bool
+	// shutdownDelay is how long the server keeps serving, not ready,
+	// after it is told to stop: the time a load balancer takes to notice.
+	shutdownDelay time.Duration
 	// maxSubscriptions caps the subscription streams open at once; 0
 	// turns subscriptions off.
 	maxSubscriptions int
@@ -148,6 +151,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
 	fs.BoolVar(&cfg.compiledPlans, "compiled-plans", cfg.compiledPlans, "")
 	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "run queries from plans compiled once per document where possible; false runs every query through gqlgen's executor")
+	fs.DurationVar(&cfg.shutdownDelay, "shutdown-delay", cfg.shutdownDelay, "")
+	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
 	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
 
@@ -253,6 +258,9 @@ func (cfg *config) check() error {
 	}
 	if cfg.maxUpstreamBytes < 1<<10 {
 		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.maxUpstreamBytes)
+	}
+	if cfg.shutdownDelay < 0 || cfg.shutdownDelay > time.Minute {
+		return fmt.Errorf("invalid -shutdown-delay %s: must be from 0 to 1m", cfg.shutdownDelay)
 	}
 	if cfg.maxSubscriptions < 0 {
 		return fmt.Errorf("invalid -max-subscriptions %d: must be 0 or more", cfg.maxSubscriptions)

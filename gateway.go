@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/cors"
@@ -38,6 +39,9 @@ type gateway struct {
 	logger *slog.Logger
 	// playground and explorer are the browser apps; nil when turned off.
 	playground, explorer *web.App
+	// draining is set when the server starts to shut down: /readyz then
+	// answers 503.
+	draining atomic.Bool
 	// closeStreams ends the subscription streams open, at shutdown.
 	closeStreams func()
 	streamsDone  <-chan struct{}
@@ -156,7 +160,7 @@ func (g *gateway) handler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
-	mux.Handle("GET /readyz", readyHandler(g.store, g.states))
+	mux.Handle("GET /readyz", readyHandler(g.store, g.states, g.draining.Load))
 	mux.Handle("GET /metrics", g.metrics.handler())
 	mux.Handle("/", notFound)
 

@@ -33,8 +33,10 @@ type collectionReadiness struct {
 }
 
 // readyHandler answers 200 once every collection has a good snapshot, and
-// 503 naming the missing collections, with their last errors, before that.
-func readyHandler(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState) http.Handler {
+// 503 naming the missing collections, with their last errors, before that;
+// 503 with the status "draining" once draining reports the server is
+// shutting down.
+func readyHandler(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, draining func() bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rd := readiness{Status: "ready", Collections: map[string]collectionReadiness{}, Integrity: []catalogue.Dangling{}}
 		snap := store.Current()
@@ -60,7 +62,11 @@ func readyHandler(store *catalogue.Store, states func() [catalogue.NumCollection
 			rd.Collections[c.String()] = cr
 		}
 		status := http.StatusOK
-		if len(rd.Missing) > 0 {
+		switch {
+		case draining():
+			rd.Status = "draining"
+			status = http.StatusServiceUnavailable
+		case len(rd.Missing) > 0:
 			rd.Status = "unavailable"
 			status = http.StatusServiceUnavailable
 		}

@@ -49,8 +49,12 @@ func setGCPercent(getenv func(string) string) {
 
 // run parses the configuration, serves until ctx ends and returns the exit
 // status: 0 after a clean shutdown, 2 for a bad flag or environment value,
-// 1 for anything else.
+// 1 for anything else. `healthcheck` as the first argument checks a running
+// gateway instead (see healthCheck).
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "healthcheck" {
+		return healthCheck(ctx, args[1:], getenv, stderr)
+	}
 	cfg, err := parseConfig(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -126,8 +130,16 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 		return fmt.Errorf("serving HTTP: %w", err)
 	case <-ctx.Done():
 	}
+	// Draining: /readyz says 503 while everything else is still served, so
+	// that a load balancer stops sending requests here before the
+	// listener closes.
+	g.draining.Store(true)
+	if cfg.shutdownDelay > 0 {
+		logger.Info("draining", "for", cfg.shutdownDelay.String())
+		time.Sleep(cfg.shutdownDelay)
+	}
 	logger.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)
@@ -137,6 +149,11 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	}
 	return nil
 }
+
+// shutdownTimeout bounds the wait for requests in flight at shutdown. The
+// Kubernetes manifests' terminationGracePeriodSeconds covers it, plus the
+// shutdown delay.
+const shutdownTimeout = 15 * time.Second
 
 // servePprof serves net/http/pprof on a listener of its own, never on the
 // public one, and returns the function that stops it.

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# One replica's figures for "Running in production": start-up to ready from
+# an upstream (nginx serving the embedded catalogue's files), with and
+# without a warm disk cache, and resident memory when ready and after 10 s
+# of nested queries with the response cache on and off.
+#
+#   bench/replica.sh [rate]     rate: nginx's per-body limit_rate, e.g. 256k
+#                               (default none: loopback speed)
+#   (needs nginx and wrk: apt-get install nginx-light wrk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rate=${1:-0}
+tmp=$(mktemp -d); chmod 755 "$tmp" # nginx's workers may drop root
+go build -o "$tmp/gateway" .
+mkdir -p "$tmp/logs" "$tmp/cache"
+user=; [ "$(id -u)" -eq 0 ] && user="user root;"
+cat > "$tmp/nginx.conf" <<CONF
+$user
+worker_processes 1;
+error_log $tmp/logs/error.log;
+pid $tmp/nginx.pid;
+events { worker_connections 256; }
+http {
+  access_log off;
+  default_type application/json;
+  server {
+    listen 127.0.0.1:18611;
+    root $PWD/catalogue/embedded;
+    location / { limit_rate $rate; try_files \$uri.json =404; }
+  }
+}
+CONF
+nginx -p "$tmp" -c "$tmp/nginx.conf"
+pid=
+trap 'nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop; [ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+
+rss() { awk '/VmRSS/{r=$2} /VmHWM/{h=$2} END{printf "rss %d MiB (peak %d MiB)", r/1024, h/1024}' /proc/$pid/status; }
+start() { # start FLAGS...: start the gateway and wait until it is ready
+  local t0; t0=$(date +%s%N)
+  "$tmp/gateway" -addr 127.0.0.1:18612 -base-url http://127.0.0.1:18611 -access-log=false "$@" 2>/dev/null &
+  pid=$!
+  for _ in $(seq 6000); do curl -sf -o /dev/null 127.0.0.1:18612/readyz && break; sleep 0.01; done
+  echo "ready in $(( ($(date +%s%N) - t0) / 1000000 )) ms, $(rss)"
+}
+stop() { kill $pid; wait $pid 2>/dev/null || true; pid=; }
+
+printf 'no disk cache:         '; start; stop
+printf 'disk cache, first run: '; start -cache-dir "$tmp/cache"; stop
+printf 'disk cache, warm:      '; start -cache-dir "$tmp/cache"; stop
+
+cat > "$tmp/q2.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"query":"{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }"}'
+LUA
+for cache in 64MiB 0; do
+  start -response-cache-bytes=$cache >/dev/null
+  rps=$(wrk -t2 -c32 -d10s -s "$tmp/q2.lua" http://127.0.0.1:18612/graphql | awk '/Requests\/sec/{print $2}')
+  echo "10 s of nested queries, response cache $cache: $rps req/s, $(rss)"
+  stop
+done

@@ -1,0 +1,168 @@
+// Package deploy holds the gateway's Kubernetes manifests (base/, a
+// kustomize base) and its container build recipe (build.sh). Its test
+// decodes every manifest strictly into the Kubernetes API types, so a
+// misspelt field fails here rather than at kubectl apply.
+package deploy_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// kustomization is the part of kustomize's Kustomization this base uses;
+// decoding is strict, so a field not listed here fails the test.
+type kustomization struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Labels     []struct {
+		Pairs            map[string]string `json:"pairs"`
+		IncludeSelectors bool              `json:"includeSelectors"`
+	} `json:"labels"`
+	Resources []string `json:"resources"`
+	Images    []struct {
+		Name    string `json:"name"`
+		NewTag  string `json:"newTag"`
+		NewName string `json:"newName"`
+	} `json:"images"`
+}
+
+// decodeStrict decodes a YAML manifest into v, refusing unknown and
+// duplicate fields.
+func decodeStrict(t *testing.T, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("\n---")) {
+		t.Fatalf("%s holds several documents; keep one per file", path)
+	}
+	if err := yaml.UnmarshalStrict(raw, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func TestManifests(t *testing.T) {
+	var k kustomization
+	decodeStrict(t, "base/kustomization.yaml", &k)
+	if k.Kind != "Kustomization" {
+		t.Errorf("kustomization kind %q", k.Kind)
+	}
+	// Every manifest in base/ is a resource of the kustomization, and the
+	// other way round.
+	files, _ := filepath.Glob("base/*.yaml")
+	var manifests []string
+	for _, f := range files {
+		if name := filepath.Base(f); name != "kustomization.yaml" {
+			manifests = append(manifests, name)
+		}
+	}
+	listed := slices.Clone(k.Resources)
+	slices.Sort(listed)
+	if !slices.Equal(listed, manifests) {
+		t.Errorf("kustomization resources %q, files %q", listed, manifests)
+	}
+
+	var dep appsv1.Deployment
+	decodeStrict(t, "base/deployment.yaml", &dep)
+	var svc corev1.Service
+	decodeStrict(t, "base/service.yaml", &svc)
+	var hpa autoscalingv2.HorizontalPodAutoscaler
+	decodeStrict(t, "base/hpa.yaml", &hpa)
+	var pdb policyv1.PodDisruptionBudget
+	decodeStrict(t, "base/pdb.yaml", &pdb)
+
+	for _, m := range []struct{ kind, want, got string }{
+		{"Deployment", "apps/v1", dep.APIVersion}, {"Service", "v1", svc.APIVersion},
+		{"HorizontalPodAutoscaler", "autoscaling/v2", hpa.APIVersion}, {"PodDisruptionBudget", "policy/v1", pdb.APIVersion},
+	} {
+		if m.got != m.want {
+			t.Errorf("%s apiVersion %q, want %q", m.kind, m.got, m.want)
+		}
+	}
+
+	// The pieces point at each other.
+	podLabels := dep.Spec.Template.Labels
+	for name, sel := range map[string]map[string]string{
+		"deployment": dep.Spec.Selector.MatchLabels, "service": svc.Spec.Selector, "pdb": pdb.Spec.Selector.MatchLabels,
+	} {
+		for k, v := range sel {
+			if podLabels[k] != v {
+				t.Errorf("the %s selects %s=%s, which the pods do not carry", name, k, v)
+			}
+		}
+	}
+	if ref := hpa.Spec.ScaleTargetRef; ref.Kind != "Deployment" || ref.Name != dep.Name {
+		t.Errorf("the autoscaler scales %s/%s, not the deployment %s", ref.Kind, ref.Name, dep.Name)
+	}
+	if len(dep.Spec.Template.Spec.Containers) != 1 {
+		t.Fatalf("%d containers, want 1", len(dep.Spec.Template.Spec.Containers))
+	}
+	c := dep.Spec.Template.Spec.Containers[0]
+	if svc.Spec.Ports[0].TargetPort.StrVal != c.Ports[0].Name {
+		t.Errorf("the service targets port %q; the container's is %q", svc.Spec.Ports[0].TargetPort.StrVal, c.Ports[0].Name)
+	}
+
+	// Probes on the gateway's endpoints.
+	for name, p := range map[string]*corev1.Probe{"readiness": c.ReadinessProbe, "startup": c.StartupProbe, "liveness": c.LivenessProbe} {
+		if p == nil || p.HTTPGet == nil {
+			t.Errorf("no HTTP %s probe", name)
+		}
+	}
+	if c.ReadinessProbe.HTTPGet.Path != "/readyz" || c.StartupProbe.HTTPGet.Path != "/readyz" || c.LivenessProbe.HTTPGet.Path != "/healthz" {
+		t.Errorf("probes on %s, %s, %s; want /readyz, /readyz, /healthz",
+			c.ReadinessProbe.HTTPGet.Path, c.StartupProbe.HTTPGet.Path, c.LivenessProbe.HTTPGet.Path)
+	}
+	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() || c.Resources.Limits.Memory().IsZero() {
+		t.Errorf("resources %+v: want CPU and memory requests and a memory limit", c.Resources)
+	}
+
+	// Termination matches the server's shutdown: the grace period covers
+	// the shutdown delay plus the server's wait for requests in flight.
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	delay, err := time.ParseDuration(env["GATEWAY_SHUTDOWN_DELAY"])
+	if err != nil || delay <= 0 {
+		t.Fatalf("GATEWAY_SHUTDOWN_DELAY %q: want a positive duration (%v)", env["GATEWAY_SHUTDOWN_DELAY"], err)
+	}
+	grace := time.Duration(*dep.Spec.Template.Spec.TerminationGracePeriodSeconds) * time.Second
+	const serverShutdownWait = 15 * time.Second // server.go, shutdownTimeout
+	if grace < delay+serverShutdownWait {
+		t.Errorf("terminationGracePeriodSeconds %s < shutdown delay %s + %s", grace, delay, serverShutdownWait)
+	}
+	// A pod is out of the endpoints before it stops listening.
+	rp := c.ReadinessProbe
+	if notice := time.Duration(rp.PeriodSeconds*rp.FailureThreshold) * time.Second; notice >= delay {
+		t.Errorf("readiness notices a draining pod after %s, not within the %s shutdown delay", notice, delay)
+	}
+
+	// The disk cache's volume is mounted where CATALOGUE_CACHE_DIR says.
+	mounted := false
+	for _, m := range c.VolumeMounts {
+		mounted = mounted || m.MountPath == env["CATALOGUE_CACHE_DIR"]
+	}
+	if !mounted {
+		t.Errorf("CATALOGUE_CACHE_DIR %q is not a mounted volume", env["CATALOGUE_CACHE_DIR"])
+	}
+	if a := dep.Spec.Template.Annotations; a["prometheus.io/scrape"] != "true" || a["prometheus.io/path"] != "/metrics" {
+		t.Errorf("scrape annotations %v", a)
+	}
+	for name := range env {
+		if !strings.HasPrefix(name, "CATALOGUE_") && !strings.HasPrefix(name, "GATEWAY_") && name != "ADDR" && !strings.HasPrefix(name, "GO") && !strings.HasPrefix(name, "OTEL_") {
+			t.Errorf("env %s is not one of the gateway's", name)
+		}
+	}
+}
