@@ -53,6 +53,9 @@ type config struct {
 	// playground serves GraphiQL at /; explorer, the catalogue explorer
 	// at /explorer.
 	playground, explorer bool
+	// tracing exports OpenTelemetry traces; on when the standard OTEL_*
+	// variables ask for it (see tracingWanted), and not a flag.
+	tracing bool
 }
 
 // defaultConfig is the configuration with no flag and no environment.
@@ -177,6 +180,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			}
 		}
 	}
+	tracing, err := tracingWanted(getenv)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.tracing = tracing
 	return cfg, cfg.check()
 }
 

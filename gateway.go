@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rs/cors"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
@@ -42,6 +44,9 @@ type gateway struct {
 	// draining is set when the server starts to shut down: /readyz then
 	// answers 503.
 	draining atomic.Bool
+	// tracerProvider records and exports spans; nil when tracing is off,
+	// and then nothing is traced and nothing is wrapped.
+	tracerProvider *sdktrace.TracerProvider
 	// closeStreams ends the subscription streams open, at shutdown.
 	closeStreams func()
 	streamsDone  <-chan struct{}
@@ -124,12 +129,16 @@ func (g *gateway) handler() http.Handler {
 	}
 	mux := http.NewServeMux()
 	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait})
+	var tracer trace.Tracer // nil: no spans
+	if g.tracerProvider != nil {
+		tracer = g.tracerProvider.Tracer(tracerName)
+	}
 	var executor graphqlhttp.Executor // nil: the compiled plans
 	if !g.cfg.compiledPlans {
 		executor = graphqlhttp.NoExecutor
 	}
 	mux.Handle("/graphql", resolvers.NewHandler(g.store,
-		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch},
+		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
 		graphqlhttp.Options{
 			Limits:         g.cfg.limits,
 			RequestTimeout: g.cfg.requestTimeout,
@@ -141,6 +150,7 @@ func (g *gateway) handler() http.Handler {
 			Executor:       executor,
 			MaxStreams:     g.cfg.maxSubscriptions,
 			Done:           g.streamsDone,
+			Tracer:         tracer,
 		}))
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
@@ -176,6 +186,9 @@ func (g *gateway) handler() http.Handler {
 			ExposedHeaders: []string{"ETag", "X-Request-ID"},
 			MaxAge:         600,
 		}).Handler(h)
+	}
+	if g.tracerProvider != nil {
+		h = traceRequests(h, g.tracerProvider)
 	}
 	return h
 }

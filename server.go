@@ -82,10 +82,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 // letting requests in flight finish. It closes ln.
 func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger) error {
 	g, err := newGateway(cfg, logger)
+	if err == nil && cfg.tracing {
+		g.tracerProvider, err = newTracerProvider(ctx, logger)
+	}
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	// Deferred first, so run last: the spans still buffered are sent once
+	// the server has shut down and its last requests have ended.
+	defer stopTracing(ctx, g.tracerProvider, logger)
 	// The refresher stops with the server, after the requests in flight.
 	refreshCtx, stopRefresh := context.WithCancel(context.WithoutCancel(ctx))
 	refreshDone := make(chan struct{})

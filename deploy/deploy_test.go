@@ -139,9 +139,12 @@ func TestManifests(t *testing.T) {
 		t.Fatalf("GATEWAY_SHUTDOWN_DELAY %q: want a positive duration (%v)", env["GATEWAY_SHUTDOWN_DELAY"], err)
 	}
 	grace := time.Duration(*dep.Spec.Template.Spec.TerminationGracePeriodSeconds) * time.Second
-	const serverShutdownWait = 15 * time.Second // server.go, shutdownTimeout
-	if grace < delay+serverShutdownWait {
-		t.Errorf("terminationGracePeriodSeconds %s < shutdown delay %s + %s", grace, delay, serverShutdownWait)
+	const (
+		serverShutdownWait = 15 * time.Second // server.go, shutdownTimeout
+		lastTracesWait     = 5 * time.Second  // tracing.go, shutdownTimeoutTracing
+	)
+	if grace < delay+serverShutdownWait+lastTracesWait {
+		t.Errorf("terminationGracePeriodSeconds %s < shutdown delay %s + %s + %s", grace, delay, serverShutdownWait, lastTracesWait)
 	}
 	// A pod is out of the endpoints before it stops listening.
 	rp := c.ReadinessProbe

@@ -39,6 +39,7 @@ import (
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
@@ -87,6 +88,16 @@ type Options struct {
 	// protocol's "complete" event: the server is shutting down. Nil: streams
 	// end only when their clients leave.
 	Done <-chan struct{}
+
+	// Tracer, if set, records each operation's phases as spans, children
+	// of the span in the request's context: graphql.parse,
+	// graphql.validate and graphql.execute (under which the loaders'
+	// spans go), with graphql.operation.name and graphql.operation.type.
+	// The request's span gets those attributes too, and
+	// graphql.response_cache: hit, miss, shared or bypass. The document
+	// is never recorded; event streams get no GraphQL spans. Nil records
+	// nothing and costs nothing.
+	Tracer trace.Tracer
 }
 
 // Observer is told what the endpoint does, for metrics.
@@ -405,13 +416,16 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 		version, newest = e.opts.Version(r.Context())
 	}
 	if version == "" || !newest {
+		e.noteCache(r.Context(), "bypass")
 		return e.run(r, req, key, nil), false
 	}
 	if a := e.opts.Cache.get(version, key); a != nil {
 		e.opts.Observer.Cached(true)
+		e.noteCache(r.Context(), "hit")
 		return &result{status: http.StatusOK, answer: a}, true
 	}
 	e.opts.Observer.Cached(false)
+	e.noteCache(r.Context(), "miss")
 	leader := false
 	v, _, _ := e.opts.Cache.flight.Do(version+string(key[:]), func() (any, error) {
 		leader = true
@@ -426,6 +440,9 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 		// Another request's failure is its own: its errors carry its
 		// request id. Run this one for itself.
 		return e.run(r, req, key, nil), false
+	}
+	if !leader {
+		e.noteCache(r.Context(), "shared")
 	}
 	return res, false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Executor runs a validated operation by a faster path than gqlgen's
@@ -73,6 +74,9 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 
 	oc, errs := exec.CreateOperationContext(ctx, params)
+	if tr := t.e.opts.Tracer; tr != nil {
+		traceChecks(ctx, tr, oc, errs)
+	}
 	if errs != nil {
 		status := http.StatusOK
 		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
@@ -100,14 +104,25 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && oc.Operation != nil {
 		info.operation = oc.Operation.Name
 	}
+	var span trace.Span // the execute span, when tracing
+	if tr := t.e.opts.Tracer; tr != nil {
+		ctx, span = startExecute(ctx, tr, oc)
+	}
 	if t.e.opts.Executor != nil {
 		if body, ok := t.e.opts.Executor.Execute(ctx, oc); ok {
+			if span != nil {
+				endExecute(span, nil)
+			}
 			w.Write(body)
 			return
 		}
 	}
 	responses, ctx := exec.DispatchOperation(ctx, oc)
-	writeJSON(w, responses(ctx))
+	resp := responses(ctx)
+	if span != nil {
+		endExecute(span, resp)
+	}
+	writeJSON(w, resp)
 }
 
 func (transport) writeErrors(w http.ResponseWriter, ctx context.Context, exec graphql.GraphExecutor, status int, errs gqlerror.List) {

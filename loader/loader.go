@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
@@ -30,6 +32,11 @@ type Options struct {
 	// OnBatch, if set, is called with the kind of record and the number of
 	// keys of every batch a loader runs; metrics and tests use it.
 	OnBatch func(kind string, keys int)
+	// Tracer, if set, records a "loader.batch" span for every batch, a
+	// child of the span in the context of the batch's first Load, with
+	// the kind of record (loader.kind) and the number of keys
+	// (loader.keys). Nil records nothing and costs nothing.
+	Tracer trace.Tracer
 	// AwaitCold, if set, is called when a request arrives while some
 	// collection has no good snapshot; it waits for the upstream read
 	// under way, at most until its context ends. ColdWait bounds that
@@ -55,7 +62,7 @@ type Source interface {
 // request first asks for that kind.
 type Loaders struct {
 	snapshot *catalogue.Snapshot
-	opts     Options
+	opts     batching
 
 	item              lazy[catalogue.Item]
 	monster           lazy[catalogue.Monster]
@@ -75,7 +82,17 @@ func New(snap *catalogue.Snapshot, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	return &Loaders{snapshot: snap, opts: opts}
+	return &Loaders{snapshot: snap, opts: batching{Wait: opts.Wait, MaxBatch: opts.MaxBatch, OnBatch: opts.OnBatch, Tracer: opts.Tracer}}
+}
+
+// batching is what a request's loaders need of Options. Loaders are made
+// for every request, so they keep only this: the whole Options would put
+// them in a larger allocation size class.
+type batching struct {
+	Wait     time.Duration
+	MaxBatch int
+	OnBatch  func(kind string, keys int)
+	Tracer   trace.Tracer
 }
 
 // Snapshot returns the snapshot the request pinned, or nil if there was
@@ -103,10 +120,15 @@ func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *dataloader.Loader[int64, *T]
 }
 
 // newLoader makes a loader of one kind of record from its table.
-func newLoader[T any](opts Options, kind string, t *catalogue.Table[T]) *dataloader.Loader[int64, *T] {
-	fetch := func(_ context.Context, ids []int64) []*dataloader.Result[*T] {
+func newLoader[T any](opts batching, kind string, t *catalogue.Table[T]) *dataloader.Loader[int64, *T] {
+	fetch := func(ctx context.Context, ids []int64) []*dataloader.Result[*T] {
 		if opts.OnBatch != nil {
 			opts.OnBatch(kind, len(ids))
+		}
+		if opts.Tracer != nil {
+			_, span := opts.Tracer.Start(ctx, "loader.batch", trace.WithAttributes(
+				attribute.String("loader.kind", kind), attribute.Int("loader.keys", len(ids))))
+			defer span.End()
 		}
 		// One result per key, in key order. A missing record is an
 		// explicit not-found result with nil Data and no error: a
