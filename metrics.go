@@ -27,6 +27,7 @@ type metrics struct {
 	graphqlDuration *prometheus.HistogramVec
 	graphqlBytes    prometheus.Histogram
 	graphqlRejected *prometheus.CounterVec
+	graphqlStreams  prometheus.Gauge
 	loaderBatch     *prometheus.HistogramVec
 	cacheLookups    *prometheus.CounterVec
 
@@ -83,13 +84,17 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Name: "graphql_response_cache_lookups_total",
 			Help: "GraphQL response cache lookups by result: hit, or miss (the query ran).",
 		}, []string{"result"}),
+		graphqlStreams: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "graphql_subscriptions_open",
+			Help: "Subscription event streams open now (at most -max-subscriptions).",
+		}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
-		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.loaderBatch, m.cacheLookups,
+		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups,
 		snapshotCollector{store: store, states: states},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "graphql_response_cache_bytes",
@@ -132,6 +137,9 @@ func (m *metrics) Request(operation, outcome string, d time.Duration, bytes int)
 
 // Rejected implements graphqlhttp.Observer.
 func (m *metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(limit).Inc() }
+
+// Streams implements graphqlhttp.Observer.
+func (m *metrics) Streams(delta int) { m.graphqlStreams.Add(float64(delta)) }
 
 // Cached implements graphqlhttp.Observer.
 func (m *metrics) Cached(hit bool) {

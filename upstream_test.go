@@ -1063,6 +1063,9 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	if !slices.Equal(c.Collections, []string{"worldboss"}) || c.Version == before.Version {
 		t.Errorf("change %+v, want collections [worldboss] and a version other than %s", c, before.Version)
 	}
+	if open := g.metrics(t)["graphql_subscriptions_open"]; open != 1 {
+		t.Errorf("graphql_subscriptions_open %v with one stream open, want 1", open)
+	}
 	if _, rd, _ := g.readyz(t); rd.Version != c.Version {
 		t.Errorf("the event's version %s is not the served one, %s", c.Version, rd.Version)
 	}

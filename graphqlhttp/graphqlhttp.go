@@ -112,6 +112,8 @@ type Observer interface {
 	// Rejected reports a request refused by a limit, named as in the
 	// limitError ("body", "depth", "complexity", …).
 	Rejected(limit string)
+	// Streams reports an event stream opened (+1) or ended (-1).
+	Streams(delta int)
 }
 
 // gqlgen keeps the table of which error codes are protocol errors (a 4xx
@@ -190,6 +192,7 @@ type nopObserver struct{}
 
 func (nopObserver) Request(string, string, time.Duration, int) {}
 func (nopObserver) Rejected(string)                            {}
+func (nopObserver) Streams(int)                                {}
 func (nopObserver) Cached(bool)                                {}
 
 type endpoint struct {
@@ -316,6 +319,8 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
 		return 0
 	}
 	defer e.streams.Release(1)
+	e.opts.Observer.Streams(1)
+	defer e.opts.Observer.Streams(-1)
 	// Proxies that buffer responses (nginx does by default) would hold
 	// the events back.
 	w.Header().Set("X-Accel-Buffering", "no")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,7 +131,8 @@ func streamServer(t *testing.T, opts graphqlhttp.Options) (*httptest.Server, *ca
 
 func TestSubscriptionOverSSE(t *testing.T) {
 	done := make(chan struct{})
-	srv, st := streamServer(t, graphqlhttp.Options{MaxStreams: 1, KeepAlive: 50 * time.Millisecond, Done: done})
+	obs := &streamObserver{}
+	srv, st := streamServer(t, graphqlhttp.Options{MaxStreams: 1, KeepAlive: 50 * time.Millisecond, Done: done, Observer: obs})
 
 	s := openStream(t, srv.URL, changesSubscription)
 	if s.resp.StatusCode != http.StatusOK {
@@ -174,6 +176,10 @@ func TestSubscriptionOverSSE(t *testing.T) {
 		}
 	})
 
+	if n := obs.open.Load(); n != 1 {
+		t.Errorf("the observer counts %d streams open, want 1", n)
+	}
+
 	next := changedSnapshot(t, st.Current())
 	st.Publish(next)
 	ev, ok := s.next(t, 5*time.Second)
@@ -207,7 +213,20 @@ func TestSubscriptionOverSSE(t *testing.T) {
 	if _, ok := s.next(t, 5*time.Second); ok {
 		t.Error("the stream went on after complete")
 	}
+	for deadline := time.Now().Add(5 * time.Second); obs.open.Load() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the observer counts %d streams open after the stream ended", obs.open.Load())
+		}
+	}
 }
+
+// streamObserver counts the streams open.
+type streamObserver struct {
+	cacheObserver
+	open atomic.Int64
+}
+
+func (o *streamObserver) Streams(delta int) { o.open.Add(int64(delta)) }
 
 func TestSubscriptionsRefused(t *testing.T) {
 	srv, _ := streamServer(t, graphqlhttp.Options{}) // MaxStreams 0: none
