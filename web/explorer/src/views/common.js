@@ -1,4 +1,5 @@
 import { h } from '../dom.js';
+import { amount, chance, chanceCell } from '../format.js';
 
 export function link(href, text, attrs = {}) {
   return h('a', { href, ...attrs }, text);
@@ -36,5 +37,51 @@ export function pageHeader(testid, title, ...badges) {
     { class: 'page-header' },
     h('h1', { 'data-testid': testid, tabindex: '-1' }, title),
     badges.some(Boolean) ? h('p', { class: 'badges' }, badges) : null,
+  );
+}
+
+// A table of drops, as both an item's droppers and a monster's loot are
+// shown: one row per drop, with its amount, its chances and its rarity.
+// row(d) gives the first cell's content ({ head: [...] }), the drop's
+// amount bounds ({ min, max }) and the chance cell's attributes.
+export function dropTable(tableAttrs, firstColumn, drops, row) {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'data', ...tableAttrs },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, firstColumn),
+          h('th', { scope: 'col', class: 'num' }, 'Amount'),
+          h('th', { scope: 'col', class: 'num' }, 'Chance'),
+          h('th', { scope: 'col', class: 'num extra' }, 'With luck'),
+          h('th', { scope: 'col', class: 'num extra' }, 'Extreme luck'),
+          h('th', { scope: 'col', class: 'extra' }, 'Rarity'),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        drops.map((d) => {
+          const r = row(d);
+          return h(
+            'tr',
+            null,
+            h('th', { scope: 'row' }, ...r.head),
+            h('td', { class: 'num' }, amount(r.min, r.max)),
+            h('td', { class: 'num', ...r.chanceAttrs }, chanceCell(d.baseChance)),
+            h('td', { class: 'num extra' }, chance(d.luckChance)),
+            h('td', { class: 'num extra' }, chance(d.extremeLuckChance)),
+            h('td', { class: 'extra' }, d.rarity ?? ''),
+          );
+        }),
+      ),
+    ),
   );
 }

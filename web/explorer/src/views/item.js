@@ -1,8 +1,8 @@
 import { h } from '../dom.js';
-import { amount, chance, chanceCell, num, rarityBadge } from '../format.js';
+import { amount, chance, num, rarityBadge } from '../format.js';
 import { ITEM_PAGE } from '../queries.js';
 import { paths } from '../routes.js';
-import { empty, link, pageHeader, section, stats } from './common.js';
+import { dropTable, empty, link, pageHeader, section, stats } from './common.js';
 
 export const item = {
   operation: (route) => ({ query: ITEM_PAGE, variables: { id: route.id }, operationName: 'ItemPage' }),
@@ -55,56 +55,24 @@ function droppedBy(it) {
   return section(
     'dropped-by',
     `Dropped by ${drops.length === 1 ? '1 monster' : `${drops.length} monsters`}`,
-    h(
-      'div',
-      { class: 'table-scroll' },
-      h(
-        'table',
-        { class: 'data' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            h('th', { scope: 'col' }, 'Monster'),
-            h('th', { scope: 'col', class: 'num' }, 'Amount'),
-            h('th', { scope: 'col', class: 'num' }, 'Chance'),
-            h('th', { scope: 'col', class: 'num extra' }, 'With luck'),
-            h('th', { scope: 'col', class: 'num extra' }, 'Extreme luck'),
-            h('th', { scope: 'col', class: 'extra' }, 'Rarity'),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          drops.map((d) => {
-            const m = d.monster;
-            const name = m?.name ?? d.monsterName;
-            return h(
-              'tr',
-              null,
-              h(
-                'th',
-                { scope: 'row' },
-                m
-                  ? link(paths.monster(m.id), name, {
-                      'data-testid': 'dropper-link',
-                      'aria-describedby': `drop-chance-${d.monsterId}`,
-                    })
-                  : name,
-                m ? h('span', { class: 'sub' }, `level ${num(m.combatLevel)}${m.area ? ` · ${m.area}` : ''}`) : null,
-              ),
-              h('td', { class: 'num' }, amount(d.minAmount, d.maxAmount)),
-              h('td', { class: 'num', id: `drop-chance-${d.monsterId}`, 'data-testid': 'drop-chance' }, chanceCell(d.baseChance)),
-              h('td', { class: 'num extra' }, chance(d.luckChance)),
-              h('td', { class: 'num extra' }, chance(d.extremeLuckChance)),
-              h('td', { class: 'extra' }, d.rarity ?? ''),
-            );
-          }),
-        ),
-      ),
-    ),
+    dropTable({}, 'Monster', drops, (d) => {
+      const m = d.monster;
+      const name = m?.name ?? d.monsterName;
+      return {
+        head: [
+          m
+            ? link(paths.monster(m.id), name, {
+                'data-testid': 'dropper-link',
+                'aria-describedby': `drop-chance-${d.monsterId}`,
+              })
+            : name,
+          m ? h('span', { class: 'sub' }, `level ${num(m.combatLevel)}${m.area ? ` · ${m.area}` : ''}`) : null,
+        ],
+        min: d.minAmount,
+        max: d.maxAmount,
+        chanceAttrs: { id: `drop-chance-${d.monsterId}`, 'data-testid': 'drop-chance' },
+      };
+    }),
   );
 }
 

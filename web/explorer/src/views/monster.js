@@ -1,8 +1,8 @@
 import { h } from '../dom.js';
-import { amount, chance, chanceCell, num, rarityBadge } from '../format.js';
+import { chance, num, rarityBadge } from '../format.js';
 import { MONSTER_PAGE } from '../queries.js';
 import { paths } from '../routes.js';
-import { empty, link, pageHeader, section, stats } from './common.js';
+import { dropTable, empty, link, pageHeader, section, stats } from './common.js';
 
 export const monster = {
   operation: (route) => ({ query: MONSTER_PAGE, variables: { id: route.id }, operationName: 'MonsterPage' }),
@@ -47,49 +47,17 @@ function lootTable(m) {
   return section(
     'loot',
     `Loot (${drops.length === 1 ? '1 drop' : `${drops.length} drops`})`,
-    h(
-      'div',
-      { class: 'table-scroll' },
-      h(
-        'table',
-        { class: 'data', 'data-testid': 'loot-table' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            h('th', { scope: 'col' }, 'Item'),
-            h('th', { scope: 'col', class: 'num' }, 'Amount'),
-            h('th', { scope: 'col', class: 'num' }, 'Chance'),
-            h('th', { scope: 'col', class: 'num extra' }, 'With luck'),
-            h('th', { scope: 'col', class: 'num extra' }, 'Extreme luck'),
-            h('th', { scope: 'col', class: 'extra' }, 'Rarity'),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          drops.map((d) => {
-            const name = d.item?.name ?? d.name ?? 'Unknown item';
-            return h(
-              'tr',
-              null,
-              h(
-                'th',
-                { scope: 'row' },
-                d.item ? link(paths.item(d.item.id), name, { 'data-testid': 'loot-item-link' }) : name,
-                d.item ? h('span', { class: 'sub' }, rarityBadge(d.item.rarity), ` ${d.item.type}`) : null,
-              ),
-              h('td', { class: 'num' }, amount(d.min, d.max)),
-              h('td', { class: 'num' }, chanceCell(d.baseChance)),
-              h('td', { class: 'num extra' }, chance(d.luckChance)),
-              h('td', { class: 'num extra' }, chance(d.extremeLuckChance)),
-              h('td', { class: 'extra' }, d.rarity ?? ''),
-            );
-          }),
-        ),
-      ),
-    ),
+    dropTable({ 'data-testid': 'loot-table' }, 'Item', drops, (d) => {
+      const name = d.item?.name ?? d.name ?? 'Unknown item';
+      return {
+        head: [
+          d.item ? link(paths.item(d.item.id), name, { 'data-testid': 'loot-item-link' }) : name,
+          d.item ? h('span', { class: 'sub' }, rarityBadge(d.item.rarity), ` ${d.item.type}`) : null,
+        ],
+        min: d.min,
+        max: d.max,
+        chanceAttrs: {},
+      };
+    }),
   );
 }
