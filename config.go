@@ -33,6 +33,8 @@ type config struct {
 	maxUpstreamBytes int64
 	// responseCacheBytes bounds the GraphQL response cache; 0 turns it off.
 	responseCacheBytes int64
+	// maxResponseBytes bounds one GraphQL answer (limits.MaxResponseBytes).
+	maxResponseBytes int64
 
 	// The public endpoint's limits and switches (see package graphqlhttp).
 	limits         graphqlhttp.Limits
@@ -67,6 +69,7 @@ func defaultConfig() config {
 		coldWait:           loader.DefaultColdWait,
 		maxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
 		responseCacheBytes: 64 << 20,
+		maxResponseBytes:   8 << 20,
 		limits: graphqlhttp.Limits{
 			MaxBodyBytes:  64 << 10,
 			MaxURLBytes:   8 << 10,
@@ -75,7 +78,7 @@ func defaultConfig() config {
 			MaxFields:     1000,
 			MaxAliases:    30,
 			MaxDirectives: 20,
-			MaxComplexity: 25000,
+			MaxComplexity: 100000,
 		},
 		requestTimeout:   10 * time.Second,
 		introspection:    true,
@@ -137,7 +140,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&l.MaxDirectives, "max-directives", l.MaxDirectives, "")
 	def("max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation")
 	fs.IntVar(&l.MaxComplexity, "max-complexity", l.MaxComplexity, "")
-	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation complexity (a list costs its page size times its child)")
+	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation cost: the most values its answer could hold, each list counted at its longest (a page, or the longest such list in the snapshot)")
+	fs.Var((*byteSize)(&cfg.maxResponseBytes), "max-response-bytes", "")
+	def("max-response-bytes", "GATEWAY_MAX_RESPONSE_BYTES", "largest GraphQL answer, in `bytes` (suffixes KiB, MiB, GiB); a longer one is stopped while it is built and answered RESPONSE_TOO_LARGE")
 	fs.DurationVar(&cfg.requestTimeout, "request-timeout", cfg.requestTimeout, "")
 	def("request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request")
 	fs.BoolVar(&cfg.introspection, "introspection", cfg.introspection, "")
@@ -263,6 +268,9 @@ func (cfg *config) check() error {
 		if v.value < 1 {
 			return fmt.Errorf("invalid -%s %d: must be at least 1", v.name, v.value)
 		}
+	}
+	if cfg.maxResponseBytes < 1<<10 || cfg.maxResponseBytes > 1<<30 {
+		return fmt.Errorf("invalid -max-response-bytes %d: must be from 1KiB to 1GiB", cfg.maxResponseBytes)
 	}
 	if cfg.maxUpstreamBytes < 1<<10 {
 		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.maxUpstreamBytes)

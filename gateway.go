@@ -133,6 +133,8 @@ func (g *gateway) handler() http.Handler {
 	if g.tracerProvider != nil {
 		tracer = g.tracerProvider.Tracer(tracerName)
 	}
+	limits := g.cfg.limits
+	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
 	var executor graphqlhttp.Executor // nil: the compiled plans
 	if !g.cfg.compiledPlans {
 		executor = graphqlhttp.NoExecutor
@@ -140,7 +142,7 @@ func (g *gateway) handler() http.Handler {
 	mux.Handle("/graphql", resolvers.NewHandler(g.store,
 		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
 		graphqlhttp.Options{
-			Limits:         g.cfg.limits,
+			Limits:         limits,
 			RequestTimeout: g.cfg.requestTimeout,
 			Introspection:  g.cfg.introspection,
 			Logger:         g.logger,

@@ -43,6 +43,12 @@ func (p *Part) Collection() Collection { return p.collection }
 // Body returns the part's upstream body.
 func (p *Part) Body() *Body { return p.body }
 
+// Records returns the part's records in upstream order, as a slice of the
+// collection's record type ([]Item for Items, []Monster for Monsters, …),
+// for code that walks every record whatever its type. The slice is the
+// part's own: read it, never change it.
+func (p *Part) Records() any { return p.table.(interface{ all() any }).all() }
+
 // Table is a collection's records in upstream order, indexed by id.
 // A nil *Table is an empty one.
 type Table[T any] struct {
@@ -66,6 +72,8 @@ func newTable[T any](records []T, id func(*T) int64) *Table[T] {
 	}
 	return t
 }
+
+func (t *Table[T]) all() any { return t.records }
 
 // Len returns the number of records.
 func (t *Table[T]) Len() int {

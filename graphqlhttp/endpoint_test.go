@@ -421,7 +421,7 @@ type slowExecutor struct {
 	running, max int
 }
 
-func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext) ([]byte, bool) {
+func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, int) ([]byte, error) {
 	s.mu.Lock()
 	s.running++
 	s.max = max(s.max, s.running)
@@ -430,7 +430,7 @@ func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext) ([]by
 	s.mu.Lock()
 	s.running--
 	s.mu.Unlock()
-	return []byte(`{"data":{"__typename":"Query"}}`), true
+	return []byte(`{"data":{"__typename":"Query"}}`), nil
 }
 
 // TestOperationsRunAtMostOnePerCore: many requests at once are executed a

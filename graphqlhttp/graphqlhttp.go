@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -64,6 +63,11 @@ type Options struct {
 	// Executor, if set, runs the operations it can faster than gqlgen's
 	// generated executor; gqlgen runs the rest.
 	Executor Executor
+
+	// Lengths, if set, tells the cost limit how long the data's lists
+	// are, for the request in ctx (see cost.go). Nil: every list that is
+	// not a page costs UnknownListLength.
+	Lengths func(ctx context.Context) Lengths
 
 	// Cache, if set, keeps whole answers; see ResponseCache.
 	Cache *ResponseCache
@@ -172,9 +176,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.APQCacheSize)}})
 	srv.Use(guard{e})
-	srv.Use(&extension.ComplexityLimit{Func: func(context.Context, *graphql.OperationContext) int {
-		return opts.Limits.MaxComplexity
-	}})
+	srv.Use(costLimit{e})
 	// The time budget is the request context's deadline. No middleware
 	// wraps every field to check it (that cost an eighth of a nested
 	// query's time): every resolver that does work checks the context
@@ -185,6 +187,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	srv.SetErrorPresenter(e.presentError)
 	srv.SetRecoverFunc(e.recoverPanic)
 	e.gql = srv
+	e.costs = newCoster(es.Schema())
 	return e
 }
 
@@ -211,6 +214,8 @@ type endpoint struct {
 	running *semaphore.Weighted
 	// streams holds a place for each open event stream.
 	streams *semaphore.Weighted
+	// costs measures operations against the schema (see cost.go).
+	costs *coster
 }
 
 type requestIDKey struct{}
@@ -471,6 +476,11 @@ func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseC
 	// gqlgen writes "errors" first when there are any.
 	if res.status == http.StatusOK && bytes.HasPrefix(res.body, []byte(`{"data":`)) {
 		res.answer = newAnswer(c, key, res.body)
+		// Compressed here, in the operation's place among the cores,
+		// so that compressing large answers has the same bound on
+		// concurrency as making them. (A cached answer's variants are
+		// made once per entry.)
+		res.answer.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	}
 	return res
 }
@@ -481,9 +491,17 @@ func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseC
 // out as gqlgen wrote it, marked not to be kept.
 func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) int {
 	h := w.Header()
+	// A shared cache must key a GET answer on everything it varies by:
+	// the encoding, the media type (Accept), and Origin, which the CORS
+	// layer has added already, so Vary is added to, never set.
+	h.Add("Vary", "Accept, Accept-Encoding")
 	a := res.answer
 	if a == nil {
-		maps.Copy(h, res.header)
+		for k, v := range res.header {
+			if k != "Vary" {
+				h[k] = v
+			}
+		}
 		if r.Method == http.MethodGet {
 			h.Set("Cache-Control", "no-store")
 		}
@@ -491,11 +509,17 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) in
 		n, _ := w.Write(res.body)
 		return n
 	}
-	h.Set("Content-Type", responseType(r.Header.Get("Accept")))
-	h.Set("Vary", "Accept-Encoding")
+	contentType := responseType(r.Header.Get("Accept"))
+	h.Set("Content-Type", contentType)
 	enc, body := a.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	if r.Method == http.MethodGet {
-		etag := contentcoding.ETag(a.etagBase(), enc)
+		// The same bytes under another media type are another
+		// representation, with a tag of its own.
+		base := a.etagBase()
+		if contentType == typeGraphQLResponse {
+			base += "-graphql"
+		}
+		etag := contentcoding.ETag(base, enc)
 		h.Set("ETag", etag)
 		h.Set("Cache-Control", e.cacheControl)
 		if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, etag) {

@@ -48,7 +48,17 @@ var (
 	// introspectionTooDeep nests __schema 17 levels deep; the limit is 15.
 	introspectionTooDeep = "{ " + marker + ": __schema { types { fields { type " + strings.Repeat("{ ofType ", 12) + "{ name }" + strings.Repeat(" }", 12) + " } } } }"
 	// tooComplex asks for a thousand items of twenty monsters of twenty items.
-	tooComplex = "{ " + marker + ": items(first: 1000) { nodes { droppedByMonsters { droppedItems { id } } } } }"
+	// Nine pages of a thousand records, each written twice: about
+	// 108,000 values, over the default 100,000.
+	tooComplex = "{ " + marker + ": items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"b: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"c: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"d: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"e: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"f: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"g: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"h: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } " +
+		"i: items(first: 1000) { nodes { id name value type } edges { cursor node { id name value type } } } }"
 )
 
 // fragmentCycles are documents whose fragments spread themselves, in every

@@ -31,10 +31,15 @@ type Limits struct {
 	MaxAliases int
 	// MaxDirectives bounds the directives, fragments expanded. Default 20.
 	MaxDirectives int
-	// MaxComplexity bounds the operation's complexity as the schema's cost
-	// functions count it (a list costs its page size times its child).
-	// Default 25000.
+	// MaxComplexity bounds the operation's cost: the most JSON values
+	// its answer could hold, lists counted at their longest (see
+	// cost.go). Default 100000.
 	MaxComplexity int
+
+	// MaxResponseBytes bounds an answer's body: one that would be longer
+	// is stopped while it is built and answered RESPONSE_TOO_LARGE, with
+	// no data. Default 8 MiB.
+	MaxResponseBytes int
 
 	// noIntrospection refuses __schema and __type; New sets it from
 	// Options.Introspection.
@@ -57,7 +62,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxFields, 1000)
 	def(&l.MaxAliases, 30)
 	def(&l.MaxDirectives, 20)
-	def(&l.MaxComplexity, 25000)
+	def(&l.MaxComplexity, 100000)
+	def(&l.MaxResponseBytes, 8<<20)
 	return l
 }
 
@@ -78,6 +84,7 @@ const (
 	CodeNoIntrospection  = "INTROSPECTION_DISABLED"
 	CodeTooManyErrors    = "TOO_MANY_ERRORS"
 	CodeTimeout          = "REQUEST_TIMEOUT"
+	CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
 	CodeTooManyStreams   = "TOO_MANY_SUBSCRIPTIONS"
 	CodeStreamsOff       = "SUBSCRIPTIONS_DISABLED"
 	CodeInternal         = "INTERNAL_SERVER_ERROR"

@@ -221,7 +221,7 @@ func TestCheckQueryLeavesOthersToGqlgen(t *testing.T) {
 func TestLimitsDefaults(t *testing.T) {
 	want := Limits{
 		MaxBodyBytes: 64 << 10, MaxURLBytes: 8 << 10, MaxTokens: 5000, MaxDepth: 10, MaxIntrospectionDepth: 15,
-		MaxFields: 1000, MaxAliases: 30, MaxDirectives: 20, MaxComplexity: 25000,
+		MaxFields: 1000, MaxAliases: 30, MaxDirectives: 20, MaxComplexity: 100000, MaxResponseBytes: 8 << 20,
 	}
 	if got := (Limits{}).withDefaults(); got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
@@ -229,7 +229,7 @@ func TestLimitsDefaults(t *testing.T) {
 	if got := (Limits{MaxBodyBytes: -1, MaxDepth: -5}).withDefaults(); got != want {
 		t.Errorf("negative limits: %+v, want the defaults %+v", got, want)
 	}
-	given := Limits{MaxBodyBytes: 1, MaxURLBytes: 2, MaxTokens: 3, MaxDepth: 4, MaxIntrospectionDepth: 5, MaxFields: 6, MaxAliases: 7, MaxDirectives: 8, MaxComplexity: 9}
+	given := Limits{MaxBodyBytes: 1, MaxURLBytes: 2, MaxTokens: 3, MaxDepth: 4, MaxIntrospectionDepth: 5, MaxFields: 6, MaxAliases: 7, MaxDirectives: 8, MaxComplexity: 9, MaxResponseBytes: 10}
 	if got := given.withDefaults(); got != given {
 		t.Errorf("given limits became %+v", got)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -21,10 +23,21 @@ import (
 type Executor interface {
 	// Execute returns the whole response body, {"data":…}, as gqlgen's
 	// transports write it (encoding/json's compact form, with <, >, &,
-	// U+2028 and U+2029 escaped), or false to leave the operation to
-	// gqlgen.
-	Execute(ctx context.Context, oc *graphql.OperationContext) (body []byte, ok bool)
+	// U+2028 and U+2029 escaped), or ErrDeclined to leave the operation
+	// to gqlgen. It stops, with no answer, as soon as the body grows
+	// past maxBytes (ErrResponseTooLarge) or ctx is done (ctx's error):
+	// it checks both while it works, not only at the end.
+	Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (body []byte, err error)
 }
+
+var (
+	// ErrDeclined is an Executor's answer for an operation it leaves to
+	// gqlgen.
+	ErrDeclined = errors.New("graphqlhttp: operation declined by the executor")
+	// ErrResponseTooLarge stops an answer that would be larger than
+	// Limits.MaxResponseBytes.
+	ErrResponseTooLarge = errors.New("graphqlhttp: the answer is larger than the response bound")
+)
 
 // NoExecutor declines every operation: gqlgen's generated executor runs
 // them all.
@@ -32,8 +45,8 @@ var NoExecutor Executor = noExecutor{}
 
 type noExecutor struct{}
 
-func (noExecutor) Execute(context.Context, *graphql.OperationContext) ([]byte, bool) {
-	return nil, false
+func (noExecutor) Execute(context.Context, *graphql.OperationContext, int) ([]byte, error) {
+	return nil, ErrDeclined
 }
 
 // transport is the endpoint's one gqlgen transport, for GET and POST. The
@@ -108,21 +121,56 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	if tr := t.e.opts.Tracer; tr != nil {
 		ctx, span = startExecute(ctx, tr, oc)
 	}
+	maxBytes := t.e.opts.Limits.MaxResponseBytes
 	if t.e.opts.Executor != nil {
-		if body, ok := t.e.opts.Executor.Execute(ctx, oc); ok {
+		body, err := t.e.opts.Executor.Execute(ctx, oc, maxBytes)
+		if err == nil {
 			if span != nil {
 				endExecute(span, nil)
 			}
 			w.Write(body)
 			return
 		}
+		if !errors.Is(err, ErrDeclined) {
+			resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{t.e.stopped(ctx, err)})
+			if span != nil {
+				endExecute(span, resp)
+			}
+			writeJSON(w, resp)
+			return
+		}
 	}
 	responses, ctx := exec.DispatchOperation(ctx, oc)
 	resp := responses(ctx)
+	// gqlgen's executor builds the whole answer before it returns: the
+	// bound is checked on what it built, which the cost limit keeps to
+	// MaxComplexity values.
+	if resp != nil && len(resp.Data) > maxBytes {
+		resp = exec.DispatchError(ctx, gqlerror.List{t.e.stopped(ctx, ErrResponseTooLarge)})
+	}
 	if span != nil {
 		endExecute(span, resp)
 	}
 	writeJSON(w, resp)
+}
+
+// stopped is the error of an answer an Executor stopped: too large, or
+// out of time. Either way no data is sent, not even a part of it.
+func (e *endpoint) stopped(ctx context.Context, err error) *gqlerror.Error {
+	if errors.Is(err, ErrResponseTooLarge) {
+		return &gqlerror.Error{
+			Message: fmt.Sprintf("the answer would be larger than %d bytes: ask for smaller pages (first, last) or fewer fields",
+				e.opts.Limits.MaxResponseBytes),
+			Extensions: map[string]any{"code": CodeResponseTooLarge, "requestId": RequestID(ctx)},
+		}
+	}
+	if ctx.Err() != nil {
+		return &gqlerror.Error{Message: "the request ran out of time",
+			Extensions: map[string]any{"code": CodeTimeout, "requestId": RequestID(ctx)}}
+	}
+	// Anything else is a failure of ours: presentError logs it and
+	// shows the caller an internal error.
+	return gqlerror.WrapPath(nil, err)
 }
 
 func (transport) writeErrors(w http.ResponseWriter, ctx context.Context, exec graphql.GraphExecutor, status int, errs gqlerror.List) {

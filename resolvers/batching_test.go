@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
@@ -101,7 +102,9 @@ func TestBatching(t *testing.T) {
 			// A generous window: the test is about batching, not timing,
 			// and must hold on a loaded machine under the race detector.
 			// The production window is measured by BenchmarkNestedQuery.
-			srv := serve(t, storeOf(snap), loader.Options{Wait: time.Second, OnBatch: counter.record})
+			// And no cost limit: a whole page of the longest lists.
+			srv := serveWith(t, storeOf(snap), loader.Options{Wait: time.Second, OnBatch: counter.record},
+				graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: 1 << 30}})
 			data(t, srv, tt.query, nil)
 			if diff := cmp.Diff(tt.wantBatches, counter.batches); diff != "" {
 				t.Errorf("batches by kind (-want +got)\n%s", diff)

@@ -31,20 +31,20 @@ type counting struct {
 	answered atomic.Int64
 }
 
-func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext) ([]byte, bool) {
-	body, ok := c.Executor.Execute(ctx, oc)
-	if ok {
+func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) ([]byte, error) {
+	body, err := c.Executor.Execute(ctx, oc, maxBytes)
+	if err == nil {
 		c.answered.Add(1)
 	}
-	return body, ok
+	return body, err
 }
 
 // gqlgenOnly declines every operation: the handler it is given to runs
 // everything through gqlgen's generated executor.
 type gqlgenOnly struct{}
 
-func (gqlgenOnly) Execute(context.Context, *graphql.OperationContext) ([]byte, bool) {
-	return nil, false
+func (gqlgenOnly) Execute(context.Context, *graphql.OperationContext, int) ([]byte, error) {
+	return nil, graphqlhttp.ErrDeclined
 }
 
 // pair is the same catalogue served twice: by the compiled plans (falling

@@ -19,12 +19,12 @@ import (
 // the new snapshot's cache.
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
 	cfg := graph.Config{Resolvers: &Resolver{src: src}}
-	setComplexity(&cfg.Complexity)
 	// Unless told otherwise, operations run from compiled plans where
 	// they can (see Compiled), and by gqlgen's executor where not.
 	if httpOpts.Executor == nil {
 		httpOpts.Executor = NewCompiled()
 	}
+	httpOpts.Lengths = newLengthsCache().forRequest
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
 		snap, err := loader.Snapshot(ctx)
 		if err != nil || snap == nil {

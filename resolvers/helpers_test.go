@@ -50,7 +50,13 @@ func storeOf(snap *catalogue.Snapshot) *catalogue.Store {
 // serve starts the GraphQL endpoint on a loopback port for the test.
 func serve(t testing.TB, src resolvers.Source, opts loader.Options) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(resolvers.NewHandler(src, opts, graphqlhttp.Options{Introspection: true}))
+	return serveWith(t, src, opts, graphqlhttp.Options{Introspection: true})
+}
+
+// serveWith is serve with the endpoint's options.
+func serveWith(t testing.TB, src resolvers.Source, opts loader.Options, httpOpts graphqlhttp.Options) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(resolvers.NewHandler(src, opts, httpOpts))
 	t.Cleanup(srv.Close)
 	return srv
 }

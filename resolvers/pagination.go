@@ -5,13 +5,15 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph/model"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
-// Page sizes: the contract's default and ceiling for first (and last).
+// Page sizes: the contract's default and ceiling for first (and last),
+// which the cost limit assumes too.
 const (
-	defaultPageSize = 50
-	maxPageSize     = 1000
+	defaultPageSize = graphqlhttp.DefaultPageSize
+	maxPageSize     = graphqlhttp.UnknownListLength
 )
 
 // pageArgs are a connection field's Relay arguments.

@@ -87,7 +87,9 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	rep := body.In(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	hdr := w.Header()
-	hdr.Set("Vary", "Accept-Encoding")
+	// Added to, never set: the CORS layer has named Origin already, and a
+	// shared cache must key on both.
+	hdr.Add("Vary", "Accept-Encoding")
 	hdr.Set("ETag", rep.ETag)
 	hdr.Set("Cache-Control", cacheControl)
 	if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, rep.ETag) {

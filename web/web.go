@@ -184,7 +184,7 @@ func (f *file) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Security-Policy", f.csp)
 	}
 	if f.compressible {
-		h.Set("Vary", "Accept-Encoding")
+		h.Add("Vary", "Accept-Encoding") // after the CORS layer's Origin
 	}
 	if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, etag) {
 		w.WriteHeader(http.StatusNotModified)

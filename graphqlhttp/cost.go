@@ -1,0 +1,223 @@
+package graphqlhttp
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// The cost of an operation bounds its answer: for any operation admitted,
+// the answer's data holds at most as many JSON values (objects, arrays,
+// strings, numbers, booleans and nulls, every one counted) as its cost.
+// That is what makes the limit a bound on memory and time rather than a
+// guess: a nest of lists that grows geometrically is priced geometrically.
+//
+// The cost of a field is 1 for its own value, plus:
+//   - for an object, the cost of its selected fields;
+//   - for a list, its longest possible length times the cost of an
+//     element (an element being 1 plus its selected fields, or 1 for a
+//     scalar).
+//
+// A list's longest possible length is:
+//   - directly inside a paged field (one with first or last arguments, a
+//     Relay connection: nodes, edges), the page the field asks for;
+//   - else, the longest such list in the data the request reads, as
+//     Options.Lengths tells (computed once per snapshot of the data);
+//   - a list field Lengths does not know costs UnknownListLength.
+//
+// Fragments and repeated fields are summed, never merged, so the cost is
+// an upper bound; @skip and @include are applied. Introspection is counted
+// exactly, against the schema (see cost_introspection.go).
+
+// Lengths tells how long a list field of the data can be.
+type Lengths interface {
+	// Longest returns the length of the longest list held by field of
+	// type typeName in the data, or false for a field it does not know.
+	Longest(typeName, field string) (int, bool)
+}
+
+// UnknownListLength is the length assumed of a list field that neither
+// the page nor Lengths bounds: as long as the largest page.
+const UnknownListLength = 1000
+
+// DefaultPageSize is the page of a paged field asked for with neither
+// first nor last.
+const DefaultPageSize = 50
+
+// costLimit is the gqlgen extension that measures an operation once it is
+// validated, with its variables, before it runs: on every transport, so
+// for POST, GET, persisted queries and event streams alike.
+type costLimit struct{ e *endpoint }
+
+func (costLimit) ExtensionName() string                   { return "CostLimit" }
+func (costLimit) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	var lengths Lengths
+	if c.e.opts.Lengths != nil {
+		lengths = c.e.opts.Lengths(ctx)
+	}
+	limit := c.e.opts.Limits.MaxComplexity
+	// The walk visits each field once (the guard bounds them, fragments
+	// expanded), so the exact figure is cheap to report.
+	cost := c.e.costs.operation(oc, lengths, costCeiling)
+	if cost <= limit {
+		return nil
+	}
+	c.e.opts.Observer.Rejected("complexity")
+	err := gqlerror.Errorf("the query could return up to %d values, and at most %d are allowed: ask for smaller pages (first, last) or nest fewer lists", cost, limit)
+	errcode.Set(err, CodeTooComplex)
+	return err
+}
+
+// coster measures operations against one schema.
+type coster struct{ schema *ast.Schema }
+
+func newCoster(schema *ast.Schema) *coster { return &coster{schema: schema} }
+
+// costCeiling is where costs saturate: no count overflows, whatever a
+// query multiplies.
+const costCeiling = 1 << 40
+
+// operation returns the cost of oc's operation, saturated at ceiling.
+func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths, ceiling int) int {
+	root := c.schema.Query
+	switch oc.Operation.Operation {
+	case ast.Mutation:
+		root = c.schema.Mutation
+	case ast.Subscription:
+		root = c.schema.Subscription
+	}
+	if root == nil {
+		return 0
+	}
+	w := costWalk{c: c, oc: oc, lengths: lengths, ceiling: ceiling}
+	return w.selection(oc.Operation.SelectionSet, root.Name, -1)
+}
+
+type costWalk struct {
+	c       *coster
+	oc      *graphql.OperationContext
+	lengths Lengths
+	ceiling int
+	memo    map[introspectionKey]int
+}
+
+// selection returns the cost of the fields a selection set selects on an
+// object of type typeName; page is the page of the field holding it when
+// that field is paged, else -1.
+func (w *costWalk) selection(set ast.SelectionSet, typeName string, page int) int {
+	total := 0
+	for _, f := range graphql.CollectFields(w.oc, set, []string{typeName}) {
+		total = w.add(total, w.field(f, typeName, page))
+		if total >= w.ceiling {
+			return total
+		}
+	}
+	return total
+}
+
+func (w *costWalk) field(f graphql.CollectedField, typeName string, page int) int {
+	switch f.Name {
+	case "__typename":
+		return 1
+	case "__schema", "__type":
+		return w.introspect(f, "Query", nil)
+	}
+	def := f.Definition
+	if def == nil {
+		if t := w.c.schema.Types[typeName]; t != nil {
+			def = t.Fields.ForName(f.Name)
+		}
+	}
+	if def == nil {
+		return 1 // validation let it through, so it is a leaf we do not know
+	}
+	childPage := -1
+	if def.Arguments.ForName("first") != nil || def.Arguments.ForName("last") != nil {
+		childPage = w.page(f)
+	}
+	return w.value(f, typeName, def.Type, page, childPage)
+}
+
+// value returns the cost of a value of type t held by field f of
+// typeName.
+func (w *costWalk) value(f graphql.CollectedField, typeName string, t *ast.Type, page, childPage int) int {
+	if t.Elem != nil {
+		n := w.listLength(typeName, f.Name, page)
+		return w.add(1, w.mul(n, w.value(f, typeName, t.Elem, page, childPage)))
+	}
+	if len(f.Selections) == 0 {
+		return 1
+	}
+	return w.add(1, w.selection(f.Selections, t.NamedType, childPage))
+}
+
+// listLength is the longest list field of typeName can hold.
+func (w *costWalk) listLength(typeName, field string, page int) int {
+	if page >= 0 {
+		return page
+	}
+	if w.lengths != nil {
+		if n, ok := w.lengths.Longest(typeName, field); ok {
+			return n
+		}
+	}
+	return UnknownListLength
+}
+
+// page is the number of records a paged field asks for: the smaller of
+// first and last when both are given.
+func (w *costWalk) page(f graphql.CollectedField) int {
+	args := f.ArgumentMap(w.oc.Variables)
+	first, hasFirst := intValue(args["first"])
+	last, hasLast := intValue(args["last"])
+	switch {
+	case hasFirst && hasLast:
+		return max(0, min(first, last))
+	case hasFirst:
+		return max(0, first)
+	case hasLast:
+		return max(0, last)
+	}
+	return DefaultPageSize
+}
+
+func intValue(v any) (int, bool) {
+	switch v := v.(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(min(max(v, -1<<31), 1<<31)), true
+	case json.Number:
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		return int(min(max(n, -1<<31), 1<<31)), err == nil
+	}
+	return 0, false
+}
+
+// add and mul saturate at the ceiling, so no count overflows whatever the
+// query multiplies.
+func (w *costWalk) add(a, b int) int { return min(a+b, w.ceiling) }
+
+func (w *costWalk) mul(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a >= w.ceiling || b >= w.ceiling || a > w.ceiling/b {
+		return w.ceiling
+	}
+	return a * b
+}
+
+// CostOf returns the cost of oc's operation against schema, as the limit
+// measures it (see the top of cost.go): the most JSON values its answer's
+// data can hold.
+func CostOf(schema *ast.Schema, oc *graphql.OperationContext, lengths Lengths) int {
+	return newCoster(schema).operation(oc, lengths, costCeiling)
+}
