@@ -269,3 +269,170 @@ func TestCORS(t *testing.T) {
 		}
 	})
 }
+
+// nestedDrops is the query that built a 17 MB answer from 121 bytes:
+// drops → item → monsterDrops → monster, twice over, under aliases copies
+// of it.
+func nestedDrops(aliases int) string {
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i := range aliases {
+		fmt.Fprintf(&b, "a%d: monsters(first:150){nodes{drops{item{monsterDrops{monster{drops{item{monsterDrops{monsterName}}}}}}}}} ", i)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// TestAttacksAgainstBinary sends the real binary the requests that could
+// take a pod down with one small query, and checks each is refused or
+// stopped at once, and that the process still serves afterwards.
+func TestAttacksAgainstBinary(t *testing.T) {
+	type attack struct {
+		name, query string
+		code        string
+		within      time.Duration // what the refusal may take, generously
+	}
+	run := func(t *testing.T, g *gatewayProcess, attacks []attack) {
+		endpoint := "http://" + g.addr + "/graphql"
+		client := newClient(t)
+		client.Timeout = 30 * time.Second
+		for _, a := range attacks {
+			for _, method := range methodsFor(a.query) {
+				t.Run(a.name+"/"+method, func(t *testing.T) {
+					start := time.Now()
+					status, body, err := graphQLRequest(client, method, endpoint, a.query)
+					took := time.Since(start)
+					if err != nil {
+						t.Fatalf("no answer after %s: %v", took.Round(time.Millisecond), err)
+					}
+					var r struct {
+						Data   json.RawMessage
+						Errors []struct{ Extensions struct{ Code string } }
+					}
+					if err := json.Unmarshal([]byte(body), &r); err != nil || len(r.Errors) == 0 || r.Errors[0].Extensions.Code != a.code {
+						t.Errorf("status %d, body %.300s: want %s", status, body, a.code)
+					}
+					if d := strings.TrimSpace(string(r.Data)); d != "" && d != "null" {
+						t.Errorf("%d bytes of data sent with the refusal", len(d))
+					}
+					if took > a.within {
+						t.Errorf("answered in %s, want within %s", took.Round(time.Millisecond), a.within)
+					}
+					select {
+					case <-g.exited:
+						t.Fatalf("the gateway died: %v", g.waitErr)
+					default:
+					}
+					status, body, err = graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount } }`)
+					if err != nil || status != http.StatusOK || !strings.HasPrefix(body, `{"data":{"items":{"totalCount":`) {
+						t.Fatalf("after the attack a normal query got %d %.200s (%v)", status, body, err)
+					}
+				})
+			}
+		}
+	}
+
+	t.Run("default flags", func(t *testing.T) {
+		// Refused by their cost before anything runs.
+		run(t, startBinary(t, "-access-log=false"), []attack{
+			{"a 121-byte nest, 17 MB of answer", nestedDrops(1), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
+			{"4 aliases, 69 MB", nestedDrops(4), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
+			{"18 aliases, 312 MB", nestedDrops(18), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
+		})
+	})
+	t.Run("no cost limit", func(t *testing.T) {
+		// With the cost limit lifted, the other bounds still hold: the
+		// answer's size (8 MiB by default), stopped while it is
+		// written, and the time budget. Under either executor.
+		for _, plans := range []string{"true", "false"} {
+			t.Run("plans="+plans, func(t *testing.T) {
+				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-compiled-plans="+plans), []attack{
+					{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
+				})
+				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-compiled-plans="+plans,
+					"-max-response-bytes=1GiB", "-request-timeout=100ms"), []attack{
+					// About 140 MB and several seconds, if it ran.
+					{"8 aliases, 100ms budget", nestedDrops(8), "REQUEST_TIMEOUT", 3 * time.Second},
+				})
+			})
+		}
+	})
+}
+
+// TestCachesSeeEveryVariant asks what a shared cache (a CDN) would keep,
+// through the gateway's whole handler, CORS included: every header an
+// answer varies by must be named in Vary, and each representation of a
+// GraphQL answer must have its own tag.
+func TestCachesSeeEveryVariant(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.accessLog, cfg.corsOrigins = false, "https://a.example"
+	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := "/graphql?query=" + url.QueryEscape(`{ items(first: 100) { nodes { id name } } }`)
+	get := func(path string, header ...string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		rec := httptest.NewRecorder()
+		g.handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s: status %d: %.200s", path, rec.Code, rec.Body)
+		}
+		return rec
+	}
+	vary := func(rec *httptest.ResponseRecorder) map[string]bool {
+		names := map[string]bool{}
+		for _, v := range rec.Header().Values("Vary") {
+			for name := range strings.SplitSeq(v, ",") {
+				names[http.CanonicalHeaderKey(strings.TrimSpace(name))] = true
+			}
+		}
+		return names
+	}
+	for _, tt := range []struct {
+		name, path string
+		want       []string
+	}{
+		{"GraphQL GET", query, []string{"Origin", "Accept", "Accept-Encoding"}},
+		{"REST", "/items", []string{"Origin", "Accept-Encoding"}},
+	} {
+		for _, origin := range []string{"", "https://a.example"} {
+			t.Run(tt.name+"/origin="+origin, func(t *testing.T) {
+				var rec *httptest.ResponseRecorder
+				if origin == "" {
+					rec = get(tt.path, "Accept-Encoding", "gzip")
+				} else {
+					rec = get(tt.path, "Accept-Encoding", "gzip", "Origin", origin)
+				}
+				got := vary(rec)
+				for _, name := range tt.want {
+					if !got[name] {
+						t.Errorf("Vary %q does not name %s", rec.Header().Values("Vary"), name)
+					}
+				}
+			})
+		}
+	}
+	t.Run("a tag per media type", func(t *testing.T) {
+		plain := get(query, "Accept", "application/json")
+		graphql := get(query, "Accept", "application/graphql-response+json")
+		if plain.Header().Get("Content-Type") == graphql.Header().Get("Content-Type") {
+			t.Fatalf("both answers are %s", plain.Header().Get("Content-Type"))
+		}
+		if a, b := plain.Header().Get("ETag"), graphql.Header().Get("ETag"); a == "" || a == b {
+			t.Errorf("ETags %q and %q: want one per media type", a, b)
+		}
+		// And a tag names its own representation only.
+		req := httptest.NewRequest(http.MethodGet, query, nil)
+		req.Header.Set("Accept", "application/graphql-response+json")
+		req.Header.Set("If-None-Match", plain.Header().Get("ETag"))
+		rec := httptest.NewRecorder()
+		g.handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("If-None-Match with the application/json tag, asking for the other type: status %d, want 200", rec.Code)
+		}
+	})
+}

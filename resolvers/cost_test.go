@@ -1,46 +1,316 @@
 package resolvers_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
+
+var schema = graph.NewExecutableSchema(graph.Config{})
 
 // costOf measures a query as the cost limit does, against snap's lengths.
 func costOf(t testing.TB, snap *catalogue.Snapshot, query string, vars map[string]any) int {
 	t.Helper()
-	es := graph.NewExecutableSchema(graph.Config{})
 	ctx := graphql.StartOperationTrace(context.Background())
-	oc, errs := executor.New(es).CreateOperationContext(ctx, &graphql.RawParams{Query: query, Variables: vars})
+	oc, errs := executor.New(schema).CreateOperationContext(ctx, &graphql.RawParams{Query: query, Variables: vars})
 	if errs != nil {
 		t.Fatalf("%s: %v", query, errs)
 	}
-	return graphqlhttp.CostOf(es.Schema(), oc, resolvers.LengthsOf(snap))
+	return graphqlhttp.CostOf(schema.Schema(), oc, resolvers.LengthsOf(snap))
 }
 
-func TestCostPrint(t *testing.T) {
-	snap := embedded(t)
-	for _, q := range []string{
-		`{ a0: monsters(first:150){nodes{drops{item{monsterDrops{monster{drops{item{monsterDrops{monsterName}}}}}}}}} }`,
-		`{ items(first: 200) { nodes { monsterDrops { monster { id } } } } }`,
-		`{ items(first: 200) { nodes { monsterDrops { monster { drops { item { id } } } } } } }`,
-		`{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }`,
-		`{ items(first: 200) { nodes { id name monsterDrops { monsterId monster { id name combatLevel } } } } }`,
-		`{ quests(first: 100) { nodes { questName questItems { item { name } } questRewards { item { name } } } } }`,
-		`query { monster(id: 1) { name combatLevel area drops { min max baseChance rarity item { name rarity value droppedByMonsters { name } } } } }`,
-	} {
-		t.Logf("%d  %s", costOf(t, snap, q, nil), q)
+// countValues counts the JSON values of an answer's data, the data object
+// itself left out: every object, array, string, number, boolean and null.
+func countValues(t testing.TB, data json.RawMessage) int {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("answer is not JSON: %v", err)
 	}
-	for _, f := range []string{"introspection.graphql", "introspection_input_deprecation.graphql"} {
-		b, _ := os.ReadFile("../graphqlhttp/testdata/" + f)
-		t.Logf("%d %s", costOf(t, snap, string(b), nil), f)
+	var count func(any) int
+	count = func(v any) int {
+		n := 1
+		switch v := v.(type) {
+		case map[string]any:
+			for _, e := range v {
+				n += count(e)
+			}
+		case []any:
+			for _, e := range v {
+				n += count(e)
+			}
+		}
+		return n
+	}
+	return count(v) - 1
+}
+
+func TestCountValues(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		want int
+	}{
+		{`{}`, 0},
+		{`{"a":1}`, 1},
+		{`{"a":null,"b":"x"}`, 2},
+		{`{"a":{"b":[1,2,{"c":"d"}]}}`, 6}, // a's object, the list, 1, 2, the object, "d"
+		{`{"a":[],"b":{}}`, 2},
+	} {
+		if got := countValues(t, json.RawMessage(tt.data)); got != tt.want {
+			t.Errorf("countValues(%s) = %d, want %d", tt.data, got, tt.want)
+		}
+	}
+}
+
+// TestCostBoundsTheAnswer checks the cost limit's invariant over many
+// generated queries: for any query admitted, the answer's data holds at
+// most as many values as the query's cost. The queries are drawn from the
+// schema itself (random selections of every field, nesting to depth 5,
+// pages, ids, aliases, fragments, @include), not from a table of the
+// gateway's, on the embedded catalogue and on the fixture with its
+// dangling references, through both executors.
+func TestCostBoundsTheAnswer(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for _, c := range []struct {
+		name string
+		snap *catalogue.Snapshot
+	}{{"embedded", embedded(t)}, {"fixture", fixture(t)}} {
+		for _, plans := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/plans=%v", c.name, plans), func(t *testing.T) {
+				opts := graphqlhttp.Options{Introspection: true, Limits: graphqlhttp.Limits{
+					MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxResponseBytes: 1 << 30}}
+				if !plans {
+					opts.Executor = graphqlhttp.NoExecutor
+				}
+				srv := serveWith(t, storeOf(c.snap), loader.Options{}, opts)
+				rng := rand.New(rand.NewPCG(1, uint64(len(c.name))))
+				g := queryGen{rng: rng, schema: schema.Schema(), maxID: 1600}
+				for i := range n {
+					query, vars := g.operation()
+					r := post(t, srv, query, vars)
+					if r.status != 200 || r.Data == nil {
+						t.Fatalf("query %d failed (%d): %s\n%s", i, r.status, r.raw, query)
+					}
+					values, cost := countValues(t, r.Data), costOf(t, c.snap, query, vars)
+					if values > cost {
+						t.Fatalf("query %d: the answer holds %d values, over its cost %d\n%s\nvariables %v", i, values, cost, query, vars)
+					}
+				}
+			})
+		}
+	}
+}
+
+// queryGen writes random valid operations from a schema.
+type queryGen struct {
+	rng    *rand.Rand
+	schema *ast.Schema
+	maxID  int
+	// per operation
+	frags []string
+	vars  map[string]any
+	defs  []string
+	n     int // names used
+}
+
+func (g *queryGen) operation() (string, map[string]any) {
+	g.frags, g.vars, g.defs, g.n = nil, map[string]any{}, nil, 0
+	var b strings.Builder
+	sel := g.selection(g.schema.Query, 0)
+	b.WriteString("query Q")
+	if len(g.defs) > 0 {
+		b.WriteString("(" + strings.Join(g.defs, ", ") + ")")
+	}
+	b.WriteString(" " + sel)
+	for _, f := range g.frags {
+		b.WriteString("\n" + f)
+	}
+	return b.String(), g.vars
+}
+
+func (g *queryGen) name(prefix string) string {
+	g.n++
+	return fmt.Sprintf("%s%d", prefix, g.n)
+}
+
+// selection picks some fields of def, at nesting depth.
+func (g *queryGen) selection(def *ast.Definition, depth int) string {
+	var parts []string
+	var fields []*ast.FieldDefinition
+	for _, f := range def.Fields {
+		if strings.HasPrefix(f.Name, "__") {
+			continue
+		}
+		fields = append(fields, f)
+	}
+	picks := 1 + g.rng.IntN(4)
+	if def == g.schema.Query {
+		picks = 1 + g.rng.IntN(2)
+	}
+	for range picks {
+		f := fields[g.rng.IntN(len(fields))]
+		field, ok := g.field(f, depth)
+		if !ok {
+			continue
+		}
+		switch g.rng.IntN(8) {
+		case 0: // an inline fragment
+			field = "... on " + def.Name + " { " + field + " }"
+		case 1: // a named fragment
+			name := g.name("F")
+			g.frags = append(g.frags, "fragment "+name+" on "+def.Name+" { "+field+" }")
+			field = "..." + name
+		case 2: // @include with a variable, before the selection set
+			v := g.name("b")
+			g.defs = append(g.defs, "$"+v+": Boolean!")
+			g.vars[v] = g.rng.IntN(2) == 0
+			head, set, _ := strings.Cut(field, " {")
+			field = head + " @include(if: $" + v + ")"
+			if set != "" {
+				field += " {" + set
+			}
+		}
+		parts = append(parts, field)
+	}
+	if g.rng.IntN(6) == 0 {
+		parts = append(parts, "__typename")
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "__typename")
+	}
+	return "{ " + strings.Join(parts, " ") + " }"
+}
+
+// field writes a selection of f, with arguments and an alias at times.
+func (g *queryGen) field(f *ast.FieldDefinition, depth int) (string, bool) {
+	out := f.Name
+	if g.rng.IntN(5) == 0 {
+		out = g.name("a") + ": " + f.Name
+	}
+	var args []string
+	for _, a := range f.Arguments {
+		switch {
+		case a.Name == "id":
+			args = append(args, fmt.Sprintf("id: %d", 1+g.rng.IntN(g.maxID)))
+		case a.Name == "first" && g.rng.IntN(2) == 0:
+			if g.rng.IntN(3) == 0 {
+				v := g.name("n")
+				g.defs = append(g.defs, "$"+v+": Int")
+				g.vars[v] = g.rng.IntN(6)
+				args = append(args, "first: $"+v)
+			} else {
+				args = append(args, fmt.Sprintf("first: %d", g.rng.IntN(6)))
+			}
+		case a.Name == "last" && g.rng.IntN(4) == 0:
+			args = append(args, fmt.Sprintf("last: %d", g.rng.IntN(6)))
+		case a.Type.NonNull && a.DefaultValue == nil:
+			return "", false // a required argument it cannot make up
+		}
+	}
+	if len(args) == 0 && (f.Arguments.ForName("first") != nil || f.Arguments.ForName("last") != nil) {
+		args = append(args, fmt.Sprintf("first: %d", g.rng.IntN(6))) // the default page is long
+	}
+	if len(args) > 0 {
+		// Two selections of one response key must agree on their
+		// arguments: each field with arguments has a key of its own.
+		out = g.name("k") + ": " + f.Name + "(" + strings.Join(args, ", ") + ")"
+	}
+	t := g.schema.Types[f.Type.Name()]
+	if t == nil || t.Kind == ast.Scalar || t.Kind == ast.Enum {
+		return out, true
+	}
+	if depth >= 5 {
+		return "", false
+	}
+	return out + " " + g.selection(t, depth+1), true
+}
+
+// TestDefaultCost pins the default limit between what frontends ask and
+// what attacks ask, on the embedded catalogue.
+func TestDefaultCost(t *testing.T) {
+	snap := embedded(t)
+	limit := graphqlhttp.Limits{}.MaxComplexity
+	if limit == 0 {
+		limit = 100000 // graphqlhttp's default
+	}
+	introspection, err := os.ReadFile("../graphqlhttp/testdata/introspection.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var allScalars []string
+	for _, f := range schema.Schema().Types["Item"].Fields {
+		if t := schema.Schema().Types[f.Type.Name()]; t.Kind == ast.Scalar || t.Kind == ast.Enum {
+			allScalars = append(allScalars, f.Name)
+		}
+	}
+	admitted := map[string]string{
+		"a page of 1000 items, every scalar": "{ items(first: 1000) { totalCount pageInfo { hasNextPage endCursor } nodes { " + strings.Join(allScalars, " ") + " } } }",
+		"a monster page with drops and their droppers": `query($id: Int!) { monster(id: $id) { name combatLevel area
+			drops { min max baseChance rarity item { name rarity value droppedByMonsters { id name combatLevel } } } } }`,
+		"an item page": `query($id: Int!) { item(id: $id) { name rarity value
+			monsterDrops { baseChance monster { name combatLevel area } } droppedByMonsters { name }
+			discoveryDrops { baseChance location { discoveryLocation discoveryLevel } }
+			rewardedByQuests { questName questSeries } crafting { materials { amount item { name rarity } } } } }`,
+		"Q2":                       `{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }`,
+		"Q3":                       `{ items(first: 200) { nodes { id name monsterDrops { monsterId monster { id name combatLevel } } } } }`,
+		"Q4":                       `{ quests(first: 100) { nodes { questName questItems { item { name } } questRewards { item { name } } } } }`,
+		"GraphiQL's introspection": string(introspection),
+	}
+	for name, q := range admitted {
+		if c := costOf(t, snap, q, map[string]any{"id": 1}); c > limit {
+			t.Errorf("%s costs %d, over the default %d", name, c, limit)
+		}
+	}
+	refused := map[string]string{
+		"the 17 MB nest (121 bytes)":            `{ a0: monsters(first:150){nodes{drops{item{monsterDrops{monster{drops{item{monsterDrops{monsterName}}}}}}}}} }`,
+		"two pages nested by reverse relations": `{ items(first: 1000) { nodes { droppedByMonsters { droppedItems { id } } } } }`,
+	}
+	for name, q := range refused {
+		if c := costOf(t, snap, q, nil); c <= limit {
+			t.Errorf("%s costs %d, within the default %d", name, c, limit)
+		}
+	}
+}
+
+// TestEveryListHasALength checks that the cost model knows the length of
+// every list field of the schema: a list field added without one would
+// be priced as the largest page, refusing honest queries.
+func TestEveryListHasALength(t *testing.T) {
+	lengths := resolvers.LengthsOf(embedded(t))
+	for _, def := range schema.Schema().Types {
+		if strings.HasPrefix(def.Name, "__") || def.Kind != ast.Object {
+			continue
+		}
+		for _, f := range def.Fields {
+			if f.Type.Elem == nil || strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			if strings.HasSuffix(def.Name, "Connection") && (f.Name == "nodes" || f.Name == "edges") {
+				continue // a page
+			}
+			if _, ok := lengths.Longest(def.Name, f.Name); !ok {
+				t.Errorf("%s.%s: no length known", def.Name, f.Name)
+			}
+		}
 	}
 }
