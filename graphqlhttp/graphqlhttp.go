@@ -153,14 +153,15 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache",
 		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
+	e.operationKinds = lru.New[operationKinds](1000)
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
 
 	srv := handler.New(es)
-	// gqlgen picks the first transport that supports a request: event
-	// streams, then everything admit let through.
-	srv.AddTransport(gqltransport.SSE{KeepAlivePingInterval: opts.KeepAlive})
+	// gqlgen picks the first transport that supports a request: the
+	// subscriptions stream hands on, then everything admit let through.
+	srv.AddTransport(sseTransport{gqltransport.SSE{KeepAlivePingInterval: opts.KeepAlive}})
 	srv.AddTransport(transport{e})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
@@ -211,6 +212,10 @@ type endpoint struct {
 	running *semaphore.Weighted
 	// streams holds a place for each open event stream.
 	streams *semaphore.Weighted
+	// operationKinds remembers the operations of documents asked for as
+	// streams, so that a stream's document is parsed once before gqlgen
+	// sees it.
+	operationKinds *lru.LRU[operationKinds]
 }
 
 type requestIDKey struct{}
@@ -270,9 +275,20 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if isStream(r) {
-		n := e.stream(w, r)
-		e.opts.Observer.Request(info.operation, "ok", time.Since(start), n)
-		return
+		herr := e.notSubscription(r.Context(), req)
+		switch {
+		case herr == nil:
+			n, outcome := e.stream(w, r)
+			e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
+			return
+		case !acceptsJSON(r.Header.Get("Accept")):
+			e.opts.Observer.Rejected(herr.limit)
+			e.reject(w, r, herr)
+			e.opts.Observer.Request("", "rejected", time.Since(start), 0)
+			return
+		}
+		// Not a subscription, from a client that takes JSON too: it is
+		// answered as any other request.
 	}
 
 	res, hit := e.resolve(r, req)
@@ -292,31 +308,30 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
 }
 
-// isStream reports a request for an event stream: gqlgen's SSE transport
-// takes it.
+// isStream reports a request asking for an event stream: a POST of JSON
+// whose Accept names text/event-stream.
 func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 
-// stream serves an operation, a subscription as a rule, as a stream of
-// Server-Sent Events (the GraphQL over SSE protocol, "distinct connections"
+// stream serves a subscription as a stream of Server-Sent Events (the GraphQL over SSE protocol, "distinct connections"
 // mode), by gqlgen's SSE transport. A stream lasts as long as its client
 // listens: it has no time budget, it does not queue for a core (it is
 // idle between events), its answers are not cached, and the server's read
 // and write timeouts are lifted for it. It holds one of MaxStreams places
 // while it is open, and ends when the client leaves or Done closes. It
-// returns the bytes written.
-func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
+// returns the bytes written and the outcome, for the observer.
+func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) {
 	if e.opts.MaxStreams == 0 {
 		e.opts.Observer.Rejected("streams")
 		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
 			"subscriptions are turned off on this server"}})
-		return 0
+		return 0, "rejected"
 	}
 	if !e.streams.TryAcquire(1) {
 		e.opts.Observer.Rejected("streams")
 		w.Header().Set("Retry-After", "10")
 		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
 			"too many subscriptions are open; try again later"}})
-		return 0
+		return 0, "rejected"
 	}
 	defer e.streams.Release(1)
 	e.opts.Observer.Streams(1)
@@ -340,8 +355,8 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
 		}()
 	}
 	sw := &streamWriter{w: w, rc: rc}
-	e.gql.ServeHTTP(sw, r.WithContext(ctx))
-	return sw.close()
+	e.gql.ServeHTTP(sw, r.WithContext(context.WithValue(ctx, streamKey{}, struct{}{})))
+	return sw.close(), "ok"
 }
 
 var errStreamEnded = errors.New("graphqlhttp: write after the stream ended")
