@@ -23,6 +23,7 @@ import (
 	"maps"
 	"mime"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"runtime"
 	"runtime/debug"
@@ -81,6 +82,17 @@ type Options struct {
 	// Events) open at once; beyond it a new one is refused with 503 and
 	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all.
 	MaxStreams int
+	// MaxStreamsPerClient caps the event streams one client holds open at
+	// once, so that one client cannot take every place of MaxStreams:
+	// beyond it a new one is refused with 429 and
+	// TOO_MANY_SUBSCRIPTIONS_FOR_CLIENT. A client is an IPv4 address or
+	// an IPv6 /64 (see TrustedProxies). Default 10.
+	MaxStreamsPerClient int
+	// TrustedProxies are the proxies (load balancers, nginx) whose
+	// X-Forwarded-For is believed: a stream through one of them counts
+	// against the nearest hop that header names outside these prefixes.
+	// Nil: a stream counts against its peer's address.
+	TrustedProxies []netip.Prefix
 	// KeepAlive is how often an idle stream gets a comment line, so that
 	// proxies and browsers keep it open. Default 15s.
 	KeepAlive time.Duration
@@ -151,9 +163,13 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = 15 * time.Second
 	}
+	if opts.MaxStreamsPerClient <= 0 {
+		opts.MaxStreamsPerClient = 10
+	}
 	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache",
 		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	e.operationKinds = lru.New[operationKinds](1000)
+	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
@@ -216,6 +232,8 @@ type endpoint struct {
 	// streams, so that a stream's document is parsed once before gqlgen
 	// sees it.
 	operationKinds *lru.LRU[operationKinds]
+	// clientStreams counts each client's open streams.
+	clientStreams *clientStreams
 }
 
 type requestIDKey struct{}
@@ -316,9 +334,10 @@ func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 // mode), by gqlgen's SSE transport. A stream lasts as long as its client
 // listens: it has no time budget, it does not queue for a core (it is
 // idle between events), its answers are not cached, and the server's read
-// and write timeouts are lifted for it. It holds one of MaxStreams places
-// while it is open, and ends when the client leaves or Done closes. It
-// returns the bytes written and the outcome, for the observer.
+// and write timeouts are lifted for it. It holds one of MaxStreams places,
+// and one of its client's MaxStreamsPerClient, while it is open, and ends
+// when the client leaves or Done closes. It returns the bytes written and
+// the outcome, for the observer.
 func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) {
 	if e.opts.MaxStreams == 0 {
 		e.opts.Observer.Rejected("streams")
@@ -326,6 +345,17 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) 
 			"subscriptions are turned off on this server"}})
 		return 0, "rejected"
 	}
+	// A client past its own cap is told so first: waiting for the
+	// server to have room would not help it.
+	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
+	if !e.clientStreams.acquire(client) {
+		e.opts.Observer.Rejected("streams_per_client")
+		w.Header().Set("Retry-After", "10")
+		e.reject(w, r, &httpError{http.StatusTooManyRequests, limitError{CodeTooManyStreamsForClient, "streams_per_client",
+			"this client has too many subscriptions open; close one first"}})
+		return 0, "rejected"
+	}
+	defer e.clientStreams.release(client)
 	if !e.streams.TryAcquire(1) {
 		e.opts.Observer.Rejected("streams")
 		w.Header().Set("Retry-After", "10")

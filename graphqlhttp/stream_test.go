@@ -8,8 +8,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -416,4 +419,106 @@ func TestQueryAcceptingJSONAndStreams(t *testing.T) {
 	if n := exec.offered.Load(); n != 1 {
 		t.Errorf("the executor was offered %d operations, want 1", n)
 	}
+}
+
+// clientFrom is an HTTP client whose connections come from the loopback
+// address ip, a second client on the same machine.
+func clientFrom(t *testing.T, ip string) *http.Client {
+	t.Helper()
+	tr := &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}).DialContext}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// checkRefusedForClient checks a stream refused by the per-client cap.
+func checkRefusedForClient(t *testing.T, s *sseStream) {
+	t.Helper()
+	if s.resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("status %d, want 429", s.resp.StatusCode)
+	}
+	if s.resp.Header.Get("Retry-After") == "" {
+		t.Error("no Retry-After")
+	}
+	var body gqlResponse
+	if err := json.NewDecoder(s.resp.Body).Decode(&body); err != nil || len(body.Errors) != 1 ||
+		body.Errors[0].code() != graphqlhttp.CodeTooManyStreamsForClient {
+		t.Errorf("body %+v (%v), want one %s error", body, err, graphqlhttp.CodeTooManyStreamsForClient)
+	}
+}
+
+// openWithin opens a stream from c until one is let through; the place it
+// waits for is given back once the server sees its stream's client leave.
+func openWithin(t *testing.T, c *http.Client, url string, within time.Duration, header ...string) *sseStream {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; {
+		s := openStreamWith(t, c, url, map[string]any{"query": changesSubscription}, header...)
+		if s.resp.StatusCode == http.StatusOK {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status %d after %s: the stream's place was not given back", s.resp.StatusCode, within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestStreamsPerClient: one client cannot take every stream's place.
+func TestStreamsPerClient(t *testing.T) {
+	const perClient = 3
+	obs := &streamObserver{}
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, MaxStreamsPerClient: perClient, Observer: obs})
+	first := clientFrom(t, "127.0.0.1")
+
+	var open []*sseStream
+	for i := range perClient {
+		s := openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription})
+		if s.resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: status %d, want 200", i, s.resp.StatusCode)
+		}
+		open = append(open, s)
+	}
+	checkRefusedForClient(t, openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription}))
+	if got := obs.rejections(); !slices.Equal(got, []string{"streams_per_client"}) {
+		t.Errorf("the observer was told of rejections %q, want [streams_per_client]", got)
+	}
+
+	t.Run("another client", func(t *testing.T) {
+		s := openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription})
+		if s.resp.StatusCode != http.StatusOK {
+			t.Errorf("status %d from 127.0.0.2, want 200", s.resp.StatusCode)
+		}
+	})
+
+	t.Run("a stream closed frees a place", func(t *testing.T) {
+		open[0].close()
+		openWithin(t, first, srv.URL, 10*time.Second)
+		checkRefusedForClient(t, openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription}))
+	})
+}
+
+// TestStreamsPerClientBehindProxy: behind a trusted proxy, the client is
+// the nearest hop of X-Forwarded-For the proxies did not write, whatever
+// the client wrote there itself.
+func TestStreamsPerClientBehindProxy(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, MaxStreamsPerClient: 1,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	open := func(xff string) *sseStream {
+		return openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", xff)
+	}
+	if s := open("198.51.100.1"); s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d for the first client, want 200", s.resp.StatusCode)
+	}
+	if s := open("198.51.100.2"); s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d for a second client, want 200", s.resp.StatusCode)
+	}
+	checkRefusedForClient(t, open("198.51.100.1"))
+	// A client cannot pass for another by writing a hop of its own.
+	checkRefusedForClient(t, open("203.0.113.99, 198.51.100.1"))
+	// Nor by going around the proxy: from an untrusted peer the header
+	// is not read, and the peer is the client.
+	s := openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", "203.0.113.7")
+	if s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d from 127.0.0.2, want 200", s.resp.StatusCode)
+	}
+	checkRefusedForClient(t, openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", "203.0.113.8"))
 }
