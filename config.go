@@ -52,6 +52,8 @@ type config struct {
 	maxSubscriptions int
 	// maxSubscriptionsPerClient caps those one client holds open.
 	maxSubscriptionsPerClient int
+	// subscriptionMaxAge ends a stream open this long, with complete.
+	subscriptionMaxAge time.Duration
 	// trustedProxies lists, comma-separated, the CIDR prefixes of the
 	// proxies whose X-Forwarded-For names the client; kept as written, so
 	// that a config stays comparable, and read by
@@ -96,6 +98,7 @@ func defaultConfig() config {
 		// A browser holds one stream per tab; people behind one NAT
 		// share an address.
 		maxSubscriptionsPerClient: 10,
+		subscriptionMaxAge:        30 * time.Minute,
 	}
 }
 
@@ -159,6 +162,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
 	fs.IntVar(&cfg.maxSubscriptionsPerClient, "max-subscriptions-per-client", cfg.maxSubscriptionsPerClient, "")
 	def("max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1")
+	fs.DurationVar(&cfg.subscriptionMaxAge, "subscription-max-age", cfg.subscriptionMaxAge, "")
+	def("subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s")
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", cfg.trustedProxies, "")
 	def("trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none")
 	fs.BoolVar(&cfg.playground, "playground", cfg.playground, "")
@@ -290,6 +295,10 @@ func (cfg *config) check() error {
 	}
 	if cfg.maxSubscriptionsPerClient < 1 {
 		return fmt.Errorf("invalid -max-subscriptions-per-client %d: must be at least 1", cfg.maxSubscriptionsPerClient)
+	}
+	if cfg.subscriptionMaxAge < time.Second {
+		// Less, and clients would be reconnecting all the time.
+		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.subscriptionMaxAge)
 	}
 	if _, err := graphqlhttp.ParseTrustedProxies(cfg.trustedProxies); err != nil {
 		return fmt.Errorf("invalid -trusted-proxies: %v", err)

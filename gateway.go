@@ -157,6 +157,7 @@ func (g *gateway) handler() http.Handler {
 
 			MaxStreamsPerClient: g.cfg.maxSubscriptionsPerClient,
 			TrustedProxies:      trustedProxies,
+			StreamMaxAge:        g.cfg.subscriptionMaxAge,
 		}))
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")

@@ -120,6 +120,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "env GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "50"}, want: with(func(c *config) { c.maxSubscriptionsPerClient = 50 })},
 		{name: "flag trusted-proxies", args: []string{"-trusted-proxies", "10.0.0.0/8, fd00::/8"}, want: with(func(c *config) { c.trustedProxies = "10.0.0.0/8, fd00::/8" })},
 		{name: "env GATEWAY_TRUSTED_PROXIES", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "192.168.1.1"}, want: with(func(c *config) { c.trustedProxies = "192.168.1.1" })},
+		{name: "flag subscription-max-age", args: []string{"-subscription-max-age", "1h"}, want: with(func(c *config) { c.subscriptionMaxAge = time.Hour })},
+		{name: "env GATEWAY_SUBSCRIPTION_MAX_AGE of exactly 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "1s"}, want: with(func(c *config) { c.subscriptionMaxAge = time.Second })},
 		{name: "flag playground off", args: []string{"-playground=false"}, want: with(func(c *config) { c.playground = false })},
 		{name: "env GATEWAY_EXPLORER off", env: map[string]string{"GATEWAY_EXPLORER": "false"}, want: with(func(c *config) { c.explorer = false })},
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
@@ -170,6 +172,8 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "bad env subscriptions per client", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "ten"}, wantErr: "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT"},
 		{name: "bad trusted proxy prefix", args: []string{"-trusted-proxies", "10.0.0.0/8,10.0.0.0/33"}, wantErr: "10.0.0.0/33"},
 		{name: "trusted proxy by host name", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "proxy.internal"}, wantErr: "trusted-proxies"},
+		{name: "zero subscription max age", args: []string{"-subscription-max-age", "0s"}, wantErr: "subscription-max-age"},
+		{name: "subscription max age below 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "200ms"}, wantErr: "200ms"},
 		{name: "bad env playground", env: map[string]string{"GATEWAY_PLAYGROUND": "maybe"}, wantErr: "GATEWAY_PLAYGROUND"},
 		{name: "refresh negative", args: []string{"-refresh", "-1m"}, wantErr: "refresh"},
 		{name: "non-http base URL", args: []string{"-base-url", "ftp://up.example"}, wantErr: "ftp://up.example"},
@@ -277,6 +281,7 @@ func TestRunHelp(t *testing.T) {
 
 		"max-subscriptions-per-client": "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT",
 		"trusted-proxies":              "GATEWAY_TRUSTED_PROXIES",
+		"subscription-max-age":         "GATEWAY_SUBSCRIPTION_MAX_AGE",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {

@@ -98,8 +98,14 @@ type Options struct {
 	KeepAlive time.Duration
 	// Done, once closed, ends every open stream cleanly, with the
 	// protocol's "complete" event: the server is shutting down. Nil: streams
-	// end only when their clients leave.
+	// end only when their clients leave or reach StreamMaxAge.
 	Done <-chan struct{}
+	// StreamMaxAge ends a stream open this long as Done does, with
+	// "complete", so that its client subscribes again: no place is held
+	// for good, and a client comes back to whichever replica the balancer
+	// now picks. Each stream ends at a random time in the last tenth of
+	// it. Default 30m.
+	StreamMaxAge time.Duration
 
 	// Tracer, if set, records each operation's phases as spans, children
 	// of the span in the request's context: graphql.parse,
@@ -165,6 +171,9 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 	if opts.MaxStreamsPerClient <= 0 {
 		opts.MaxStreamsPerClient = 10
+	}
+	if opts.StreamMaxAge <= 0 {
+		opts.StreamMaxAge = 30 * time.Minute
 	}
 	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache",
 		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
@@ -336,8 +345,8 @@ func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 // idle between events), its answers are not cached, and the server's read
 // and write timeouts are lifted for it. It holds one of MaxStreams places,
 // and one of its client's MaxStreamsPerClient, while it is open, and ends
-// when the client leaves or Done closes. It returns the bytes written and
-// the outcome, for the observer.
+// when the client leaves, when Done closes or at its StreamMaxAge. It
+// returns the bytes written and the outcome, for the observer.
 func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) {
 	if e.opts.MaxStreams == 0 {
 		e.opts.Observer.Rejected("streams")
@@ -375,15 +384,16 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) 
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	if e.opts.Done != nil {
-		go func() {
-			select {
-			case <-e.opts.Done:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-	}
+	go func() {
+		age := time.NewTimer(streamAge(e.opts.StreamMaxAge))
+		defer age.Stop()
+		select {
+		case <-e.opts.Done: // nil: never
+		case <-age.C:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
 	sw := &streamWriter{w: w, rc: rc}
 	e.gql.ServeHTTP(sw, r.WithContext(context.WithValue(ctx, streamKey{}, struct{}{})))
 	return sw.close(), "ok"

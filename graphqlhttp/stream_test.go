@@ -522,3 +522,29 @@ func TestStreamsPerClientBehindProxy(t *testing.T) {
 	}
 	checkRefusedForClient(t, openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", "203.0.113.8"))
 }
+
+// TestStreamMaxAge: a stream open for its maximum age ends with complete,
+// as at shutdown, and gives its place back.
+func TestStreamMaxAge(t *testing.T) {
+	const maxAge = 200 * time.Millisecond
+	obs := &streamObserver{}
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, StreamMaxAge: maxAge, KeepAlive: 50 * time.Millisecond, Observer: obs})
+	start := time.Now()
+	s := openStream(t, srv.URL, changesSubscription)
+	if s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d, want 200", s.resp.StatusCode)
+	}
+	ev, ok := s.next(t, 10*time.Second)
+	if !ok || ev.event != "complete" {
+		t.Fatalf("got %+v (open %v), want the complete event", ev, ok)
+	}
+	// Timers never fire early: this bound holds however loaded the
+	// machine is.
+	if lasted := time.Since(start); lasted < maxAge-maxAge/10 {
+		t.Errorf("the stream ended after %s, before its maximum age of %s less a tenth", lasted, maxAge)
+	}
+	if _, ok := s.next(t, 10*time.Second); ok {
+		t.Error("the stream went on after complete")
+	}
+	openWithin(t, http.DefaultClient, srv.URL, 10*time.Second)
+}

@@ -3,9 +3,11 @@ package graphqlhttp
 import (
 	"context"
 	"crypto/sha256"
+	"math/rand/v2"
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -121,4 +123,12 @@ func acceptsJSON(accept string) bool {
 		}
 	}
 	return false
+}
+
+// streamAge is how long one stream may stay open: maxAge less up to a
+// tenth, at random. Streams opened together (after a deploy, or a
+// network blip) would otherwise all end together, and their clients come
+// back in one wave.
+func streamAge(maxAge time.Duration) time.Duration {
+	return maxAge - rand.N(maxAge/10+1)
 }
