@@ -339,9 +339,10 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // whose Accept names text/event-stream.
 func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 
-// stream serves a subscription as a stream of Server-Sent Events (the GraphQL over SSE protocol, "distinct connections"
-// mode), by gqlgen's SSE transport. A stream lasts as long as its client
-// listens: it has no time budget, it does not queue for a core (it is
+// stream serves a subscription as a stream of Server-Sent Events (the
+// GraphQL over SSE protocol, "distinct connections" mode), by gqlgen's SSE
+// transport. A stream lasts as long as its client listens, up to
+// StreamMaxAge: it has no time budget, it does not queue for a core (it is
 // idle between events), its answers are not cached, and the server's read
 // and write timeouts are lifted for it. It holds one of MaxStreams places,
 // and one of its client's MaxStreamsPerClient, while it is open, and ends
