@@ -52,6 +52,15 @@ type config struct {
 	// maxSubscriptions caps the subscription streams open at once; 0
 	// turns subscriptions off.
 	maxSubscriptions int
+	// maxSubscriptionsPerClient caps those one client holds open.
+	maxSubscriptionsPerClient int
+	// subscriptionMaxAge ends a stream open this long, with complete.
+	subscriptionMaxAge time.Duration
+	// trustedProxies lists, comma-separated, the CIDR prefixes of the
+	// proxies whose X-Forwarded-For names the client; kept as written, so
+	// that a config stays comparable, and read by
+	// graphqlhttp.ParseTrustedProxies.
+	trustedProxies string
 	// playground serves GraphiQL at /; explorer, the catalogue explorer
 	// at /explorer.
 	playground, explorer bool
@@ -88,6 +97,11 @@ func defaultConfig() config {
 		maxSubscriptions: 1000,
 		playground:       true,
 		explorer:         true,
+
+		// A browser holds one stream per tab; people behind one NAT
+		// share an address.
+		maxSubscriptionsPerClient: 10,
+		subscriptionMaxAge:        30 * time.Minute,
 	}
 }
 
@@ -151,6 +165,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
 	fs.IntVar(&cfg.maxSubscriptions, "max-subscriptions", cfg.maxSubscriptions, "")
 	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
+	fs.IntVar(&cfg.maxSubscriptionsPerClient, "max-subscriptions-per-client", cfg.maxSubscriptionsPerClient, "")
+	def("max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1")
+	fs.DurationVar(&cfg.subscriptionMaxAge, "subscription-max-age", cfg.subscriptionMaxAge, "")
+	def("subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s")
+	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", cfg.trustedProxies, "")
+	def("trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none")
 	fs.BoolVar(&cfg.playground, "playground", cfg.playground, "")
 	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
 	fs.BoolVar(&cfg.explorer, "explorer", cfg.explorer, "")
@@ -280,6 +300,16 @@ func (cfg *config) check() error {
 	}
 	if cfg.maxSubscriptions < 0 {
 		return fmt.Errorf("invalid -max-subscriptions %d: must be 0 or more", cfg.maxSubscriptions)
+	}
+	if cfg.maxSubscriptionsPerClient < 1 {
+		return fmt.Errorf("invalid -max-subscriptions-per-client %d: must be at least 1", cfg.maxSubscriptionsPerClient)
+	}
+	if cfg.subscriptionMaxAge < time.Second {
+		// Less, and clients would be reconnecting all the time.
+		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.subscriptionMaxAge)
+	}
+	if _, err := graphqlhttp.ParseTrustedProxies(cfg.trustedProxies); err != nil {
+		return fmt.Errorf("invalid -trusted-proxies: %v", err)
 	}
 	if cfg.requestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.requestTimeout)

@@ -139,6 +139,9 @@ func (g *gateway) handler() http.Handler {
 	if !g.cfg.compiledPlans {
 		executor = graphqlhttp.NoExecutor
 	}
+	// Checked by parseConfig; read here again, as a config holds it as
+	// written.
+	trustedProxies, _ := graphqlhttp.ParseTrustedProxies(g.cfg.trustedProxies)
 	mux.Handle("/graphql", resolvers.NewHandler(g.store,
 		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
 		graphqlhttp.Options{
@@ -153,6 +156,10 @@ func (g *gateway) handler() http.Handler {
 			MaxStreams:     g.cfg.maxSubscriptions,
 			Done:           g.streamsDone,
 			Tracer:         tracer,
+
+			MaxStreamsPerClient: g.cfg.maxSubscriptionsPerClient,
+			TrustedProxies:      trustedProxies,
+			StreamMaxAge:        g.cfg.subscriptionMaxAge,
 		}))
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")

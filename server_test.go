@@ -118,6 +118,12 @@ func TestParseConfig(t *testing.T) {
 		{name: "env GATEWAY_SHUTDOWN_DELAY", env: map[string]string{"GATEWAY_SHUTDOWN_DELAY": "5s"}, want: with(func(c *config) { c.shutdownDelay = 5 * time.Second })},
 		{name: "flag max-subscriptions", args: []string{"-max-subscriptions", "3"}, want: with(func(c *config) { c.maxSubscriptions = 3 })},
 		{name: "env GATEWAY_MAX_SUBSCRIPTIONS off", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS": "0"}, want: with(func(c *config) { c.maxSubscriptions = 0 })},
+		{name: "flag max-subscriptions-per-client", args: []string{"-max-subscriptions-per-client", "1"}, want: with(func(c *config) { c.maxSubscriptionsPerClient = 1 })},
+		{name: "env GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "50"}, want: with(func(c *config) { c.maxSubscriptionsPerClient = 50 })},
+		{name: "flag trusted-proxies", args: []string{"-trusted-proxies", "10.0.0.0/8, fd00::/8"}, want: with(func(c *config) { c.trustedProxies = "10.0.0.0/8, fd00::/8" })},
+		{name: "env GATEWAY_TRUSTED_PROXIES", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "192.168.1.1"}, want: with(func(c *config) { c.trustedProxies = "192.168.1.1" })},
+		{name: "flag subscription-max-age", args: []string{"-subscription-max-age", "1h"}, want: with(func(c *config) { c.subscriptionMaxAge = time.Hour })},
+		{name: "env GATEWAY_SUBSCRIPTION_MAX_AGE of exactly 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "1s"}, want: with(func(c *config) { c.subscriptionMaxAge = time.Second })},
 		{name: "flag playground off", args: []string{"-playground=false"}, want: with(func(c *config) { c.playground = false })},
 		{name: "env GATEWAY_EXPLORER off", env: map[string]string{"GATEWAY_EXPLORER": "false"}, want: with(func(c *config) { c.explorer = false })},
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
@@ -165,6 +171,12 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "negative shutdown delay", args: []string{"-shutdown-delay", "-1s"}, wantErr: "shutdown-delay"},
 		{name: "shutdown delay over a minute", env: map[string]string{"GATEWAY_SHUTDOWN_DELAY": "5m"}, wantErr: "shutdown-delay"},
 		{name: "negative max subscriptions", args: []string{"-max-subscriptions", "-1"}, wantErr: "max-subscriptions"},
+		{name: "no subscription per client", args: []string{"-max-subscriptions-per-client", "0"}, wantErr: "max-subscriptions-per-client"},
+		{name: "bad env subscriptions per client", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "ten"}, wantErr: "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT"},
+		{name: "bad trusted proxy prefix", args: []string{"-trusted-proxies", "10.0.0.0/8,10.0.0.0/33"}, wantErr: "10.0.0.0/33"},
+		{name: "trusted proxy by host name", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "proxy.internal"}, wantErr: "trusted-proxies"},
+		{name: "zero subscription max age", args: []string{"-subscription-max-age", "0s"}, wantErr: "subscription-max-age"},
+		{name: "subscription max age below 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "200ms"}, wantErr: "200ms"},
 		{name: "bad env playground", env: map[string]string{"GATEWAY_PLAYGROUND": "maybe"}, wantErr: "GATEWAY_PLAYGROUND"},
 		{name: "refresh negative", args: []string{"-refresh", "-1m"}, wantErr: "refresh"},
 		{name: "non-http base URL", args: []string{"-base-url", "ftp://up.example"}, wantErr: "ftp://up.example"},
@@ -223,6 +235,7 @@ func TestRunRefusesBadValues(t *testing.T) {
 		{name: "unknown flag", args: []string{"-verbose"}},
 		{name: "stray argument", args: []string{"now"}},
 		{name: "bad env value", env: map[string]string{"CATALOGUE_REFRESH": "often"}},
+		{name: "bad trusted proxy CIDR", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "10.0.0.0/8,192.168.0.0/99"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -269,6 +282,10 @@ func TestRunHelp(t *testing.T) {
 		"cors-origins":         "GATEWAY_CORS_ORIGINS",
 		"access-log":           "GATEWAY_ACCESS_LOG",
 		"pprof-addr":           "GATEWAY_PPROF_ADDR",
+
+		"max-subscriptions-per-client": "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT",
+		"trusted-proxies":              "GATEWAY_TRUSTED_PROXIES",
+		"subscription-max-age":         "GATEWAY_SUBSCRIPTION_MAX_AGE",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"runtime"
 	"runtime/debug"
@@ -85,13 +86,30 @@ type Options struct {
 	// Events) open at once; beyond it a new one is refused with 503 and
 	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all.
 	MaxStreams int
+	// MaxStreamsPerClient caps the event streams one client holds open at
+	// once, so that one client cannot take every place of MaxStreams:
+	// beyond it a new one is refused with 429 and
+	// TOO_MANY_SUBSCRIPTIONS_FOR_CLIENT. A client is an IPv4 address or
+	// an IPv6 /64 (see TrustedProxies). Default 10.
+	MaxStreamsPerClient int
+	// TrustedProxies are the proxies (load balancers, nginx) whose
+	// X-Forwarded-For is believed: a stream through one of them counts
+	// against the nearest hop that header names outside these prefixes.
+	// Nil: a stream counts against its peer's address.
+	TrustedProxies []netip.Prefix
 	// KeepAlive is how often an idle stream gets a comment line, so that
 	// proxies and browsers keep it open. Default 15s.
 	KeepAlive time.Duration
 	// Done, once closed, ends every open stream cleanly, with the
 	// protocol's "complete" event: the server is shutting down. Nil: streams
-	// end only when their clients leave.
+	// end only when their clients leave or reach StreamMaxAge.
 	Done <-chan struct{}
+	// StreamMaxAge ends a stream open this long as Done does, with
+	// "complete", so that its client subscribes again: no place is held
+	// for good, and a client comes back to whichever replica the balancer
+	// now picks. Each stream ends at a random time in the last tenth of
+	// it. Default 30m.
+	StreamMaxAge time.Duration
 
 	// Tracer, if set, records each operation's phases as spans, children
 	// of the span in the request's context: graphql.parse,
@@ -155,16 +173,24 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = 15 * time.Second
 	}
+	if opts.MaxStreamsPerClient <= 0 {
+		opts.MaxStreamsPerClient = 10
+	}
+	if opts.StreamMaxAge <= 0 {
+		opts.StreamMaxAge = 30 * time.Minute
+	}
 	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache",
 		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
+	e.operationKinds = lru.New[operationKinds](1000)
+	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
 
 	srv := handler.New(es)
-	// gqlgen picks the first transport that supports a request: event
-	// streams, then everything admit let through.
-	srv.AddTransport(gqltransport.SSE{KeepAlivePingInterval: opts.KeepAlive})
+	// gqlgen picks the first transport that supports a request: the
+	// subscriptions stream hands on, then everything admit let through.
+	srv.AddTransport(sseTransport{gqltransport.SSE{KeepAlivePingInterval: opts.KeepAlive}})
 	srv.AddTransport(transport{e})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
@@ -216,6 +242,12 @@ type endpoint struct {
 	streams *semaphore.Weighted
 	// costs measures operations against the schema (see cost.go).
 	costs *coster
+	// operationKinds remembers the operations of documents asked for as
+	// streams, so that a stream's document is parsed once before gqlgen
+	// sees it.
+	operationKinds *lru.LRU[operationKinds]
+	// clientStreams counts each client's open streams.
+	clientStreams *clientStreams
 }
 
 type requestIDKey struct{}
@@ -275,9 +307,20 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if isStream(r) {
-		n := e.stream(w, r)
-		e.opts.Observer.Request(info.operation, "ok", time.Since(start), n)
-		return
+		herr := e.notSubscription(r.Context(), req)
+		switch {
+		case herr == nil:
+			n, outcome := e.stream(w, r)
+			e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
+			return
+		case !acceptsJSON(r.Header.Get("Accept")):
+			e.opts.Observer.Rejected(herr.limit)
+			e.reject(w, r, herr)
+			e.opts.Observer.Request("", "rejected", time.Since(start), 0)
+			return
+		}
+		// Not a subscription, from a client that takes JSON too: it is
+		// answered as any other request.
 	}
 
 	res, hit := e.resolve(r, req)
@@ -297,31 +340,43 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
 }
 
-// isStream reports a request for an event stream: gqlgen's SSE transport
-// takes it.
+// isStream reports a request asking for an event stream: a POST of JSON
+// whose Accept names text/event-stream.
 func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 
-// stream serves an operation, a subscription as a rule, as a stream of
-// Server-Sent Events (the GraphQL over SSE protocol, "distinct connections"
-// mode), by gqlgen's SSE transport. A stream lasts as long as its client
-// listens: it has no time budget, it does not queue for a core (it is
+// stream serves a subscription as a stream of Server-Sent Events (the
+// GraphQL over SSE protocol, "distinct connections" mode), by gqlgen's SSE
+// transport. A stream lasts as long as its client listens, up to
+// StreamMaxAge: it has no time budget, it does not queue for a core (it is
 // idle between events), its answers are not cached, and the server's read
-// and write timeouts are lifted for it. It holds one of MaxStreams places
-// while it is open, and ends when the client leaves or Done closes. It
-// returns the bytes written.
-func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
+// and write timeouts are lifted for it. It holds one of MaxStreams places,
+// and one of its client's MaxStreamsPerClient, while it is open, and ends
+// when the client leaves, when Done closes or at its StreamMaxAge. It
+// returns the bytes written and the outcome, for the observer.
+func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) {
 	if e.opts.MaxStreams == 0 {
 		e.opts.Observer.Rejected("streams")
 		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
 			"subscriptions are turned off on this server"}})
-		return 0
+		return 0, "rejected"
 	}
+	// A client past its own cap is told so first: waiting for the
+	// server to have room would not help it.
+	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
+	if !e.clientStreams.acquire(client) {
+		e.opts.Observer.Rejected("streams_per_client")
+		w.Header().Set("Retry-After", "10")
+		e.reject(w, r, &httpError{http.StatusTooManyRequests, limitError{CodeTooManyStreamsForClient, "streams_per_client",
+			"this client has too many subscriptions open; close one first"}})
+		return 0, "rejected"
+	}
+	defer e.clientStreams.release(client)
 	if !e.streams.TryAcquire(1) {
 		e.opts.Observer.Rejected("streams")
 		w.Header().Set("Retry-After", "10")
 		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
 			"too many subscriptions are open; try again later"}})
-		return 0
+		return 0, "rejected"
 	}
 	defer e.streams.Release(1)
 	e.opts.Observer.Streams(1)
@@ -335,18 +390,19 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) int {
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	if e.opts.Done != nil {
-		go func() {
-			select {
-			case <-e.opts.Done:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-	}
+	go func() {
+		age := time.NewTimer(streamAge(e.opts.StreamMaxAge))
+		defer age.Stop()
+		select {
+		case <-e.opts.Done: // nil: never
+		case <-age.C:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
 	sw := &streamWriter{w: w, rc: rc}
-	e.gql.ServeHTTP(sw, r.WithContext(ctx))
-	return sw.close()
+	e.gql.ServeHTTP(sw, r.WithContext(context.WithValue(ctx, streamKey{}, struct{}{})))
+	return sw.close(), "ok"
 }
 
 var errStreamEnded = errors.New("graphqlhttp: write after the stream ended")

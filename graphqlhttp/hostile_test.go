@@ -151,6 +151,19 @@ func post(query string, vars ...map[string]any) func(testing.TB, string) *http.R
 	}
 }
 
+// streamed is req asking for an event stream, with Accept text/event-stream
+// or the one given.
+func streamed(req func(testing.TB, string) *http.Request, accept ...string) func(testing.TB, string) *http.Request {
+	return func(t testing.TB, url string) *http.Request {
+		r := req(t, url)
+		r.Header.Set("Accept", "text/event-stream")
+		if len(accept) > 0 {
+			r.Header.Set("Accept", accept[0])
+		}
+		return r
+	}
+}
+
 // get is a GET request with the given raw query string.
 func get(rawQuery string) func(testing.TB, string) *http.Request {
 	return func(t testing.TB, u string) *http.Request {
@@ -235,6 +248,17 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "mutation over GET", req: getQuery("mutation { " + marker + " }"), status: 422, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "mutation over POST", req: post("mutation { " + marker + " }"), status: 422, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "subscription without an event stream", req: post("subscription " + marker + " { catalogueChanged { version } }"), status: 400, code: graphqlhttp.CodeBadRequest},
+
+		// Asked for as event streams: only subscriptions are streamed,
+		// and the limits hold for the rest whichever way they come.
+		{name: "query as a stream", req: streamed(postBody(`{"query":"{ ` + marker + `: item(id: 1) { id } }"}`)), status: 400, code: graphqlhttp.CodeBadRequest},
+		{name: "deep query as a stream", req: streamed(post(tooDeep)), status: 400, code: graphqlhttp.CodeBadRequest},
+		{name: "mutation as a stream", req: streamed(post("mutation { " + marker + " }")), status: 400, code: graphqlhttp.CodeBadRequest},
+		{name: "unparsable document as a stream", req: streamed(post("subscription { " + marker)), status: 400, code: graphqlhttp.CodeBadRequest},
+		{name: "persisted query hash as a stream", req: streamed(postBody(`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + marker + `"}}}`)), status: 400, code: graphqlhttp.CodeBadRequest},
+		{name: "deep query as a stream or JSON", req: streamed(post(tooDeep), "application/json, text/event-stream"), status: 422, code: graphqlhttp.CodeTooDeep},
+		{name: "aliases as a stream or JSON", req: streamed(post(tooManyAliases), "application/graphql-response+json, text/event-stream"), status: 400, code: graphqlhttp.CodeTooManyAliases},
+		{name: "subscription as a stream, with subscriptions off", req: streamed(post("subscription " + marker + " { catalogueChanged { version } }")), status: 503, code: graphqlhttp.CodeStreamsOff},
 
 		{name: "malformed JSON", req: postBody(`{"query":"{ ` + marker + ` }"`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "JSON not an object", req: postBody(`"{ ` + marker + ` }"`), status: 400, code: graphqlhttp.CodeBadRequest},

@@ -4,13 +4,22 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
@@ -32,6 +41,13 @@ type sseEvent struct {
 type sseStream struct {
 	resp   *http.Response
 	events chan sseEvent
+	cancel context.CancelFunc
+}
+
+// close leaves the stream, as a client going away does.
+func (s *sseStream) close() {
+	s.cancel()
+	s.resp.Body.Close()
 }
 
 // openStream POSTs query with Accept: text/event-stream and returns the
@@ -39,20 +55,34 @@ type sseStream struct {
 // stream ends or the test does.
 func openStream(t *testing.T, url, query string) *sseStream {
 	t.Helper()
+	return openStreamWith(t, http.DefaultClient, url, map[string]any{"query": query})
+}
+
+// openStreamWith is openStream with a client of the test's, any request
+// body, and headers given as name, value pairs (which may replace the
+// Accept header).
+func openStreamWith(t *testing.T, c *http.Client, url string, body map[string]any, header ...string) *sseStream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	t.Cleanup(cancel)
-	body, _ := json.Marshal(map[string]string{"query": query})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatalf("opening a stream: %v", err)
 	}
-	s := &sseStream{resp: resp, events: make(chan sseEvent, 100)}
+	s := &sseStream{resp: resp, events: make(chan sseEvent, 100), cancel: cancel}
 	t.Cleanup(func() { resp.Body.Close() })
 	if resp.StatusCode != http.StatusOK {
 		close(s.events)
@@ -120,13 +150,23 @@ func changedSnapshot(t *testing.T, snap *catalogue.Snapshot) *catalogue.Snapshot
 // test's streams last.
 func streamServer(t *testing.T, opts graphqlhttp.Options) (*httptest.Server, *catalogue.Store) {
 	t.Helper()
+	srv, st, _ := countingStreamServer(t, opts)
+	return srv, st
+}
+
+// countingStreamServer is streamServer, counting the loader batches that
+// operations run: an operation that reads a record costs at least one.
+func countingStreamServer(t *testing.T, opts graphqlhttp.Options) (*httptest.Server, *catalogue.Store, *atomic.Int64) {
+	t.Helper()
 	st := freshStore(t)
-	srv := httptest.NewUnstartedServer(resolvers.NewHandler(st, loader.Options{}, opts))
+	batches := &atomic.Int64{}
+	srv := httptest.NewUnstartedServer(resolvers.NewHandler(st,
+		loader.Options{OnBatch: func(string, int) { batches.Add(1) }}, opts))
 	srv.Config.ReadTimeout = 300 * time.Millisecond
 	srv.Config.WriteTimeout = 300 * time.Millisecond
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return srv, st
+	return srv, st, batches
 }
 
 func TestSubscriptionOverSSE(t *testing.T) {
@@ -220,13 +260,37 @@ func TestSubscriptionOverSSE(t *testing.T) {
 	}
 }
 
-// streamObserver counts the streams open.
+// streamObserver counts the streams open and ever opened, and notes the
+// limits that refused requests.
 type streamObserver struct {
 	cacheObserver
-	open atomic.Int64
+	open, opened atomic.Int64
+
+	mu       sync.Mutex
+	rejected []string
 }
 
-func (o *streamObserver) Streams(delta int) { o.open.Add(int64(delta)) }
+func (o *streamObserver) Streams(delta int) {
+	o.open.Add(int64(delta))
+	if delta > 0 {
+		o.opened.Add(int64(delta))
+	}
+}
+
+func (o *streamObserver) Rejected(limit string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.rejected = append(o.rejected, limit)
+}
+
+// rejections returns the limits noted so far and forgets them.
+func (o *streamObserver) rejections() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	r := o.rejected
+	o.rejected = nil
+	return r
+}
 
 func TestSubscriptionsRefused(t *testing.T) {
 	srv, _ := streamServer(t, graphqlhttp.Options{}) // MaxStreams 0: none
@@ -254,33 +318,233 @@ func TestSubscriptionsRefused(t *testing.T) {
 	})
 }
 
-// TestQueryOverSSE: a query may be asked as a stream too; it is answered
-// with one event, then complete.
-func TestQueryOverSSE(t *testing.T) {
-	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1})
-	s := openStream(t, srv.URL, `{ item(id: 1) { name } }`)
-	ev, ok := s.next(t, 5*time.Second)
-	if !ok || ev.event != "next" || ev.data != `{"data":{"item":{"name":"Copper Ore"}}}` {
-		t.Fatalf("got %+v, want the answer as a next event", ev)
+// TestOnlySubscriptionsAreStreamed: a query asked for as an event stream
+// would run under no time budget and outside the queue for a core, so
+// anything but a subscription is refused before gqlgen sees it.
+func TestOnlySubscriptionsAreStreamed(t *testing.T) {
+	obs := &streamObserver{}
+	srv, _, batches := countingStreamServer(t, graphqlhttp.Options{MaxStreams: 10, Observer: obs})
+	const twoOperations = `query Q { item(id: 1) { name } } subscription S { catalogueChanged { version } }`
+	hash := sha256.Sum256([]byte(changesSubscription))
+	for _, tt := range []struct {
+		name    string
+		body    map[string]any
+		message string // part of the one error's message
+	}{
+		{name: "query", body: map[string]any{"query": `{ item(id: 1) { name } }`},
+			message: "only subscriptions are served as Server-Sent Events; POST queries as application/json"},
+		{name: "mutation", body: map[string]any{"query": `mutation { item(id: 1) { name } }`},
+			message: "only subscriptions are served as Server-Sent Events"},
+		{name: "the query of a document holding a subscription too", body: map[string]any{"query": twoOperations, "operationName": "Q"},
+			message: "only subscriptions are served as Server-Sent Events"},
+		{name: "a document that does not parse", body: map[string]any{"query": `subscription { catalogueChanged { version }`},
+			message: "does not parse"},
+		{name: "no operation of that name", body: map[string]any{"query": twoOperations, "operationName": "T"},
+			message: "no operation of that name"},
+		{name: "several operations and no name", body: map[string]any{"query": twoOperations},
+			message: "no operationName"},
+		{name: "a persisted query by its hash alone",
+			body:    map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(hash[:])}}},
+			message: "query text"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := openStreamWith(t, http.DefaultClient, srv.URL, tt.body)
+			if s.resp.StatusCode != http.StatusBadRequest {
+				t.Fatalf("status %d, want 400", s.resp.StatusCode)
+			}
+			if ct := s.resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q, want application/json", ct)
+			}
+			var body gqlResponse
+			if err := json.NewDecoder(s.resp.Body).Decode(&body); err != nil || len(body.Errors) != 1 {
+				t.Fatalf("body %+v (%v), want one error", body, err)
+			}
+			e := body.Errors[0]
+			if e.code() != graphqlhttp.CodeBadRequest || !strings.Contains(e.Message, tt.message) ||
+				e.Extensions["requestId"] != s.resp.Header.Get("X-Request-ID") {
+				t.Errorf("error %+v, want %s saying %q, with the request id", e, graphqlhttp.CodeBadRequest, tt.message)
+			}
+			if got := obs.rejections(); len(got) != 1 || got[0] != "stream_operation" {
+				t.Errorf("the observer was told of rejections %q, want [stream_operation]", got)
+			}
+		})
 	}
-	if ev, ok := s.next(t, 5*time.Second); !ok || ev.event != "complete" {
-		t.Fatalf("got %+v, want complete", ev)
+	// None of them ran, nor took a stream's place.
+	if n := batches.Load(); n != 0 {
+		t.Errorf("%d loader batches ran, want none", n)
 	}
-	// Its place is free again.
-	waitStreamFree(t, srv.URL)
+	if n := obs.opened.Load(); n != 0 {
+		t.Errorf("%d streams were opened, want none", n)
+	}
+
+	t.Run("the subscription of a document holding a query too", func(t *testing.T) {
+		s := openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{"query": twoOperations, "operationName": "S"})
+		if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Errorf("status %d, Content-Type %q: want a stream", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+		}
+	})
 }
 
-// waitStreamFree waits until a stream can be opened again.
-func waitStreamFree(t *testing.T, url string) {
+// countingExecutor counts the operations offered to the endpoint's
+// executor, which only the endpoint's own path (with its time budget and
+// queue for a core) offers.
+type countingExecutor struct {
+	graphqlhttp.Executor
+	offered atomic.Int64
+}
+
+func (c *countingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) ([]byte, error) {
+	c.offered.Add(1)
+	return c.Executor.Execute(ctx, oc, maxBytes)
+}
+
+// TestQueryAcceptingJSONAndStreams: a client that takes JSON as well as an
+// event stream (urql asks every operation so) has its query answered as
+// any other, as JSON, by the endpoint's own path.
+func TestQueryAcceptingJSONAndStreams(t *testing.T) {
+	exec := &countingExecutor{Executor: resolvers.NewCompiled()}
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, Executor: exec})
+	const urqlAccept = "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed"
+	s := openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{"query": `{ item(id: 1) { name } }`}, "Accept", urqlAccept)
+	body, err := io.ReadAll(s.resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.resp.StatusCode != http.StatusOK || string(body) != `{"data":{"item":{"name":"Copper Ore"}}}` {
+		t.Errorf("status %d, body %s: want the answer", s.resp.StatusCode, body)
+	}
+	if ct := s.resp.Header.Get("Content-Type"); ct != "application/graphql-response+json" {
+		t.Errorf("Content-Type %q, want application/graphql-response+json", ct)
+	}
+	if n := exec.offered.Load(); n != 1 {
+		t.Errorf("the executor was offered %d operations, want 1", n)
+	}
+}
+
+// clientFrom is an HTTP client whose connections come from the loopback
+// address ip, a second client on the same machine.
+func clientFrom(t *testing.T, ip string) *http.Client {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		s := openStream(t, url, `{ item(id: 1) { id } }`)
+	tr := &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}).DialContext}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// checkRefusedForClient checks a stream refused by the per-client cap.
+func checkRefusedForClient(t *testing.T, s *sseStream) {
+	t.Helper()
+	if s.resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("status %d, want 429", s.resp.StatusCode)
+	}
+	if s.resp.Header.Get("Retry-After") == "" {
+		t.Error("no Retry-After")
+	}
+	var body gqlResponse
+	if err := json.NewDecoder(s.resp.Body).Decode(&body); err != nil || len(body.Errors) != 1 ||
+		body.Errors[0].code() != graphqlhttp.CodeTooManyStreamsForClient {
+		t.Errorf("body %+v (%v), want one %s error", body, err, graphqlhttp.CodeTooManyStreamsForClient)
+	}
+}
+
+// openWithin opens a stream from c until one is let through; the place it
+// waits for is given back once the server sees its stream's client leave.
+func openWithin(t *testing.T, c *http.Client, url string, within time.Duration, header ...string) *sseStream {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; {
+		s := openStreamWith(t, c, url, map[string]any{"query": changesSubscription}, header...)
 		if s.resp.StatusCode == http.StatusOK {
-			return
+			return s
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("status %d: the stream's place was not given back", s.resp.StatusCode)
+			t.Fatalf("status %d after %s: the stream's place was not given back", s.resp.StatusCode, within)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestStreamsPerClient: one client cannot take every stream's place.
+func TestStreamsPerClient(t *testing.T) {
+	const perClient = 3
+	obs := &streamObserver{}
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, MaxStreamsPerClient: perClient, Observer: obs})
+	first := clientFrom(t, "127.0.0.1")
+
+	var open []*sseStream
+	for i := range perClient {
+		s := openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription})
+		if s.resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: status %d, want 200", i, s.resp.StatusCode)
+		}
+		open = append(open, s)
+	}
+	checkRefusedForClient(t, openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription}))
+	if got := obs.rejections(); !slices.Equal(got, []string{"streams_per_client"}) {
+		t.Errorf("the observer was told of rejections %q, want [streams_per_client]", got)
+	}
+
+	t.Run("another client", func(t *testing.T) {
+		s := openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription})
+		if s.resp.StatusCode != http.StatusOK {
+			t.Errorf("status %d from 127.0.0.2, want 200", s.resp.StatusCode)
+		}
+	})
+
+	t.Run("a stream closed frees a place", func(t *testing.T) {
+		open[0].close()
+		openWithin(t, first, srv.URL, 10*time.Second)
+		checkRefusedForClient(t, openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription}))
+	})
+}
+
+// TestStreamsPerClientBehindProxy: behind a trusted proxy, the client is
+// the nearest hop of X-Forwarded-For the proxies did not write, whatever
+// the client wrote there itself.
+func TestStreamsPerClientBehindProxy(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, MaxStreamsPerClient: 1,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	open := func(xff string) *sseStream {
+		return openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", xff)
+	}
+	if s := open("198.51.100.1"); s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d for the first client, want 200", s.resp.StatusCode)
+	}
+	if s := open("198.51.100.2"); s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d for a second client, want 200", s.resp.StatusCode)
+	}
+	checkRefusedForClient(t, open("198.51.100.1"))
+	// A client cannot pass for another by writing a hop of its own.
+	checkRefusedForClient(t, open("203.0.113.99, 198.51.100.1"))
+	// Nor by going around the proxy: from an untrusted peer the header
+	// is not read, and the peer is the client.
+	s := openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", "203.0.113.7")
+	if s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d from 127.0.0.2, want 200", s.resp.StatusCode)
+	}
+	checkRefusedForClient(t, openStreamWith(t, clientFrom(t, "127.0.0.2"), srv.URL, map[string]any{"query": changesSubscription}, "X-Forwarded-For", "203.0.113.8"))
+}
+
+// TestStreamMaxAge: a stream open for its maximum age ends with complete,
+// as at shutdown, and gives its place back.
+func TestStreamMaxAge(t *testing.T) {
+	const maxAge = 200 * time.Millisecond
+	obs := &streamObserver{}
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, StreamMaxAge: maxAge, KeepAlive: 50 * time.Millisecond, Observer: obs})
+	start := time.Now()
+	s := openStream(t, srv.URL, changesSubscription)
+	if s.resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d, want 200", s.resp.StatusCode)
+	}
+	ev, ok := s.next(t, 10*time.Second)
+	if !ok || ev.event != "complete" {
+		t.Fatalf("got %+v (open %v), want the complete event", ev, ok)
+	}
+	// Timers never fire early: this bound holds however loaded the
+	// machine is.
+	if lasted := time.Since(start); lasted < maxAge-maxAge/10 {
+		t.Errorf("the stream ended after %s, before its maximum age of %s less a tenth", lasted, maxAge)
+	}
+	if _, ok := s.next(t, 10*time.Second); ok {
+		t.Error("the stream went on after complete")
+	}
+	openWithin(t, http.DefaultClient, srv.URL, 10*time.Second)
 }
