@@ -26,8 +26,10 @@ import (
 // written. gqlgen still parses, validates and measures every operation;
 // Compiled only executes, and only what it can answer exactly as gqlgen
 // would, byte for byte. Everything else it declines, and gqlgen runs it:
-// operations with directives, arguments other than paging and ids, reverse
-// relations, introspection, and any answer that would carry an error.
+// directives other than @skip and @include, arguments other than paging
+// and ids (filters, orderings), Quest.prerequisite, introspection, and any
+// answer that would carry an error. It stops, rather than declines, an
+// answer that outgrows the response bound or the request's time.
 //
 // Why: gqlgen's executor makes a field context, a context and a marshaler
 // per value and a goroutine per list element, about 20 allocations per

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Peak memory under the heaviest queries the default limits admit: 32
+# connections sending one query for 20 s, the response cache off (so every
+# request is executed), on the embedded catalogue.
+#
+#   bench/heaviest.sh [seconds]     (needs wrk: apt-get install wrk)
+#
+# Prints, per query, its answer's size, requests per second and the
+# gateway's peak resident memory (VmHWM) over the run. The queries:
+#   plans   a page of 1000 items with every scalar field, run by a plan;
+#   gqlgen  the same page filtered (nameContains ""), which gqlgen's
+#           executor runs: the heavier executor, about 20 allocations a value;
+#   nested  200 items with every monster dropping each (Q3 with more fields),
+#           near the cost limit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-20}
+tmp=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+go build -o "$tmp/gateway" .
+
+scalars='id imageUrl name rarity value type healingAmount farmingLevel attackBonus strengthBonus defenceBonus healthBonus bowDamage bowCrit bowAccuracy bowSpeed description tradable limited'
+declare -A query=(
+  [plans]="{ items(first: 1000) { totalCount nodes { $scalars } } }"
+  [gqlgen]="{ items(first: 1000, filter: {nameContains: \\\"\\\"}) { totalCount nodes { $scalars } } }"
+  [nested]='{ items(first: 200) { nodes { id name rarity value monsterDrops { monsterId baseChance monster { id name combatLevel } } } } }'
+)
+printf '%-8s %12s %10s %14s\n' query "answer (B)" "req/s" "peak RSS (MiB)"
+for q in plans gqlgen nested; do
+  port=$((18490 + RANDOM % 100))
+  "$tmp/gateway" -addr 127.0.0.1:$port -response-cache-bytes=0 -access-log=false 2>/dev/null &
+  pid=$!
+  for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:$port/readyz && break; sleep 0.05; done
+  printf '{"query":"%s"}' "${query[$q]}" > "$tmp/$q.json"
+  size=$(curl -s 127.0.0.1:$port/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | tee "$tmp/$q.out" | wc -c)
+  grep -q '^{"data":' "$tmp/$q.out" || { echo "$q failed: $(head -c 300 "$tmp/$q.out")" >&2; exit 1; }
+  cat > "$tmp/$q.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = [==[$(cat "$tmp/$q.json")]==]
+LUA
+  rps=$(wrk -t2 -c32 -d"${secs}s" -s "$tmp/$q.lua" "http://127.0.0.1:$port/graphql" | awk '/Requests\/sec/ {print $2}')
+  hwm=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' /proc/$pid/status)
+  printf '%-8s %12s %10s %14s\n' "$q" "$size" "$rps" "$hwm"
+  kill $pid; wait $pid 2>/dev/null || true
+done
