@@ -15,7 +15,7 @@ import (
 type Observer interface {
 	// UpstreamRequest reports one upstream request of collection c and its
 	// outcome: "200", "304", or a FetchError kind ("status_503",
-	// "timeout", "connection", "read", "too_large").
+	// "timeout", "connection", "read", "too_large", "redirect").
 	UpstreamRequest(c Collection, outcome string)
 	// BodyRejected reports a body of c that failed validation.
 	BodyRejected(c Collection)
