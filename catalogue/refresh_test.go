@@ -187,15 +187,17 @@ func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
 	faults := []struct {
 		fault   upstreamtest.Fault
 		outcome string
+		// lastError begins the state's LastError.
+		lastError string
 	}{
-		{upstreamtest.Status500, "error"},
-		{upstreamtest.Status503, "error"},
-		{upstreamtest.Hang, "error"},
-		{upstreamtest.Close, "error"},
-		{upstreamtest.Malformed, "rejected"},
-		{upstreamtest.Truncated, "rejected"},
-		{upstreamtest.WrongShape, "rejected"},
-		{upstreamtest.Empty, "rejected"},
+		{upstreamtest.Status500, "error", "upstream answered 500 Internal Server Error"},
+		{upstreamtest.Status503, "error", "upstream answered 503 Service Unavailable"},
+		{upstreamtest.Hang, "error", "upstream timed out"},
+		{upstreamtest.Close, "error", "connection closed before an answer"},
+		{upstreamtest.Malformed, "rejected", "body rejected: body is not valid JSON: invalid character"},
+		{upstreamtest.Truncated, "rejected", "body rejected: body is not valid JSON: truncated"},
+		{upstreamtest.WrongShape, "rejected", "body rejected: "},
+		{upstreamtest.Empty, "rejected", "body rejected: body is empty"},
 	}
 	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.WorldBosses} {
 		for _, ft := range faults {
@@ -228,8 +230,13 @@ func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
 					t.Fatalf("%s: another collection did not update", other)
 				}
 				st := f.refresher.States()[c]
-				if st.LastOutcome != ft.outcome || st.LastError == "" {
-					t.Errorf("state %+v, want outcome %q with an error", st, ft.outcome)
+				if st.LastOutcome != ft.outcome || !strings.HasPrefix(st.LastError, ft.lastError) {
+					t.Errorf("state %+v, want outcome %q with an error beginning %q", st, ft.outcome, ft.lastError)
+				}
+				// The state is shown to anyone: no address in it.
+				if addr := f.server(c).Listener.Addr().String(); strings.Contains(st.LastError, "127.0.0.1") ||
+					strings.Contains(st.LastError, port(t, "http://"+addr)) {
+					t.Errorf("lastError %q names the upstream's address %s", st.LastError, addr)
 				}
 				if st.Source != "upstream" {
 					t.Errorf("source %q, want upstream", st.Source)
