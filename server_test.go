@@ -106,6 +106,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag upstream-timeout", args: []string{"-upstream-timeout", "5s"}, want: with(func(c *config) { c.upstreamTimeout = 5 * time.Second })},
 		{name: "env CATALOGUE_UPSTREAM_TIMEOUT", env: map[string]string{"CATALOGUE_UPSTREAM_TIMEOUT": "7s"}, want: with(func(c *config) { c.upstreamTimeout = 7 * time.Second })},
 		{name: "flag pprof-addr", args: []string{"-pprof-addr", "127.0.0.1:6060"}, want: with(func(c *config) { c.pprofAddr = "127.0.0.1:6060" })},
+		{name: "flag trust-traceparent", args: []string{"-trust-traceparent"}, want: with(func(c *config) { c.trustTraceparent = true })},
+		{name: "env GATEWAY_TRUST_TRACEPARENT", env: map[string]string{"GATEWAY_TRUST_TRACEPARENT": "true"}, want: with(func(c *config) { c.trustTraceparent = true })},
 		{name: "env GATEWAY_MAX_DEPTH", env: map[string]string{"GATEWAY_MAX_DEPTH": "7"}, want: with(func(c *config) { c.limits.MaxDepth = 7 })},
 		{name: "env GATEWAY_INTROSPECTION", env: map[string]string{"GATEWAY_INTROSPECTION": "false"}, want: with(func(c *config) { c.introspection = false })},
 		{name: "env GATEWAY_REQUEST_TIMEOUT", env: map[string]string{"GATEWAY_REQUEST_TIMEOUT": "3s"}, want: with(func(c *config) { c.requestTimeout = 3 * time.Second })},
@@ -163,6 +165,7 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "shutdown delay over a minute", env: map[string]string{"GATEWAY_SHUTDOWN_DELAY": "5m"}, wantErr: "shutdown-delay"},
 		{name: "negative max subscriptions", args: []string{"-max-subscriptions", "-1"}, wantErr: "max-subscriptions"},
 		{name: "bad env playground", env: map[string]string{"GATEWAY_PLAYGROUND": "maybe"}, wantErr: "GATEWAY_PLAYGROUND"},
+		{name: "bad env trust-traceparent", env: map[string]string{"GATEWAY_TRUST_TRACEPARENT": "yes please"}, wantErr: "GATEWAY_TRUST_TRACEPARENT"},
 		{name: "refresh negative", args: []string{"-refresh", "-1m"}, wantErr: "refresh"},
 		{name: "non-http base URL", args: []string{"-base-url", "ftp://up.example"}, wantErr: "ftp://up.example"},
 		{name: "base URL without scheme", args: []string{"-base-url", "up.example"}, wantErr: "up.example"},
@@ -265,6 +268,7 @@ func TestRunHelp(t *testing.T) {
 		"cors-origins":         "GATEWAY_CORS_ORIGINS",
 		"access-log":           "GATEWAY_ACCESS_LOG",
 		"pprof-addr":           "GATEWAY_PPROF_ADDR",
+		"trust-traceparent":    "GATEWAY_TRUST_TRACEPARENT",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {
