@@ -146,8 +146,13 @@ func TestManifests(t *testing.T) {
 	if grace < delay+serverShutdownWait+lastTracesWait {
 		t.Errorf("terminationGracePeriodSeconds %s < shutdown delay %s + %s + %s", grace, delay, serverShutdownWait, lastTracesWait)
 	}
-	// A pod is out of the endpoints before it stops listening.
+	// A pod is out of the endpoints before it stops listening, and one
+	// missed probe (a GC pause, a busy node) does not take a serving pod
+	// out.
 	rp := c.ReadinessProbe
+	if rp.FailureThreshold < 2 {
+		t.Errorf("readiness failureThreshold %d: one missed probe takes a serving pod out; want at least 2", rp.FailureThreshold)
+	}
 	if notice := time.Duration(rp.PeriodSeconds*rp.FailureThreshold) * time.Second; notice >= delay {
 		t.Errorf("readiness notices a draining pod after %s, not within the %s shutdown delay", notice, delay)
 	}
