@@ -6,9 +6,11 @@ package deploy_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
 // kustomization is the part of kustomize's Kustomization this base uses;
@@ -172,5 +176,88 @@ func TestManifests(t *testing.T) {
 		if !strings.HasPrefix(name, "CATALOGUE_") && !strings.HasPrefix(name, "GATEWAY_") && name != "ADDR" && !strings.HasPrefix(name, "GO") && !strings.HasPrefix(name, "OTEL_") {
 			t.Errorf("env %s is not one of the gateway's", name)
 		}
+	}
+}
+
+// gateway returns the Deployment's one container and its environment.
+func gateway(t *testing.T) (corev1.Container, map[string]string) {
+	t.Helper()
+	var dep appsv1.Deployment
+	decodeStrict(t, "base/deployment.yaml", &dep)
+	if len(dep.Spec.Template.Spec.Containers) != 1 {
+		t.Fatalf("%d containers, want 1", len(dep.Spec.Template.Spec.Containers))
+	}
+	c := dep.Spec.Template.Spec.Containers[0]
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	return c, env
+}
+
+// byteSize parses a size as the gateway's byte flags and GOMEMLIMIT write
+// it: a whole number of bytes, or with a KiB, MiB or GiB suffix.
+func byteSize(s string) (int64, error) {
+	digits, shift := s, 0
+	for suffix, sh := range map[string]int{"KiB": 10, "MiB": 20, "GiB": 30} {
+		if d, ok := strings.CutSuffix(s, suffix); ok {
+			digits, shift = d, sh
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a number of bytes such as 8MiB", s)
+	}
+	return n << shift, nil
+}
+
+// TestMemoryFitsTheUpstreamBound checks that what the upstream and the
+// response cache can make the gateway hold fits the pod:
+//
+//	heap   = 2 × 13 × CATALOGUE_MAX_UPSTREAM_BYTES + GATEWAY_RESPONSE_CACHE_BYTES
+//	heap              ≤ GOMEMLIMIT
+//	GOMEMLIMIT + 64Mi ≤ the memory limit
+//
+// A refresh reads the 13 collections at once, each body up to the bound,
+// while the snapshot being served still holds the 13 before them: twice
+// 13 bodies. That heap must fit under GOMEMLIMIT, or the collector runs
+// without end and the pod is killed anyway; and GOMEMLIMIT bounds the heap
+// only, so the limit keeps 64 MiB above it for the rest (goroutine stacks,
+// the runtime's own, the binary). The base's figures: 2 × 13 × 8 MiB + 64
+// MiB = 272 MiB ≤ 300 MiB, and 300 + 64 = 364 MiB ≤ 384 MiB; with the
+// default 64 MiB bound, a refresh alone could need 1.6 GiB. This counts the
+// bytes the bound lets in, not the records decoded from them: on the real
+// catalogue, whose largest body is about 1.3 MB, those are in the measured
+// figures the requests and limit come from (README, Running in
+// production).
+//
+// Every input is read from the manifest, none from the gateway's defaults,
+// so that a change to any of them, there or here, is checked.
+func TestMemoryFitsTheUpstreamBound(t *testing.T) {
+	const nonHeap = 64 << 20
+	c, env := gateway(t)
+	sizes := map[string]int64{}
+	for _, name := range []string{"CATALOGUE_MAX_UPSTREAM_BYTES", "GATEWAY_RESPONSE_CACHE_BYTES", "GOMEMLIMIT"} {
+		v, ok := env[name]
+		if !ok {
+			t.Fatalf("the Deployment does not set %s: the memory budget needs it", name)
+		}
+		n, err := byteSize(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sizes[name] = n
+	}
+	limit := c.Resources.Limits.Memory().Value()
+	heap := 2*int64(catalogue.NumCollections)*sizes["CATALOGUE_MAX_UPSTREAM_BYTES"] + sizes["GATEWAY_RESPONSE_CACHE_BYTES"]
+	const mib = 1 << 20
+	if heap > sizes["GOMEMLIMIT"] {
+		t.Errorf("2 × %d × %d MiB bodies + %d MiB response cache = %d MiB, over GOMEMLIMIT %d MiB",
+			catalogue.NumCollections, sizes["CATALOGUE_MAX_UPSTREAM_BYTES"]/mib, sizes["GATEWAY_RESPONSE_CACHE_BYTES"]/mib,
+			heap/mib, sizes["GOMEMLIMIT"]/mib)
+	}
+	if sizes["GOMEMLIMIT"]+nonHeap > limit {
+		t.Errorf("GOMEMLIMIT %d MiB + %d MiB beside the heap > the memory limit %d MiB",
+			sizes["GOMEMLIMIT"]/mib, nonHeap/mib, limit/mib)
 	}
 }
