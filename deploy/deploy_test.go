@@ -7,6 +7,7 @@ package deploy_test
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/yaml"
 
@@ -86,10 +88,13 @@ func TestManifests(t *testing.T) {
 	decodeStrict(t, "base/hpa.yaml", &hpa)
 	var pdb policyv1.PodDisruptionBudget
 	decodeStrict(t, "base/pdb.yaml", &pdb)
+	var np networkingv1.NetworkPolicy
+	decodeStrict(t, "base/networkpolicy.yaml", &np)
 
 	for _, m := range []struct{ kind, want, got string }{
 		{"Deployment", "apps/v1", dep.APIVersion}, {"Service", "v1", svc.APIVersion},
 		{"HorizontalPodAutoscaler", "autoscaling/v2", hpa.APIVersion}, {"PodDisruptionBudget", "policy/v1", pdb.APIVersion},
+		{"NetworkPolicy", "networking.k8s.io/v1", np.APIVersion},
 	} {
 		if m.got != m.want {
 			t.Errorf("%s apiVersion %q, want %q", m.kind, m.got, m.want)
@@ -100,6 +105,7 @@ func TestManifests(t *testing.T) {
 	podLabels := dep.Spec.Template.Labels
 	for name, sel := range map[string]map[string]string{
 		"deployment": dep.Spec.Selector.MatchLabels, "service": svc.Spec.Selector, "pdb": pdb.Spec.Selector.MatchLabels,
+		"network policy": np.Spec.PodSelector.MatchLabels,
 	} {
 		for k, v := range sel {
 			if podLabels[k] != v {
@@ -259,5 +265,68 @@ func TestMemoryFitsTheUpstreamBound(t *testing.T) {
 	if sizes["GOMEMLIMIT"]+nonHeap > limit {
 		t.Errorf("GOMEMLIMIT %d MiB + %d MiB beside the heap > the memory limit %d MiB",
 			sizes["GOMEMLIMIT"]/mib, nonHeap/mib, limit/mib)
+	}
+}
+
+// TestNetworkPolicy checks that the pods take connections on the
+// gateway's port only, and open them only to DNS and to the upstream.
+func TestNetworkPolicy(t *testing.T) {
+	var np networkingv1.NetworkPolicy
+	decodeStrict(t, "base/networkpolicy.yaml", &np)
+	c, env := gateway(t)
+	if !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) || !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeEgress) {
+		t.Errorf("policyTypes %v, want Ingress and Egress", np.Spec.PolicyTypes)
+	}
+
+	// A rule without ports allows every port: each must list its own.
+	ports := func(kind string, rules [][]networkingv1.NetworkPolicyPort) []string {
+		var out []string
+		for i, rule := range rules {
+			if len(rule) == 0 {
+				t.Errorf("%s rule %d allows every port", kind, i)
+			}
+			for _, p := range rule {
+				if p.Port == nil || p.Protocol == nil || p.EndPort != nil {
+					t.Errorf("%s rule %d: port %+v, want one port and its protocol", kind, i, p)
+					continue
+				}
+				port := p.Port.String()
+				if p.Port.IntValue() == int(c.Ports[0].ContainerPort) {
+					port = c.Ports[0].Name // the same port, by number
+				}
+				out = append(out, port+"/"+string(*p.Protocol))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	var ingress, egress [][]networkingv1.NetworkPolicyPort
+	for _, r := range np.Spec.Ingress {
+		ingress = append(ingress, r.Ports)
+	}
+	for _, r := range np.Spec.Egress {
+		egress = append(egress, r.Ports)
+	}
+	if got, want := ports("ingress", ingress), []string{c.Ports[0].Name + "/TCP"}; !slices.Equal(got, want) {
+		t.Errorf("ingress to %q, want only the gateway's port %q", got, want)
+	}
+	// The upstream is assumed on 443 (see the manifest); a base URL set
+	// here must be reachable.
+	upstream := "443/TCP"
+	if base := env["CATALOGUE_BASE_URL"]; base != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatalf("CATALOGUE_BASE_URL %q: %v", base, err)
+		}
+		if p := u.Port(); p != "" {
+			upstream = p + "/TCP"
+		} else if u.Scheme == "http" {
+			upstream = "80/TCP"
+		}
+	}
+	want := []string{"53/TCP", "53/UDP", upstream}
+	slices.Sort(want)
+	if got := ports("egress", egress); !slices.Equal(got, want) {
+		t.Errorf("egress to %q, want DNS and the upstream only: %q", got, want)
 	}
 }
