@@ -330,3 +330,74 @@ func TestNetworkPolicy(t *testing.T) {
 		t.Errorf("egress to %q, want DNS and the upstream only: %q", got, want)
 	}
 }
+
+// TestImagePinned checks that the image the base deploys, after
+// kustomize's images rewrite, names a release: not latest, nor no tag
+// (which is latest).
+func TestImagePinned(t *testing.T) {
+	var k kustomization
+	decodeStrict(t, "base/kustomization.yaml", &k)
+	c, _ := gateway(t)
+	name, version := splitImage(c.Image)
+	for _, rule := range k.Images {
+		if rule.Name != name {
+			continue
+		}
+		if rule.NewName != "" {
+			name = rule.NewName
+		}
+		if rule.NewTag != "" {
+			version = ":" + rule.NewTag
+		}
+		break
+	}
+	if err := pinned(name + version); err != nil {
+		t.Error(err)
+	}
+}
+
+// splitImage splits an image reference into its name and its tag or
+// digest (":1.0.0", "@sha256:…", or "").
+func splitImage(ref string) (name, version string) {
+	if i := strings.IndexByte(ref, '@'); i >= 0 {
+		return ref[:i], ref[i:]
+	}
+	// A colon after the last slash starts the tag; one before it is a
+	// registry's port.
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		return ref[:i], ref[i:]
+	}
+	return ref, ""
+}
+
+// pinned says why ref does not name one release, or nil if it does.
+func pinned(ref string) error {
+	switch _, version := splitImage(ref); version {
+	case "":
+		return fmt.Errorf("image %q has no tag, which pulls latest: want a release tag or a digest", ref)
+	case ":latest":
+		return fmt.Errorf("image %q: latest moves; want a release tag or a digest", ref)
+	}
+	return nil
+}
+
+func TestPinned(t *testing.T) {
+	for _, tt := range []struct {
+		ref string
+		ok  bool
+	}{
+		{"catalogue-gateway:1.0.0", true},
+		{"images.example:5000/catalogue-gateway:1.0.0", true},
+		{"catalogue-gateway@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", true},
+		{"catalogue-gateway", false},
+		{"catalogue-gateway:latest", false},
+		{"images.example:5000/catalogue-gateway", false},
+		{"images.example:5000/catalogue-gateway:latest", false},
+	} {
+		t.Run(tt.ref, func(t *testing.T) {
+			if err := pinned(tt.ref); (err == nil) != tt.ok {
+				t.Errorf("pinned(%q) = %v, want ok %v", tt.ref, err, tt.ok)
+			}
+		})
+	}
+}
