@@ -67,6 +67,9 @@ type config struct {
 	// tracing exports OpenTelemetry traces; on when the standard OTEL_*
 	// variables ask for it (see tracingWanted), and not a flag.
 	tracing bool
+	// trustTraceparent makes a caller's traceparent the parent of the
+	// request's span; otherwise it is only linked (see traceRequests).
+	trustTraceparent bool
 }
 
 // defaultConfig is the configuration with no flag and no environment.
@@ -183,6 +186,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
 	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
+	fs.BoolVar(&cfg.trustTraceparent, "trust-traceparent", cfg.trustTraceparent, "")
+	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

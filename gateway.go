@@ -197,7 +197,7 @@ func (g *gateway) handler() http.Handler {
 		}).Handler(h)
 	}
 	if g.tracerProvider != nil {
-		h = traceRequests(h, g.tracerProvider)
+		h = traceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
 	}
 	return h
 }

@@ -46,7 +46,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		reg: prometheus.NewRegistry(),
 		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "catalogue_upstream_requests_total",
-			Help: "Upstream requests by collection and outcome: 200, 304, status_NNN, timeout, connection, read, too_large.",
+			Help: "Upstream requests by collection and outcome: 200, 304, status_NNN, timeout, connection, read, too_large, redirect (refused).",
 		}, []string{"collection", "outcome"}),
 		bodiesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "catalogue_upstream_bodies_rejected_total",

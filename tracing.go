@@ -136,19 +136,27 @@ func stopTracing(ctx context.Context, tp *sdktrace.TracerProvider, logger *slog.
 // tracerName is the instrumentation scope of the gateway's own spans.
 const tracerName = "github.com/catalogue-gateway/gateway"
 
-// traceRequests gives every request a server span, a child of the trace
-// context in its traceparent header if it has one. The span is named by
+// traceRequests gives every request a server span. The span is named by
 // the method and the route the mux matched ("POST /graphql", "GET
 // /items/{id}"), never by the path, which would make a name of every URL
 // anyone sends; a request no route took (an unclean path) is named by its
 // method alone. A 5xx answer marks the span failed.
 //
+// A request's traceparent header is a link from a new trace, not its
+// parent, unless trusted says the callers are the operator's own: on a
+// public endpoint anyone can send one, and as the parent it would file
+// the gateway's spans under a stranger's trace id (in a trace of someone
+// else's, or a flood of them in one) and its sampled flag would decide
+// what the gateway records. The link keeps the caller's trace one click
+// away for those who do own it.
+//
 // Probes and scrapes (/healthz, /readyz, /metrics) get no span: they come
 // every few seconds and would drown the traces worth reading.
-func traceRequests(h http.Handler, tp trace.TracerProvider) http.Handler {
+func traceRequests(h http.Handler, tp trace.TracerProvider, trusted bool) http.Handler {
 	return otelhttp.NewHandler(routeAttribute(h), "gateway",
 		otelhttp.WithTracerProvider(tp),
 		otelhttp.WithPropagators(propagation.TraceContext{}),
+		otelhttp.WithPublicEndpointFn(func(*http.Request) bool { return !trusted }),
 		// The gateway's metrics are Prometheus's (metrics.go); without
 		// this, otelhttp would ask the global meter provider.
 		otelhttp.WithMeterProvider(noop.NewMeterProvider()),

@@ -78,9 +78,9 @@ const (
 	traceparent     = "00-" + incomingTraceID + "-" + incomingSpanID + "-01"
 )
 
-// TestTracingSpans serves a nested query, as a caller in a trace sends it,
-// by both executors, and checks the spans it leaves: a server span in the
-// caller's trace, its parse, validate and execute spans, and the loaders'
+// TestTracingSpans serves a nested query, as a trusted caller in a trace
+// sends it, by both executors, and checks the spans it leaves: a server
+// span in the caller's trace, its parse, validate and execute spans, and the loaders'
 // batches under the execute span. The same query again is answered by the
 // response cache, with no GraphQL span.
 func TestTracingSpans(t *testing.T) {
@@ -94,6 +94,9 @@ func TestTracingSpans(t *testing.T) {
 			cfg := defaultConfig()
 			cfg.accessLog = false
 			cfg.compiledPlans = mode.plans
+			// The caller's span is the parent only when trusted; see
+			// TestTracingTraceparent for the default.
+			cfg.trustTraceparent = true
 			srv, exp := tracedServer(t, cfg)
 
 			status, body := post(t, srv.URL+"/graphql", query, traceparent)
@@ -165,6 +168,65 @@ func TestTracingSpans(t *testing.T) {
 			wantAttrs(t, server, map[string]string{"graphql.response_cache": "hit"})
 			if len(spans) != 1 {
 				t.Errorf("again: spans %v, want the server span alone", spanNames(spans))
+			}
+		})
+	}
+}
+
+// TestTracingTraceparent checks what a caller's traceparent does: by
+// default the request starts a new trace, recorded even if the caller
+// samples nothing, with a link to the caller's span; with
+// -trust-traceparent the caller's span is the parent.
+func TestTracingTraceparent(t *testing.T) {
+	const unsampled = "00-" + incomingTraceID + "-" + incomingSpanID + "-00"
+	for _, tt := range []struct {
+		name        string
+		trusted     bool
+		traceparent string
+		// child: the server span's parent is the caller's span;
+		// otherwise it is a root linked to it.
+		child bool
+	}{
+		{name: "default", traceparent: traceparent},
+		{name: "default, not sampled", traceparent: unsampled},
+		{name: "trusted", trusted: true, traceparent: traceparent, child: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.accessLog = false
+			cfg.trustTraceparent = tt.trusted
+			srv, exp := tracedServer(t, cfg)
+			if status, body := post(t, srv.URL+"/graphql", `{"query":"{ item(id: 5) { name } }"}`, tt.traceparent); status != http.StatusOK {
+				t.Fatalf("status %d: %.300s", status, body)
+			}
+			spans := waitServerSpans(t, exp, 1)
+			server := only(t, spans, "POST /graphql")
+			traceID := server.SpanContext.TraceID().String()
+			if tt.child {
+				if traceID != incomingTraceID || server.Parent.SpanID().String() != incomingSpanID {
+					t.Errorf("server span in trace %s with parent %s, want the caller's %s and %s",
+						traceID, server.Parent.SpanID(), incomingTraceID, incomingSpanID)
+				}
+				if len(server.Links) != 0 {
+					t.Errorf("server span links %v, want none", server.Links)
+				}
+				return
+			}
+			if traceID == incomingTraceID || server.Parent.IsValid() {
+				t.Errorf("server span in trace %s with parent %v, want a new root", traceID, server.Parent.SpanID())
+			}
+			if len(server.Links) != 1 {
+				t.Fatalf("server span links %v, want one to the caller's span", server.Links)
+			}
+			if l := server.Links[0].SpanContext; l.TraceID().String() != incomingTraceID || l.SpanID().String() != incomingSpanID || !l.IsRemote() {
+				t.Errorf("server span linked to %s/%s (remote %v), want the caller's %s/%s",
+					l.TraceID(), l.SpanID(), l.IsRemote(), incomingTraceID, incomingSpanID)
+			}
+			// The request's other spans are in the new trace too.
+			for _, s := range spans {
+				if got := s.SpanContext().TraceID().String(); got != traceID {
+					t.Errorf("span %s in trace %s, want the request's %s", s.Name(), got, traceID)
+				}
 			}
 		})
 	}
@@ -492,10 +554,11 @@ type span struct {
 	StartTime, EndTime  time.Time
 	Status              sdktrace.Status
 	Attributes          []attribute.KeyValue
+	Links               []sdktrace.Link
 }
 
 func toSpan(s sdktrace.ReadOnlySpan) span {
-	return span{s.Name(), s.SpanContext(), s.Parent(), s.SpanKind(), s.StartTime(), s.EndTime(), s.Status(), s.Attributes()}
+	return span{s.Name(), s.SpanContext(), s.Parent(), s.SpanKind(), s.StartTime(), s.EndTime(), s.Status(), s.Attributes(), s.Links()}
 }
 
 func named(spans []sdktrace.ReadOnlySpan, name string) []span {

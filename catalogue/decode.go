@@ -30,20 +30,7 @@ type BodyError struct {
 }
 
 func (e *BodyError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Collection.String())
-	if e.Envelope >= 0 {
-		fmt.Fprintf(&b, ": envelope %d", e.Envelope)
-	}
-	if e.Record >= 0 {
-		fmt.Fprintf(&b, ": record %d", e.Record)
-	}
-	if e.Field != "" {
-		fmt.Fprintf(&b, ": field %s", e.Field)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Problem)
-	return b.String()
+	return e.Collection.String() + ": " + e.detail()
 }
 
 // decodeBody checks raw against the shape of collection c and decodes its

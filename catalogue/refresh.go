@@ -15,7 +15,7 @@ import (
 type Observer interface {
 	// UpstreamRequest reports one upstream request of collection c and its
 	// outcome: "200", "304", or a FetchError kind ("status_503",
-	// "timeout", "connection", "read", "too_large").
+	// "timeout", "connection", "read", "too_large", "redirect").
 	UpstreamRequest(c Collection, outcome string)
 	// BodyRejected reports a body of c that failed validation.
 	BodyRejected(c Collection)
@@ -56,7 +56,9 @@ type CollectionState struct {
 	CheckedAt time.Time `json:"checkedAt,omitzero"`
 	// LastAttemptAt, LastOutcome and LastError describe the latest
 	// refresh of the collection: outcome "200", "304", "unchanged",
-	// "rejected" (a body that failed validation) or "error".
+	// "rejected" (a body that failed validation) or "error". LastError
+	// is the failure as Describe puts it, with no upstream address: it
+	// is shown to anyone who asks /readyz. The log has the full error.
 	LastAttemptAt time.Time `json:"lastAttemptAt,omitzero"`
 	LastOutcome   string    `json:"lastOutcome,omitempty"`
 	LastError     string    `json:"lastError,omitempty"`
@@ -251,7 +253,7 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 	f, err := r.fetch(ctx, c, v)
 	now := time.Now()
 	if err != nil {
-		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", err.Error() }, now)
+		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", Describe(err) }, now)
 		r.cfg.Logger.Warn("upstream read failed; keeping the last good body", "collection", c.String(), "err", err)
 		return nil
 	}
@@ -272,7 +274,7 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 	p, err := Decode(c, f.Body)
 	if err != nil {
 		r.cfg.Observer.BodyRejected(c)
-		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "rejected", err.Error() }, now)
+		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "rejected", Describe(err) }, now)
 		r.cfg.Logger.Warn("upstream body rejected; keeping the last good body", "collection", c.String(), "err", err)
 		return nil
 	}

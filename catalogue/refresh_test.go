@@ -3,6 +3,7 @@ package catalogue_test
 import (
 	"bytes"
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,7 @@ func (o *countingObserver) count(c catalogue.Collection, outcome string) int {
 
 type fixture struct {
 	base, boss *upstreamtest.Server
+	upstream   *catalogue.Upstream
 	store      *catalogue.Store
 	refresher  *catalogue.Refresher
 	observer   *countingObserver
@@ -73,14 +75,15 @@ func newFixture(t *testing.T, cacheDir string) *fixture {
 		observer: newCountingObserver(),
 		cacheDir: cacheDir,
 	}
+	f.upstream = &catalogue.Upstream{
+		BaseURL:      f.base.URL,
+		WorldBossURL: f.boss.URL,
+		Client:       catalogue.NewUpstreamClient(),
+		UserAgent:    "catalogue-gateway-test",
+		Timeout:      time.Second,
+	}
 	cfg := catalogue.RefresherConfig{
-		Upstream: &catalogue.Upstream{
-			BaseURL:      f.base.URL,
-			WorldBossURL: f.boss.URL,
-			Client:       catalogue.NewUpstreamClient(),
-			UserAgent:    "catalogue-gateway-test",
-			Timeout:      time.Second,
-		},
+		Upstream:  f.upstream,
 		Interval:  time.Hour,
 		RetryBase: 10 * time.Millisecond,
 		Observer:  f.observer,
@@ -184,15 +187,17 @@ func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
 	faults := []struct {
 		fault   upstreamtest.Fault
 		outcome string
+		// lastError begins the state's LastError.
+		lastError string
 	}{
-		{upstreamtest.Status500, "error"},
-		{upstreamtest.Status503, "error"},
-		{upstreamtest.Hang, "error"},
-		{upstreamtest.Close, "error"},
-		{upstreamtest.Malformed, "rejected"},
-		{upstreamtest.Truncated, "rejected"},
-		{upstreamtest.WrongShape, "rejected"},
-		{upstreamtest.Empty, "rejected"},
+		{upstreamtest.Status500, "error", "upstream answered 500 Internal Server Error"},
+		{upstreamtest.Status503, "error", "upstream answered 503 Service Unavailable"},
+		{upstreamtest.Hang, "error", "upstream timed out"},
+		{upstreamtest.Close, "error", "connection closed before an answer"},
+		{upstreamtest.Malformed, "rejected", "body rejected: body is not valid JSON: invalid character"},
+		{upstreamtest.Truncated, "rejected", "body rejected: body is not valid JSON: truncated"},
+		{upstreamtest.WrongShape, "rejected", "body rejected: "},
+		{upstreamtest.Empty, "rejected", "body rejected: body is empty"},
 	}
 	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.WorldBosses} {
 		for _, ft := range faults {
@@ -225,8 +230,13 @@ func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
 					t.Fatalf("%s: another collection did not update", other)
 				}
 				st := f.refresher.States()[c]
-				if st.LastOutcome != ft.outcome || st.LastError == "" {
-					t.Errorf("state %+v, want outcome %q with an error", st, ft.outcome)
+				if st.LastOutcome != ft.outcome || !strings.HasPrefix(st.LastError, ft.lastError) {
+					t.Errorf("state %+v, want outcome %q with an error beginning %q", st, ft.outcome, ft.lastError)
+				}
+				// The state is shown to anyone: no address in it.
+				if addr := f.server(c).Listener.Addr().String(); strings.Contains(st.LastError, "127.0.0.1") ||
+					strings.Contains(st.LastError, port(t, "http://"+addr)) {
+					t.Errorf("lastError %q names the upstream's address %s", st.LastError, addr)
 				}
 				if st.Source != "upstream" {
 					t.Errorf("source %q, want upstream", st.Source)
@@ -452,4 +462,126 @@ func TestHungPathDelaysOnlyItself(t *testing.T) {
 	default:
 	}
 	<-done
+}
+
+// TestRefreshFollowsRedirectsOnlyWithinTheUpstream: a redirect to the same
+// scheme and host is followed; one anywhere else, or one too many, is
+// refused before any request is sent there, and the collection keeps its
+// last good body although new data waits behind the redirect.
+func TestRefreshFollowsRedirectsOnlyWithinTheUpstream(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    catalogue.Collection
+		// location is where the path of c redirects; other is a further
+		// stand-in, on another port of 127.0.0.1, serving new data.
+		location func(f *fixture, other *upstreamtest.Server) string
+		// reason is in a refusal's error; "" when the redirect is
+		// followed.
+		reason string
+		// requests is how many requests the path of c gets in the round.
+		requests int
+	}{
+		{
+			name:     "same host",
+			c:        catalogue.Items,
+			location: func(*fixture, *upstreamtest.Server) string { return catalogue.Items.Path() + "?moved" },
+			requests: 2,
+		},
+		{
+			name:     "same host, absolute",
+			c:        catalogue.WorldBosses,
+			location: func(f *fixture, _ *upstreamtest.Server) string { return f.boss.URL + "/worldboss?moved" },
+			requests: 2,
+		},
+		{
+			name:     "another host",
+			c:        catalogue.Items,
+			location: func(_ *fixture, other *upstreamtest.Server) string { return other.URL + "/items" },
+			reason:   "to another host",
+			requests: 1,
+		},
+		{
+			name: "the same address by another name",
+			c:    catalogue.Items,
+			location: func(f *fixture, _ *upstreamtest.Server) string {
+				return "http://localhost:" + port(t, f.base.URL) + "/items?moved"
+			},
+			reason:   "to another host",
+			requests: 1,
+		},
+		{
+			name:     "the other upstream address",
+			c:        catalogue.WorldBosses,
+			location: func(f *fixture, _ *upstreamtest.Server) string { return f.base.URL + "/worldboss" },
+			reason:   "to another host",
+			requests: 1,
+		},
+		{
+			name: "another scheme",
+			c:    catalogue.Items,
+			location: func(f *fixture, _ *upstreamtest.Server) string {
+				return "https://127.0.0.1:" + port(t, f.base.URL) + "/items?moved"
+			},
+			reason:   "to another scheme",
+			requests: 1,
+		},
+		{
+			name:     "a loop",
+			c:        catalogue.Items,
+			location: func(*fixture, *upstreamtest.Server) string { return "/items" },
+			reason:   "more than 5 redirects",
+			requests: 1 + catalogue.MaxRedirects,
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, "")
+			// The requests are counted: none may time out and be tried
+			// again, however loaded the machine. Nothing here hangs.
+			f.upstream.Timeout = 20 * time.Second
+			f.refresh(t)
+			good := f.store.Current()
+
+			changed := append(bytes.Clone(upstreamtest.FixtureBodies(t)[tt.c]), ' ')
+			other := upstreamtest.New(t, map[catalogue.Collection][]byte{tt.c: changed})
+			f.server(tt.c).SetBody(tt.c, changed)
+			f.server(tt.c).SetRedirect(tt.c, tt.location(f, other))
+			before := f.server(tt.c).Requests(tt.c)
+			f.refresh(t)
+
+			if got := f.server(tt.c).Requests(tt.c) - before; got != tt.requests {
+				t.Errorf("%d requests of %s in the round, want %d", got, tt.c.Path(), tt.requests)
+			}
+			if n := other.TotalRequests(); n != 0 {
+				t.Errorf("the other host had %d requests, want none", n)
+			}
+			st := f.refresher.States()[tt.c]
+			got := f.store.Current().Body(tt.c).Raw()
+			if tt.reason == "" {
+				if st.LastOutcome != "200" || !bytes.Equal(got, changed) {
+					t.Errorf("state %+v, %d bytes served; want the new %d bytes, outcome 200", st, len(got), len(changed))
+				}
+				return
+			}
+			if f.store.Current().Part(tt.c) != good.Part(tt.c) {
+				t.Error("the last good part was replaced")
+			}
+			if st.LastOutcome != "error" || !strings.Contains(st.LastError, tt.reason) {
+				t.Errorf("state %+v, want outcome error and a lastError saying %q", st, tt.reason)
+			}
+			// Refused is final: trying again would be refused again.
+			if n := f.observer.count(tt.c, "redirect"); n != 1 {
+				t.Errorf("observer saw %d refused redirects, want 1", n)
+			}
+		})
+	}
+}
+
+// port returns the port of rawURL.
+func port(t *testing.T, rawURL string) string {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Port() == "" {
+		t.Fatalf("no port in %q (%v)", rawURL, err)
+	}
+	return u.Port()
 }

@@ -18,7 +18,9 @@ import (
 type Upstream struct {
 	BaseURL      string
 	WorldBossURL string
-	// Client makes the requests; NewUpstreamClient makes a suitable one.
+	// Client makes the requests; NewUpstreamClient makes a suitable one,
+	// with timeouts and redirects kept to the upstream's own scheme and
+	// host.
 	Client *http.Client
 	// UserAgent names the gateway and its version to the upstream.
 	UserAgent string
@@ -38,16 +40,72 @@ const (
 	headerTimeout       = 10 * time.Second
 )
 
+// MaxRedirects is how many redirects one upstream request follows, all of
+// them within the scheme and host it was sent to. A service that moves a
+// path needs one or two; more is a loop.
+const MaxRedirects = 5
+
 // NewUpstreamClient returns an HTTP client for the upstream with timeouts
 // on connecting, on the response headers and (through the caller's
-// context, see Fetch) on the whole exchange.
+// context, see Fetch) on the whole exchange. It follows at most
+// MaxRedirects redirects, and only to the scheme and host (with its port)
+// the request was sent to: a redirect elsewhere is a [*RedirectError].
 func NewUpstreamClient() *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
 	tr.TLSHandshakeTimeout = dialTimeout
 	tr.ResponseHeaderTimeout = headerTimeout
 	tr.MaxIdleConnsPerHost = int(NumCollections)
-	return &http.Client{Transport: tr}
+	return &http.Client{Transport: tr, CheckRedirect: checkRedirect}
+}
+
+// RedirectError is a redirect the upstream client refused to follow.
+type RedirectError struct {
+	// From is the URL the request was first sent to, To where the
+	// refused redirect pointed.
+	From, To *url.URL
+	// Reason says why, with no address in it: "to another scheme", "to
+	// another host", "more than 5 redirects".
+	Reason string
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("refused a redirect from %s to %s: %s", e.From.Redacted(), e.To.Redacted(), e.Reason)
+}
+
+// checkRedirect is the upstream client's CheckRedirect. The gateway is
+// told where the upstream is; a redirect to anywhere else, followed,
+// would let whoever controls an upstream answer (or a path on its host)
+// point the gateway at any address it can reach, the cluster's own
+// services among them, and have its body served as the catalogue. Plain
+// http from https would give away what TLS protects.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	from := via[0].URL
+	switch {
+	case len(via) > MaxRedirects:
+		return &RedirectError{From: from, To: req.URL, Reason: fmt.Sprintf("more than %d redirects", MaxRedirects)}
+	case !strings.EqualFold(req.URL.Scheme, from.Scheme):
+		return &RedirectError{From: from, To: req.URL, Reason: "to another scheme"}
+	case hostPort(req.URL) != hostPort(from):
+		return &RedirectError{From: from, To: req.URL, Reason: "to another host"}
+	}
+	return nil
+}
+
+// hostPort is u's host and port, the port filled in from the scheme when
+// the URL leaves it out, and the host in lower case: the address a request
+// to u connects to, as written.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // Validators are what an upstream response said about its body's version,
@@ -66,7 +124,8 @@ type Fetched struct {
 
 // FetchError is a failed upstream request. Kind says how it failed, in a
 // word fit for a metric label: "status", "timeout", "connection",
-// "too_large", "read".
+// "too_large", "read", "redirect" (a redirect refused, see
+// [RedirectError]).
 type FetchError struct {
 	Collection Collection
 	Kind       string
@@ -132,7 +191,11 @@ func (u *Upstream) Fetch(ctx context.Context, c Collection, v Validators) (Fetch
 	}
 	resp, err := u.Client.Do(req)
 	if err != nil {
-		return Fetched{}, &FetchError{Collection: c, Kind: errorKind(ctx, err), Err: err}
+		kind := errorKind(ctx, err)
+		if _, ok := errors.AsType[*RedirectError](err); ok {
+			kind = "redirect"
+		}
+		return Fetched{}, &FetchError{Collection: c, Kind: kind, Err: err}
 	}
 	defer resp.Body.Close()
 	switch {

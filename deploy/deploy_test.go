@@ -6,9 +6,12 @@ package deploy_test
 
 import (
 	"bytes"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +19,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
 // kustomization is the part of kustomize's Kustomization this base uses;
@@ -82,10 +88,13 @@ func TestManifests(t *testing.T) {
 	decodeStrict(t, "base/hpa.yaml", &hpa)
 	var pdb policyv1.PodDisruptionBudget
 	decodeStrict(t, "base/pdb.yaml", &pdb)
+	var np networkingv1.NetworkPolicy
+	decodeStrict(t, "base/networkpolicy.yaml", &np)
 
 	for _, m := range []struct{ kind, want, got string }{
 		{"Deployment", "apps/v1", dep.APIVersion}, {"Service", "v1", svc.APIVersion},
 		{"HorizontalPodAutoscaler", "autoscaling/v2", hpa.APIVersion}, {"PodDisruptionBudget", "policy/v1", pdb.APIVersion},
+		{"NetworkPolicy", "networking.k8s.io/v1", np.APIVersion},
 	} {
 		if m.got != m.want {
 			t.Errorf("%s apiVersion %q, want %q", m.kind, m.got, m.want)
@@ -96,6 +105,7 @@ func TestManifests(t *testing.T) {
 	podLabels := dep.Spec.Template.Labels
 	for name, sel := range map[string]map[string]string{
 		"deployment": dep.Spec.Selector.MatchLabels, "service": svc.Spec.Selector, "pdb": pdb.Spec.Selector.MatchLabels,
+		"network policy": np.Spec.PodSelector.MatchLabels,
 	} {
 		for k, v := range sel {
 			if podLabels[k] != v {
@@ -146,8 +156,13 @@ func TestManifests(t *testing.T) {
 	if grace < delay+serverShutdownWait+lastTracesWait {
 		t.Errorf("terminationGracePeriodSeconds %s < shutdown delay %s + %s + %s", grace, delay, serverShutdownWait, lastTracesWait)
 	}
-	// A pod is out of the endpoints before it stops listening.
+	// A pod is out of the endpoints before it stops listening, and one
+	// missed probe (a GC pause, a busy node) does not take a serving pod
+	// out.
 	rp := c.ReadinessProbe
+	if rp.FailureThreshold < 2 {
+		t.Errorf("readiness failureThreshold %d: one missed probe takes a serving pod out; want at least 2", rp.FailureThreshold)
+	}
 	if notice := time.Duration(rp.PeriodSeconds*rp.FailureThreshold) * time.Second; notice >= delay {
 		t.Errorf("readiness notices a draining pod after %s, not within the %s shutdown delay", notice, delay)
 	}
@@ -167,5 +182,222 @@ func TestManifests(t *testing.T) {
 		if !strings.HasPrefix(name, "CATALOGUE_") && !strings.HasPrefix(name, "GATEWAY_") && name != "ADDR" && !strings.HasPrefix(name, "GO") && !strings.HasPrefix(name, "OTEL_") {
 			t.Errorf("env %s is not one of the gateway's", name)
 		}
+	}
+}
+
+// gateway returns the Deployment's one container and its environment.
+func gateway(t *testing.T) (corev1.Container, map[string]string) {
+	t.Helper()
+	var dep appsv1.Deployment
+	decodeStrict(t, "base/deployment.yaml", &dep)
+	if len(dep.Spec.Template.Spec.Containers) != 1 {
+		t.Fatalf("%d containers, want 1", len(dep.Spec.Template.Spec.Containers))
+	}
+	c := dep.Spec.Template.Spec.Containers[0]
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	return c, env
+}
+
+// byteSize parses a size as the gateway's byte flags and GOMEMLIMIT write
+// it: a whole number of bytes, or with a KiB, MiB or GiB suffix.
+func byteSize(s string) (int64, error) {
+	digits, shift := s, 0
+	for suffix, sh := range map[string]int{"KiB": 10, "MiB": 20, "GiB": 30} {
+		if d, ok := strings.CutSuffix(s, suffix); ok {
+			digits, shift = d, sh
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a number of bytes such as 8MiB", s)
+	}
+	return n << shift, nil
+}
+
+// TestMemoryFitsTheUpstreamBound checks that what the upstream and the
+// response cache can make the gateway hold fits the pod:
+//
+//	heap   = 2 × 13 × CATALOGUE_MAX_UPSTREAM_BYTES + GATEWAY_RESPONSE_CACHE_BYTES
+//	heap              ≤ GOMEMLIMIT
+//	GOMEMLIMIT + 64Mi ≤ the memory limit
+//
+// A refresh reads the 13 collections at once, each body up to the bound,
+// while the snapshot being served still holds the 13 before them: twice
+// 13 bodies. That heap must fit under GOMEMLIMIT, or the collector runs
+// without end and the pod is killed anyway; and GOMEMLIMIT bounds the heap
+// only, so the limit keeps 64 MiB above it for the rest (goroutine stacks,
+// the runtime's own, the binary). The base's figures: 2 × 13 × 8 MiB + 64
+// MiB = 272 MiB ≤ 300 MiB, and 300 + 64 = 364 MiB ≤ 384 MiB; with the
+// default 64 MiB bound, a refresh alone could need 1.6 GiB. This counts the
+// bytes the bound lets in, not the records decoded from them: on the real
+// catalogue, whose largest body is about 1.3 MB, those are in the measured
+// figures the requests and limit come from (README, Running in
+// production).
+//
+// Every input is read from the manifest, none from the gateway's defaults,
+// so that a change to any of them, there or here, is checked.
+func TestMemoryFitsTheUpstreamBound(t *testing.T) {
+	const nonHeap = 64 << 20
+	c, env := gateway(t)
+	sizes := map[string]int64{}
+	for _, name := range []string{"CATALOGUE_MAX_UPSTREAM_BYTES", "GATEWAY_RESPONSE_CACHE_BYTES", "GOMEMLIMIT"} {
+		v, ok := env[name]
+		if !ok {
+			t.Fatalf("the Deployment does not set %s: the memory budget needs it", name)
+		}
+		n, err := byteSize(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sizes[name] = n
+	}
+	limit := c.Resources.Limits.Memory().Value()
+	heap := 2*int64(catalogue.NumCollections)*sizes["CATALOGUE_MAX_UPSTREAM_BYTES"] + sizes["GATEWAY_RESPONSE_CACHE_BYTES"]
+	const mib = 1 << 20
+	if heap > sizes["GOMEMLIMIT"] {
+		t.Errorf("2 × %d × %d MiB bodies + %d MiB response cache = %d MiB, over GOMEMLIMIT %d MiB",
+			catalogue.NumCollections, sizes["CATALOGUE_MAX_UPSTREAM_BYTES"]/mib, sizes["GATEWAY_RESPONSE_CACHE_BYTES"]/mib,
+			heap/mib, sizes["GOMEMLIMIT"]/mib)
+	}
+	if sizes["GOMEMLIMIT"]+nonHeap > limit {
+		t.Errorf("GOMEMLIMIT %d MiB + %d MiB beside the heap > the memory limit %d MiB",
+			sizes["GOMEMLIMIT"]/mib, nonHeap/mib, limit/mib)
+	}
+}
+
+// TestNetworkPolicy checks that the pods take connections on the
+// gateway's port only, and open them only to DNS and to the upstream.
+func TestNetworkPolicy(t *testing.T) {
+	var np networkingv1.NetworkPolicy
+	decodeStrict(t, "base/networkpolicy.yaml", &np)
+	c, env := gateway(t)
+	if !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) || !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeEgress) {
+		t.Errorf("policyTypes %v, want Ingress and Egress", np.Spec.PolicyTypes)
+	}
+
+	// A rule without ports allows every port: each must list its own.
+	ports := func(kind string, rules [][]networkingv1.NetworkPolicyPort) []string {
+		var out []string
+		for i, rule := range rules {
+			if len(rule) == 0 {
+				t.Errorf("%s rule %d allows every port", kind, i)
+			}
+			for _, p := range rule {
+				if p.Port == nil || p.Protocol == nil || p.EndPort != nil {
+					t.Errorf("%s rule %d: port %+v, want one port and its protocol", kind, i, p)
+					continue
+				}
+				port := p.Port.String()
+				if p.Port.IntValue() == int(c.Ports[0].ContainerPort) {
+					port = c.Ports[0].Name // the same port, by number
+				}
+				out = append(out, port+"/"+string(*p.Protocol))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	var ingress, egress [][]networkingv1.NetworkPolicyPort
+	for _, r := range np.Spec.Ingress {
+		ingress = append(ingress, r.Ports)
+	}
+	for _, r := range np.Spec.Egress {
+		egress = append(egress, r.Ports)
+	}
+	if got, want := ports("ingress", ingress), []string{c.Ports[0].Name + "/TCP"}; !slices.Equal(got, want) {
+		t.Errorf("ingress to %q, want only the gateway's port %q", got, want)
+	}
+	// The upstream is assumed on 443 (see the manifest); a base URL set
+	// here must be reachable.
+	upstream := "443/TCP"
+	if base := env["CATALOGUE_BASE_URL"]; base != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatalf("CATALOGUE_BASE_URL %q: %v", base, err)
+		}
+		if p := u.Port(); p != "" {
+			upstream = p + "/TCP"
+		} else if u.Scheme == "http" {
+			upstream = "80/TCP"
+		}
+	}
+	want := []string{"53/TCP", "53/UDP", upstream}
+	slices.Sort(want)
+	if got := ports("egress", egress); !slices.Equal(got, want) {
+		t.Errorf("egress to %q, want DNS and the upstream only: %q", got, want)
+	}
+}
+
+// TestImagePinned checks that the image the base deploys, after
+// kustomize's images rewrite, names a release: not latest, nor no tag
+// (which is latest).
+func TestImagePinned(t *testing.T) {
+	var k kustomization
+	decodeStrict(t, "base/kustomization.yaml", &k)
+	c, _ := gateway(t)
+	name, version := splitImage(c.Image)
+	for _, rule := range k.Images {
+		if rule.Name != name {
+			continue
+		}
+		if rule.NewName != "" {
+			name = rule.NewName
+		}
+		if rule.NewTag != "" {
+			version = ":" + rule.NewTag
+		}
+		break
+	}
+	if err := pinned(name + version); err != nil {
+		t.Error(err)
+	}
+}
+
+// splitImage splits an image reference into its name and its tag or
+// digest (":1.0.0", "@sha256:…", or "").
+func splitImage(ref string) (name, version string) {
+	if i := strings.IndexByte(ref, '@'); i >= 0 {
+		return ref[:i], ref[i:]
+	}
+	// A colon after the last slash starts the tag; one before it is a
+	// registry's port.
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		return ref[:i], ref[i:]
+	}
+	return ref, ""
+}
+
+// pinned says why ref does not name one release, or nil if it does.
+func pinned(ref string) error {
+	switch _, version := splitImage(ref); version {
+	case "":
+		return fmt.Errorf("image %q has no tag, which pulls latest: want a release tag or a digest", ref)
+	case ":latest":
+		return fmt.Errorf("image %q: latest moves; want a release tag or a digest", ref)
+	}
+	return nil
+}
+
+func TestPinned(t *testing.T) {
+	for _, tt := range []struct {
+		ref string
+		ok  bool
+	}{
+		{"catalogue-gateway:1.0.0", true},
+		{"images.example:5000/catalogue-gateway:1.0.0", true},
+		{"catalogue-gateway@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", true},
+		{"catalogue-gateway", false},
+		{"catalogue-gateway:latest", false},
+		{"images.example:5000/catalogue-gateway", false},
+		{"images.example:5000/catalogue-gateway:latest", false},
+	} {
+		t.Run(tt.ref, func(t *testing.T) {
+			if err := pinned(tt.ref); (err == nil) != tt.ok {
+				t.Errorf("pinned(%q) = %v, want ok %v", tt.ref, err, tt.ok)
+			}
+		})
 	}
 }

@@ -44,12 +44,13 @@ const SlowDelay = 300 * time.Millisecond
 type Server struct {
 	*httptest.Server
 
-	mu       sync.Mutex
-	bodies   map[string][]byte
-	faults   map[string]Fault
-	requests map[string]int
-	notMod   map[string]int
-	hang     chan struct{}
+	mu        sync.Mutex
+	bodies    map[string][]byte
+	faults    map[string]Fault
+	redirects map[string]string
+	requests  map[string]int
+	notMod    map[string]int
+	hang      chan struct{}
 }
 
 // New starts a stand-in upstream serving bodies, keyed by collection, and
@@ -57,11 +58,12 @@ type Server struct {
 func New(t testing.TB, bodies map[catalogue.Collection][]byte) *Server {
 	t.Helper()
 	s := &Server{
-		bodies:   map[string][]byte{},
-		faults:   map[string]Fault{},
-		requests: map[string]int{},
-		notMod:   map[string]int{},
-		hang:     make(chan struct{}),
+		bodies:    map[string][]byte{},
+		faults:    map[string]Fault{},
+		redirects: map[string]string{},
+		requests:  map[string]int{},
+		notMod:    map[string]int{},
+		hang:      make(chan struct{}),
 	}
 	for c, b := range bodies {
 		s.bodies[c.Path()] = b
@@ -87,6 +89,17 @@ func (s *Server) SetFault(c catalogue.Collection, f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults[c.Path()] = f
+}
+
+// SetRedirect makes the path of c answer 307 Temporary Redirect to
+// location ("" to stop), as a service that has moved it would. A request
+// with a query is served as usual rather than redirected, so a location
+// such as c.Path()+"?moved" is a redirect that leads to the body, and
+// c.Path() itself is a loop.
+func (s *Server) SetRedirect(c catalogue.Collection, location string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.redirects[c.Path()] = location
 }
 
 // SetFaultAll gives every path the fault f.
@@ -136,7 +149,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests[r.URL.Path]++
 	body, ok := s.bodies[r.URL.Path]
 	fault := s.faults[r.URL.Path]
+	location := s.redirects[r.URL.Path]
 	s.mu.Unlock()
+
+	if location != "" && r.URL.RawQuery == "" {
+		http.Redirect(w, r, location, http.StatusTemporaryRedirect)
+		return
+	}
 
 	switch fault {
 	case Status500:
