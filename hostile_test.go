@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -435,4 +437,70 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 			t.Errorf("If-None-Match with the application/json tag, asking for the other type: status %d, want 200", rec.Code)
 		}
 	})
+}
+
+// TestStreamAttacksAgainstBinary: a query sent as an event stream is
+// refused rather than run with no budget, and one client cannot take
+// every stream: its own cap refuses it while another address still
+// subscribes.
+func TestStreamAttacksAgainstBinary(t *testing.T) {
+	g := startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-request-timeout=100ms",
+		"-max-subscriptions-per-client=3")
+	endpoint := "http://" + g.addr + "/graphql"
+	open := func(t *testing.T, from, query string) *http.Response {
+		t.Helper()
+		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		tr := &http.Transport{DialContext: dialer.DialContext}
+		t.Cleanup(tr.CloseIdleConnections)
+		ctx, cancel := context.WithCancel(t.Context())
+		t.Cleanup(cancel)
+		body, _ := json.Marshal(map[string]string{"query": query})
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := (&http.Client{Transport: tr}).Do(req)
+		if err != nil {
+			t.Fatalf("from %s: %v", from, err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+
+	t.Run("a 17 MB query asked as a stream", func(t *testing.T) {
+		start := time.Now()
+		resp := open(t, "127.0.0.1", nestedDrops(1))
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "BAD_REQUEST") {
+			t.Errorf("status %d, body %.300s: want 400 BAD_REQUEST", resp.StatusCode, body)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("refused in %s", took.Round(time.Millisecond))
+		}
+	})
+	t.Run("one client's streams", func(t *testing.T) {
+		const subscribe = `subscription { catalogueChanged { version } }`
+		for i := range 3 {
+			if resp := open(t, "127.0.0.1", subscribe); resp.StatusCode != http.StatusOK {
+				t.Fatalf("stream %d: status %d", i+1, resp.StatusCode)
+			}
+		}
+		resp := open(t, "127.0.0.1", subscribe)
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" ||
+			!strings.Contains(string(body), "TOO_MANY_SUBSCRIPTIONS_FOR_CLIENT") {
+			t.Errorf("a fourth stream from one address: status %d, Retry-After %q, body %.200s",
+				resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+		if resp := open(t, "127.0.0.2", subscribe); resp.StatusCode != http.StatusOK {
+			t.Errorf("a stream from another address: status %d, want 200", resp.StatusCode)
+		}
+	})
+	select {
+	case <-g.exited:
+		t.Fatalf("the gateway died: %v", g.waitErr)
+	default:
+	}
 }

@@ -31,6 +31,11 @@ var paths = []struct {
 }{
 	{"POST", 1, func(t *testing.T, u, q string) gqlResponse { return request(t, http.MethodPost, u, q, false) }},
 	{"GET", 1, func(t *testing.T, u, q string) gqlResponse { return request(t, http.MethodGet, u, q, false) }},
+	// A client that takes an event stream as well as JSON (urql asks so
+	// for every operation): a query is answered as JSON, by the same path.
+	{"POST accepting a stream", 1, func(t *testing.T, u, q string) gqlResponse {
+		return request(t, http.MethodPost, u, q, false, "Accept", "application/json, text/event-stream")
+	}},
 	{"APQ", 2, func(t *testing.T, u, q string) gqlResponse {
 		request(t, http.MethodPost, u, q, true) // registers it, whatever its answer
 		return request(t, http.MethodGet, u, q, true)
@@ -39,7 +44,7 @@ var paths = []struct {
 
 // request sends query by method; withHash adds the persisted-query
 // extension, and on GET sends the hash alone.
-func request(t *testing.T, method, u, query string, withHash bool) gqlResponse {
+func request(t *testing.T, method, u, query string, withHash bool, header ...string) gqlResponse {
 	t.Helper()
 	sum := sha256.Sum256([]byte(query))
 	ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}
@@ -67,6 +72,9 @@ func request(t *testing.T, method, u, query string, withHash bool) gqlResponse {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
 	if err != nil {
