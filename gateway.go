@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"path"
 	"runtime/debug"
 	"strings"
@@ -185,7 +186,7 @@ func (g *gateway) handler() http.Handler {
 
 	var h http.Handler = answerUncleanPaths(mux)
 	if g.cfg.accessLog {
-		h = accessLog(g.logger, h)
+		h = accessLog(g.logger, trustedProxies, h)
 	}
 	if g.cfg.corsOrigins != "" {
 		h = cors.New(cors.Options{
@@ -217,13 +218,15 @@ func answerUncleanPaths(next http.Handler) http.Handler {
 	})
 }
 
-// accessLog logs one line per request, after it is answered.
-func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
+// accessLog logs one line per request, after it is answered. Behind
+// trusted proxies the line names the client as X-Forwarded-For gives it,
+// beside the peer.
+func accessLog(logger *slog.Logger, trusted []netip.Prefix, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
-		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := []slog.Attr{
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 			slog.Int("status", rec.status),
@@ -231,7 +234,11 @@ func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 			slog.String("request_id", w.Header().Get("X-Request-ID")),
 			slog.String("remote", r.RemoteAddr),
-		)
+		}
+		if len(trusted) > 0 {
+			attrs = append(attrs, slog.String("client", graphqlhttp.ClientAddr(r, trusted).String()))
+		}
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -991,6 +992,42 @@ func TestBrowserAppsRouted(t *testing.T) {
 				if resp, body := get(t, client, base+path); !isNotFound(resp, body) {
 					t.Errorf("GET %s: %d, %.80s; want the JSON 404", path, resp.StatusCode, body)
 				}
+			}
+		})
+	}
+}
+
+// TestAccessLogNamesTheClient: behind trusted proxies the access log names
+// the client X-Forwarded-For gives, as the per-client caps read it; with
+// none trusted, the header is not believed.
+func TestAccessLogNamesTheClient(t *testing.T) {
+	for _, tt := range []struct {
+		name, trusted, want string
+	}{
+		{"behind a trusted proxy", "10.0.0.0/8", `"client":"203.0.113.9"`},
+		{"no proxy trusted", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			cfg := defaultConfig()
+			cfg.trustedProxies = tt.trusted
+			g, err := newGateway(cfg, slog.New(slog.NewJSONHandler(&logs, nil)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+			req.RemoteAddr = "10.1.2.3:4567"
+			req.Header.Set("X-Forwarded-For", "198.51.100.1, 203.0.113.9")
+			g.handler().ServeHTTP(httptest.NewRecorder(), req)
+			line := logs.String()
+			if !strings.Contains(line, `"remote":"10.1.2.3:4567"`) {
+				t.Errorf("the log does not name the peer: %s", line)
+			}
+			if tt.want != "" && !strings.Contains(line, tt.want) {
+				t.Errorf("the log does not name the client %s: %s", tt.want, line)
+			}
+			if tt.want == "" && strings.Contains(line, `"client"`) {
+				t.Errorf("the log believes X-Forwarded-For from an untrusted peer: %s", line)
 			}
 		})
 	}

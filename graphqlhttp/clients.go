@@ -46,6 +46,12 @@ func clientAddr(r *http.Request, trusted []netip.Prefix) netip.Addr {
 	return clientAddrOf(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trusted)
 }
 
+// ClientAddr is the address of the client r comes from, read as the
+// per-client caps read it: the peer, or, when the peer is one of the
+// trusted proxies, the nearest X-Forwarded-For hop that is not one. The
+// access log uses it, so that the log and the caps name the same client.
+func ClientAddr(r *http.Request, trusted []netip.Prefix) netip.Addr { return clientAddr(r, trusted) }
+
 func clientAddrOf(remoteAddr string, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
 	client := parseHop(remoteAddr)
 	if !isTrusted(client, trusted) {
