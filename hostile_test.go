@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -294,6 +295,11 @@ func TestAttacksAgainstBinary(t *testing.T) {
 		code        string
 		within      time.Duration // what the refusal may take, generously
 	}
+	// gqlgen's executor answers a timeout with the fields it reached, as
+	// the GraphQL spec's field errors allow; a plan sends no data.
+	partialData := func(g *gatewayProcess, code string) bool {
+		return code == "REQUEST_TIMEOUT" && slices.Contains(g.cmd.Args, "-compiled-plans=false")
+	}
 	run := func(t *testing.T, g *gatewayProcess, attacks []attack) {
 		endpoint := "http://" + g.addr + "/graphql"
 		client := newClient(t)
@@ -314,7 +320,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 					if err := json.Unmarshal([]byte(body), &r); err != nil || len(r.Errors) == 0 || r.Errors[0].Extensions.Code != a.code {
 						t.Errorf("status %d, body %.300s: want %s", status, body, a.code)
 					}
-					if d := strings.TrimSpace(string(r.Data)); d != "" && d != "null" {
+					if d := strings.TrimSpace(string(r.Data)); d != "" && d != "null" && !partialData(g, a.code) {
 						t.Errorf("%d bytes of data sent with the refusal", len(d))
 					}
 					if took > a.within {
@@ -343,14 +349,17 @@ func TestAttacksAgainstBinary(t *testing.T) {
 		})
 	})
 	t.Run("no cost limit", func(t *testing.T) {
-		// With the cost limit lifted, the other bounds still hold: the
-		// answer's size (8 MiB by default), stopped while it is
-		// written, and the time budget. Under either executor.
+		// With the cost limit lifted, the other bounds still hold. The
+		// answer's size (8 MiB by default) is checked by a plan as it
+		// writes; gqlgen's executor builds its answer before the check,
+		// so it is not asked for 17 MB here: the cost limit is what
+		// bounds it (README, A public endpoint).
+		run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000"), []attack{
+			{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
+		})
+		// The time budget, under either executor.
 		for _, plans := range []string{"true", "false"} {
 			t.Run("plans="+plans, func(t *testing.T) {
-				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-compiled-plans="+plans), []attack{
-					{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
-				})
 				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-compiled-plans="+plans,
 					"-max-response-bytes=1GiB", "-request-timeout=100ms"), []attack{
 					// About 140 MB and several seconds, if it ran.

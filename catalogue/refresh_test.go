@@ -111,6 +111,9 @@ func (f *fixture) refresh(t *testing.T) {
 
 func TestRefreshLoadsEveryCollectionFromItsAddress(t *testing.T) {
 	f := newFixture(t, "")
+	// The requests are counted: none may time out and be tried again,
+	// however loaded the machine. Nothing here hangs.
+	f.upstream.Timeout = 20 * time.Second
 	f.refresh(t)
 	snap := f.store.Current()
 	if snap == nil || len(snap.Missing()) > 0 {
@@ -403,6 +406,7 @@ func TestDamagedDiskCacheFilesAreIgnored(t *testing.T) {
 // under way instead of asking the upstream themselves.
 func TestAwaitFlight(t *testing.T) {
 	f := newFixture(t, "")
+	f.upstream.Timeout = 20 * time.Second // requests are counted (see above)
 	f.base.SetFault(catalogue.Items, upstreamtest.Slow)
 	done := make(chan struct{})
 	go func() { f.refresh(t); close(done) }()
