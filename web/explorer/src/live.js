@@ -1,6 +1,12 @@
-// Word of catalogue changes, over Server-Sent Events: one subscription per
-// page load, with graphql-sse's client in its default "distinct
-// connections" mode (a POST to /graphql with Accept: text/event-stream).
+// Word of catalogue changes, over Server-Sent Events: one subscription at
+// a time, with graphql-sse's client in its default "distinct connections"
+// mode (a POST to /graphql with Accept: text/event-stream).
+//
+// The gateway ends every stream after a while (-subscription-max-age, 30
+// min by default) and at shutdown, with the protocol's "complete", so that
+// no stream holds its place for good and a page comes back to whichever
+// replica answers now. So complete is not the end: the explorer subscribes
+// again, after a few seconds.
 //
 // Live updates are a nicety: when the gateway does not offer them (an
 // older gateway, a proxy that buffers streams, too many streams open), the
@@ -13,6 +19,20 @@ import { ENDPOINT } from './graphql.js';
 import { CATALOGUE_CHANGED } from './queries.js';
 
 const RETRY_ATTEMPTS = 3;
+
+// After complete, subscribe again 1–5 s later, at random: one shutdown
+// completes every page's stream in the same instant, and the pages should
+// not all come back in the same instant too.
+const AGAIN_MIN_MS = 1000;
+const AGAIN_SPREAD_MS = 4000;
+
+// The gateway ends no stream for its age sooner than 0.9 s after it
+// opened (-subscription-max-age is at least 1 s, less up to a tenth). A
+// stream completed sooner was ended for another reason (a gateway shutting
+// down, a server or proxy that ends every stream at once) that asking
+// again every few seconds may not change: such ends in a row count as
+// failed tries, with a refusal's backoff and limit.
+const QUICK_END_MS = 500;
 
 // startLive subscribes and calls onChange({ version, collections }) for
 // each change, and onStatus('connecting' | 'live' | 'off') as the
@@ -27,6 +47,10 @@ export function startLive({ onChange, onStatus }) {
   let lastStatus = 0;
   let retryAfterMs = 0;
   let ended = false;
+  let unsubscribe = () => {};
+  let again = 0; // the timer of the next subscription
+  let openedAt = 0;
+  let quickEnds = 0;
 
   const client = createClient({
     url: ENDPOINT,
@@ -52,52 +76,69 @@ export function startLive({ onChange, onStatus }) {
       if (lastStatus >= 400 && lastStatus < 500 && lastStatus !== 408 && lastStatus !== 429) {
         throw new Error(`subscriptions are not available (HTTP ${lastStatus})`);
       }
-      const backoff = 2000 * 2 ** retries + Math.floor(Math.random() * 2000);
-      await sleep(Math.max(backoff, retryAfterMs));
+      await sleep(Math.max(backoff(retries), retryAfterMs));
     },
   });
 
-  onStatus('connecting');
-  const stop = client.subscribe(
-    { query: CATALOGUE_CHANGED, operationName: 'CatalogueChanged' },
-    {
-      next(result) {
-        const change = result && result.data && result.data.catalogueChanged;
-        if (change) {
-          onStatus('live');
-          onChange({
-            version: String(change.version ?? ''),
-            collections: Array.isArray(change.collections) ? change.collections.map(String) : [],
-          });
-        } else if (result && Array.isArray(result.errors)) {
-          // The gateway does not know the subscription: nothing to wait for.
+  function subscribe() {
+    onStatus('connecting');
+    unsubscribe = client.subscribe(
+      { query: CATALOGUE_CHANGED, operationName: 'CatalogueChanged' },
+      {
+        next(result) {
+          const change = result && result.data && result.data.catalogueChanged;
+          if (change) {
+            onStatus('live');
+            onChange({
+              version: String(change.version ?? ''),
+              collections: Array.isArray(change.collections) ? change.collections.map(String) : [],
+            });
+          } else if (result && Array.isArray(result.errors)) {
+            // The gateway does not know the subscription: nothing to wait for.
+            finish();
+          }
+        },
+        error() {
+          // A refusal, or failures past the retries: give up.
           finish();
-        }
+        },
+        complete() {
+          // Also called after finish() ends the subscription.
+          if (ended) return;
+          quickEnds = Date.now() - openedAt < QUICK_END_MS ? quickEnds + 1 : 0;
+          if (quickEnds > RETRY_ATTEMPTS) {
+            finish();
+            return;
+          }
+          onStatus('connecting');
+          const wait = quickEnds
+            ? backoff(quickEnds - 1)
+            : AGAIN_MIN_MS + Math.floor(Math.random() * AGAIN_SPREAD_MS);
+          again = setTimeout(subscribe, wait);
+        },
       },
-      error() {
-        finish();
+      {
+        connected() {
+          openedAt = Date.now();
+          if (!ended) onStatus('live');
+        },
+        connecting(reconnecting) {
+          if (!ended && reconnecting) onStatus('connecting');
+        },
       },
-      complete() {
-        finish();
-      },
-    },
-    {
-      connected() {
-        if (!ended) onStatus('live');
-      },
-      connecting(reconnecting) {
-        if (!ended && reconnecting) onStatus('connecting');
-      },
-    },
-  );
+    );
+  }
 
   function finish() {
     if (ended) return;
     ended = true;
+    clearTimeout(again);
     onStatus('off');
-    stop();
+    unsubscribe();
     client.dispose();
   }
+
+  subscribe();
 
   // Leaving the page ends the stream cleanly rather than by a cut.
   const onPageHide = (e) => {
@@ -109,6 +150,13 @@ export function startLive({ onChange, onStatus }) {
     window.removeEventListener('pagehide', onPageHide);
     finish();
   };
+}
+
+// backoff is the wait before the nth retry, from 0: 2, 4, 8 s… up to 30 s,
+// and up to 2 s more at random, so that pages refused together do not
+// come back together.
+function backoff(n) {
+  return Math.min(2000 * 2 ** n, 30000) + Math.floor(Math.random() * 2000);
 }
 
 function retryAfter(header) {

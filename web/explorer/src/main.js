@@ -6,9 +6,9 @@
 //   and loading any of them anew shows the same view.
 // - Each view sends exactly one request: a named GraphQL query with
 //   variables, as a cacheable GET (see graphql.js).
-// - One subscription per page load tells of catalogue changes (live.js);
-//   a notice then offers to ask the current view's query again, revalidating
-//   past the browser's cache.
+// - One subscription at a time tells of catalogue changes (live.js), and
+//   is renewed when the gateway completes it; a notice then offers to ask
+//   the current view's query again, revalidating past the browser's cache.
 
 import './style.css';
 import { h, replace } from './dom.js';
