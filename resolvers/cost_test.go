@@ -314,3 +314,24 @@ func TestEveryListHasALength(t *testing.T) {
 		}
 	}
 }
+
+// TestCostFollowsTheSnapshot: a new snapshot with longer lists prices
+// them at once; the lengths of one are never used for another.
+func TestCostFollowsTheSnapshot(t *testing.T) {
+	small, large := fixture(t), embedded(t)
+	query := `{ items(first: 10) { nodes { monsterDrops { monster { name } } } } }`
+	limit := costOf(t, small, query, nil)
+	if costOf(t, large, query, nil) <= limit {
+		t.Fatal("the test needs a catalogue with longer lists than the fixture's")
+	}
+	st := storeOf(small)
+	srv := serveWith(t, st, loader.Options{}, graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: limit}})
+	if r := post(t, srv, query, nil); len(r.Errors) > 0 {
+		t.Fatalf("on the fixture, at its cost: %s", r.raw)
+	}
+	st.Publish(large)
+	r := post(t, srv, query, nil)
+	if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != graphqlhttp.CodeTooComplex {
+		t.Errorf("on the embedded catalogue, with longer lists: %s", r.raw)
+	}
+}
