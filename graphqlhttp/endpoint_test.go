@@ -79,6 +79,46 @@ func TestGraphQLResponseMediaType(t *testing.T) {
 					t.Errorf("%s: Content-Type = %q, want %s", req.Method, ct, accept)
 				}
 				decode(t, a)
+				// Nothing was executed: no data entry, not even null.
+				var entries map[string]json.RawMessage
+				json.Unmarshal(a.body, &entries)
+				if _, has := entries["data"]; has == (tt.status != http.StatusOK) {
+					t.Errorf("%s: data entry present = %v for status %d: %s", req.Method, has, a.status, a.body)
+				}
+			}
+		})
+	}
+}
+
+// TestJSONMediaTypeStatuses: under application/json, a request GraphQL
+// reads but cannot run (it does not parse, does not validate, or its
+// variables do not coerce) is answered 200, as GraphQL over HTTP asks of
+// every well-formed request, with its errors and a null data; a refusal
+// by one of the endpoint's own limits stays a 422.
+func TestJSONMediaTypeStatuses(t *testing.T) {
+	srv := newServer(t, graphqlhttp.Options{})
+	for _, tt := range []struct {
+		name   string
+		req    func(testing.TB, string) *http.Request
+		status int
+		code   string
+	}{
+		{"does not parse", post("{ item(id: 1) { id }"), http.StatusOK, "GRAPHQL_PARSE_FAILED"},
+		{"does not validate", post("{ nowhere }"), http.StatusOK, "GRAPHQL_VALIDATION_FAILED"},
+		{"does not validate, GET", getQuery("{ nowhere }"), http.StatusOK, "GRAPHQL_VALIDATION_FAILED"},
+		{"a variable that does not coerce", post("query($id: Int!) { item(id: $id) { id } }", map[string]any{"id": "one"}), http.StatusOK, "GRAPHQL_VALIDATION_FAILED"},
+		{"refused by a limit", post(tooDeep), http.StatusUnprocessableEntity, graphqlhttp.CodeTooDeep},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := tt.req(t, srv.URL)
+			req.Header.Set("Accept", "application/json")
+			a := send(t, client, req)
+			if a.status != tt.status {
+				t.Errorf("status = %d, want %d; body %s", a.status, tt.status, a.body)
+			}
+			r := decode(t, a)
+			if len(r.Errors) == 0 || r.Errors[0].code() != tt.code {
+				t.Errorf("errors %+v, want %s", r.Errors, tt.code)
 			}
 		})
 	}

@@ -674,6 +674,9 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		if v := query.Get("extensions"); v != "" && decodeObject(json.RawMessage(v), &req.extensions) != nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
 		}
+		if req.query == "" && req.extensions["persistedQuery"] == nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
+		}
 		return req, nil
 	case http.MethodPost:
 	default:

@@ -91,14 +91,17 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 		traceChecks(ctx, tr, oc, errs)
 	}
 	if errs != nil {
-		status := http.StatusOK
-		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
-			status = http.StatusUnprocessableEntity
-			if contentType == typeGraphQLResponse {
-				status = http.StatusBadRequest
-			}
+		status := requestErrorStatus(errs, contentType)
+		resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs)
+		w.WriteHeader(status)
+		if status != http.StatusOK && contentType == typeGraphQLResponse {
+			// Nothing ran, so there is no data, not even null: a
+			// graphql-response+json client reads its absence, with the
+			// 4xx, as "not executed".
+			writeWithoutData(w, resp)
+			return
 		}
-		t.writeErrors(w, graphql.WithOperationContext(ctx, oc), exec, status, errs)
+		writeJSON(w, resp)
 		return
 	}
 	if r.Method == http.MethodGet && oc.Operation.Operation != ast.Query {
@@ -178,10 +181,43 @@ func (transport) writeErrors(w http.ResponseWriter, ctx context.Context, exec gr
 	writeJSON(w, exec.DispatchError(ctx, errs))
 }
 
+// requestErrorStatus is the status of a request that was read but not
+// executed, as GraphQL over HTTP asks it: under application/json, 200 for
+// what GraphQL itself refuses (a document that does not parse or
+// validate, variables that do not coerce), as for every well-formed
+// request; the refusals of this endpoint's own limits stay 422, so that
+// caches and monitoring see them as refused. Under
+// application/graphql-response+json, every refusal is 400.
+func requestErrorStatus(errs gqlerror.List, contentType string) int {
+	if errcode.GetErrorKind(errs) != errcode.KindProtocol {
+		return http.StatusOK
+	}
+	if contentType == typeGraphQLResponse {
+		return http.StatusBadRequest
+	}
+	for _, e := range errs {
+		if code, _ := e.Extensions["code"].(string); code != errcode.ParseFailed && code != errcode.ValidationFailed {
+			return http.StatusUnprocessableEntity
+		}
+	}
+	return http.StatusOK
+}
+
 // writeJSON writes a response as gqlgen's transports do, so that an answer
 // is the same bytes whichever executor made it.
-func writeJSON(w http.ResponseWriter, resp *graphql.Response) {
-	b, err := json.Marshal(resp)
+func writeJSON(w http.ResponseWriter, resp *graphql.Response) { marshal(w, resp) }
+
+// writeWithoutData writes a response's errors and extensions with no data
+// entry at all, which gqlgen's Response always writes.
+func writeWithoutData(w http.ResponseWriter, resp *graphql.Response) {
+	marshal(w, struct {
+		Errors     gqlerror.List  `json:"errors,omitempty"`
+		Extensions map[string]any `json:"extensions,omitempty"`
+	}{resp.Errors, resp.Extensions})
+}
+
+func marshal(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		// Only data that is not valid JSON fails, which is a bug here.
 		panic("graphqlhttp: marshalling a response: " + err.Error())

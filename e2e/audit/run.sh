@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GraphQL-over-HTTP conformance: builds the gateway, serves the embedded
 # catalogue on a free loopback port, and runs graphql-http's server audits
-# against /graphql. Exits non-zero if any MUST audit fails.
+# against /graphql. Exits non-zero if any MUST or SHOULD audit fails.
 #
 #   bash e2e/audit/run.sh        (from anywhere; needs go, node >= 20, npm)
 set -euo pipefail
