@@ -30,6 +30,7 @@ type metrics struct {
 	graphqlStreams  prometheus.Gauge
 	loaderBatch     *prometheus.HistogramVec
 	cacheLookups    *prometheus.CounterVec
+	operationsRun   *prometheus.CounterVec
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -88,13 +89,17 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Name: "graphql_subscriptions_open",
 			Help: "Subscription event streams open now (at most -max-subscriptions).",
 		}),
+		operationsRun: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphql_operations_total",
+			Help: "GraphQL operations run, by executor: engine (the compiled plans) or gqlgen (gqlgen's executor, for what the plans decline).",
+		}, []string{"executor"}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
-		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups,
+		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
 		snapshotCollector{store: store, states: states},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "graphql_response_cache_bytes",
@@ -107,6 +112,9 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	)
 	for _, result := range []string{"hit", "miss"} {
 		m.cacheLookups.WithLabelValues(result)
+	}
+	for _, executor := range []string{"engine", "gqlgen"} {
+		m.operationsRun.WithLabelValues(executor)
 	}
 	return m
 }
@@ -140,6 +148,9 @@ func (m *metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(lim
 
 // Streams implements graphqlhttp.Observer.
 func (m *metrics) Streams(delta int) { m.graphqlStreams.Add(float64(delta)) }
+
+// Executed counts an operation run, by executor.
+func (m *metrics) Executed(executor string) { m.operationsRun.WithLabelValues(executor).Inc() }
 
 // Cached implements graphqlhttp.Observer.
 func (m *metrics) Cached(hit bool) {

@@ -1081,3 +1081,24 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 		t.Fatal("the gateway did not stop within 20s with a stream open")
 	}
 }
+
+// TestOperationsByExecutor: /metrics tells how many operations the engine
+// answered and how many it left to gqlgen's executor.
+func TestOperationsByExecutor(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.accessLog, cfg.responseCacheBytes = false, 0
+	g := startGateway(t, cfg, nil)
+	engine, gqlgen := `graphql_operations_total{executor="engine"}`, `graphql_operations_total{executor="gqlgen"}`
+	before := g.metrics(t)
+	g.graphQLOK(t, `{ item(id: 1) { name } }`)
+	g.graphQLOK(t, `{ item(id: 2) { name } }`)
+	g.graphQLOK(t, `{ items(first: 2, filter: {nameContains: "e"}) { nodes { name } } }`) // a filter: gqlgen's
+	g.graphQLOK(t, `{ __schema { queryType { name } } }`)                                 // introspection: gqlgen's
+	after := g.metrics(t)
+	if d := after[engine] - before[engine]; d != 2 {
+		t.Errorf("%s grew by %v, want 2", engine, d)
+	}
+	if d := after[gqlgen] - before[gqlgen]; d != 2 {
+		t.Errorf("%s grew by %v, want 2", gqlgen, d)
+	}
+}

@@ -34,6 +34,7 @@ type cacheObserver struct {
 func (o *cacheObserver) Request(string, string, time.Duration, int) {}
 func (o *cacheObserver) Rejected(string)                            {}
 func (o *cacheObserver) Streams(int)                                {}
+func (o *cacheObserver) Executed(string)                            {}
 func (o *cacheObserver) Cached(hit bool) {
 	if hit {
 		o.hits.Add(1)

@@ -136,6 +136,9 @@ type Observer interface {
 	Rejected(limit string)
 	// Streams reports an event stream opened (+1) or ended (-1).
 	Streams(delta int)
+	// Executed reports an operation run, by what ran it: "engine" (the
+	// Executor of Options) or "gqlgen" (gqlgen's generated executor).
+	Executed(executor string)
 }
 
 // gqlgen keeps the table of which error codes are protocol errors (a 4xx
@@ -222,6 +225,7 @@ type nopObserver struct{}
 func (nopObserver) Request(string, string, time.Duration, int) {}
 func (nopObserver) Rejected(string)                            {}
 func (nopObserver) Streams(int)                                {}
+func (nopObserver) Executed(string)                            {}
 func (nopObserver) Cached(bool)                                {}
 
 type endpoint struct {

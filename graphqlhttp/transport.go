@@ -127,6 +127,9 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	maxBytes := t.e.opts.Limits.MaxResponseBytes
 	if t.e.opts.Executor != nil {
 		body, err := t.e.opts.Executor.Execute(ctx, oc, maxBytes)
+		if !errors.Is(err, ErrDeclined) {
+			t.e.opts.Observer.Executed("engine")
+		}
 		if err == nil {
 			if span != nil {
 				endExecute(span, nil)
@@ -143,6 +146,7 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 			return
 		}
 	}
+	t.e.opts.Observer.Executed("gqlgen")
 	responses, ctx := exec.DispatchOperation(ctx, oc)
 	resp := responses(ctx)
 	// gqlgen's executor builds the whole answer before it returns: the

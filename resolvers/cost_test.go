@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph"
+	"github.com/catalogue-gateway/gateway/graph/querygen"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -82,9 +82,9 @@ func TestCountValues(t *testing.T) {
 // TestCostBoundsTheAnswer checks the cost limit's invariant over many
 // generated queries: for any query admitted, the answer's data holds at
 // most as many values as the query's cost. The queries are drawn from the
-// schema itself (random selections of every field, nesting to depth 5,
-// pages, ids, aliases, fragments, @include), not from a table of the
-// gateway's, on the embedded catalogue and on the fixture with its
+// schema itself (package querygen: random selections of every field,
+// nesting to depth 5, pages, ids, filters, orderings, aliases, fragments,
+// @include and @skip), not from a table of the gateway's, on the embedded catalogue and on the fixture with its
 // dangling references, through both executors.
 func TestCostBoundsTheAnswer(t *testing.T) {
 	n := 300
@@ -98,15 +98,15 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 		for _, plans := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/plans=%v", c.name, plans), func(t *testing.T) {
 				opts := graphqlhttp.Options{Introspection: true, Limits: graphqlhttp.Limits{
-					MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxResponseBytes: 1 << 30}}
+					MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000, MaxResponseBytes: 1 << 30}}
 				if !plans {
 					opts.Executor = graphqlhttp.NoExecutor
 				}
 				srv := serveWith(t, storeOf(c.snap), loader.Options{}, opts)
-				rng := rand.New(rand.NewPCG(1, uint64(len(c.name))))
-				g := queryGen{rng: rng, schema: schema.Schema(), maxID: 1600}
+				g := querygen.New(schema.Schema(), uint64(len(c.name)))
+				g.MaxID = 1600
 				for i := range n {
-					query, vars := g.operation()
+					query, vars := g.Query()
 					r := post(t, srv, query, vars)
 					if r.status != 200 || r.Data == nil {
 						t.Fatalf("query %d failed (%d): %s\n%s", i, r.status, r.raw, query)
@@ -119,130 +119,6 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 			})
 		}
 	}
-}
-
-// queryGen writes random valid operations from a schema.
-type queryGen struct {
-	rng    *rand.Rand
-	schema *ast.Schema
-	maxID  int
-	// per operation
-	frags []string
-	vars  map[string]any
-	defs  []string
-	n     int // names used
-}
-
-func (g *queryGen) operation() (string, map[string]any) {
-	g.frags, g.vars, g.defs, g.n = nil, map[string]any{}, nil, 0
-	var b strings.Builder
-	sel := g.selection(g.schema.Query, 0)
-	b.WriteString("query Q")
-	if len(g.defs) > 0 {
-		b.WriteString("(" + strings.Join(g.defs, ", ") + ")")
-	}
-	b.WriteString(" " + sel)
-	for _, f := range g.frags {
-		b.WriteString("\n" + f)
-	}
-	return b.String(), g.vars
-}
-
-func (g *queryGen) name(prefix string) string {
-	g.n++
-	return fmt.Sprintf("%s%d", prefix, g.n)
-}
-
-// selection picks some fields of def, at nesting depth.
-func (g *queryGen) selection(def *ast.Definition, depth int) string {
-	var parts []string
-	var fields []*ast.FieldDefinition
-	for _, f := range def.Fields {
-		if strings.HasPrefix(f.Name, "__") {
-			continue
-		}
-		fields = append(fields, f)
-	}
-	picks := 1 + g.rng.IntN(4)
-	if def == g.schema.Query {
-		picks = 1 + g.rng.IntN(2)
-	}
-	for range picks {
-		f := fields[g.rng.IntN(len(fields))]
-		field, ok := g.field(f, depth)
-		if !ok {
-			continue
-		}
-		switch g.rng.IntN(8) {
-		case 0: // an inline fragment
-			field = "... on " + def.Name + " { " + field + " }"
-		case 1: // a named fragment
-			name := g.name("F")
-			g.frags = append(g.frags, "fragment "+name+" on "+def.Name+" { "+field+" }")
-			field = "..." + name
-		case 2: // @include with a variable, before the selection set
-			v := g.name("b")
-			g.defs = append(g.defs, "$"+v+": Boolean!")
-			g.vars[v] = g.rng.IntN(2) == 0
-			head, set, _ := strings.Cut(field, " {")
-			field = head + " @include(if: $" + v + ")"
-			if set != "" {
-				field += " {" + set
-			}
-		}
-		parts = append(parts, field)
-	}
-	if g.rng.IntN(6) == 0 {
-		parts = append(parts, "__typename")
-	}
-	if len(parts) == 0 {
-		parts = append(parts, "__typename")
-	}
-	return "{ " + strings.Join(parts, " ") + " }"
-}
-
-// field writes a selection of f, with arguments and an alias at times.
-func (g *queryGen) field(f *ast.FieldDefinition, depth int) (string, bool) {
-	out := f.Name
-	if g.rng.IntN(5) == 0 {
-		out = g.name("a") + ": " + f.Name
-	}
-	var args []string
-	for _, a := range f.Arguments {
-		switch {
-		case a.Name == "id":
-			args = append(args, fmt.Sprintf("id: %d", 1+g.rng.IntN(g.maxID)))
-		case a.Name == "first" && g.rng.IntN(2) == 0:
-			if g.rng.IntN(3) == 0 {
-				v := g.name("n")
-				g.defs = append(g.defs, "$"+v+": Int")
-				g.vars[v] = g.rng.IntN(6)
-				args = append(args, "first: $"+v)
-			} else {
-				args = append(args, fmt.Sprintf("first: %d", g.rng.IntN(6)))
-			}
-		case a.Name == "last" && g.rng.IntN(4) == 0:
-			args = append(args, fmt.Sprintf("last: %d", g.rng.IntN(6)))
-		case a.Type.NonNull && a.DefaultValue == nil:
-			return "", false // a required argument it cannot make up
-		}
-	}
-	if len(args) == 0 && (f.Arguments.ForName("first") != nil || f.Arguments.ForName("last") != nil) {
-		args = append(args, fmt.Sprintf("first: %d", g.rng.IntN(6))) // the default page is long
-	}
-	if len(args) > 0 {
-		// Two selections of one response key must agree on their
-		// arguments: each field with arguments has a key of its own.
-		out = g.name("k") + ": " + f.Name + "(" + strings.Join(args, ", ") + ")"
-	}
-	t := g.schema.Types[f.Type.Name()]
-	if t == nil || t.Kind == ast.Scalar || t.Kind == ast.Enum {
-		return out, true
-	}
-	if depth >= 5 {
-		return "", false
-	}
-	return out + " " + g.selection(t, depth+1), true
 }
 
 // TestDefaultCost pins the default limit between what frontends ask and
