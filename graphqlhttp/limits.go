@@ -1,10 +1,15 @@
 package graphqlhttp
 
 import (
+	"context"
+	"crypto/sha256"
 	"fmt"
 	"strings"
 
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
@@ -266,4 +271,31 @@ func (m measurer) selections(set ast.SelectionSet) shape {
 		s.directives = add(s.directives, child.directives)
 	}
 	return s
+}
+
+// guard is the gqlgen extension that measures a query before gqlgen parses
+// and validates it (see checkQuery).
+type guard struct{ e *endpoint }
+
+func (guard) ExtensionName() string { return "QueryGuard" }
+
+func (guard) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
+	// Keyed by a digest, so a thousand remembered 64 KiB queries do not
+	// cost 64 MiB.
+	sum := sha256.Sum256([]byte(p.Query))
+	key := string(sum[:])
+	err, seen := g.e.verdicts.Get(ctx, key)
+	if !seen {
+		err = checkQuery(p.Query, g.e.opts.Limits)
+		g.e.verdicts.Add(ctx, key, err)
+	}
+	if err != nil {
+		g.e.opts.Observer.Rejected(err.limit)
+		gerr := &gqlerror.Error{Message: err.message}
+		errcode.Set(gerr, err.code)
+		return gerr
+	}
+	return nil
 }

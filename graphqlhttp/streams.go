@@ -3,10 +3,12 @@ package graphqlhttp
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"math/rand/v2"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
@@ -131,4 +133,121 @@ func acceptsJSON(accept string) bool {
 // back in one wave.
 func streamAge(maxAge time.Duration) time.Duration {
 	return maxAge - rand.N(maxAge/10+1)
+}
+
+// isStream reports a request asking for an event stream: a POST of JSON
+// whose Accept names text/event-stream.
+func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
+
+// stream serves a subscription as a stream of Server-Sent Events (the
+// GraphQL over SSE protocol, "distinct connections" mode), by gqlgen's SSE
+// transport. A stream lasts as long as its client listens, up to
+// StreamMaxAge: it has no time budget, it does not queue for a core (it is
+// idle between events), its answers are not cached, and the server's read
+// and write timeouts are lifted for it. It holds one of MaxStreams places,
+// and one of its client's MaxStreamsPerClient, while it is open, and ends
+// when the client leaves, when Done closes or at its StreamMaxAge. It
+// returns the bytes written and the outcome, for the observer.
+func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) {
+	if e.opts.MaxStreams == 0 {
+		e.opts.Observer.Rejected("streams")
+		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
+			"subscriptions are turned off on this server"}})
+		return 0, "rejected"
+	}
+	// A client past its own cap is told so first: waiting for the
+	// server to have room would not help it.
+	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
+	if !e.clientStreams.acquire(client) {
+		e.opts.Observer.Rejected("streams_per_client")
+		w.Header().Set("Retry-After", "10")
+		e.reject(w, r, &httpError{http.StatusTooManyRequests, limitError{CodeTooManyStreamsForClient, "streams_per_client",
+			"this client has too many subscriptions open; close one first"}})
+		return 0, "rejected"
+	}
+	defer e.clientStreams.release(client)
+	if !e.streams.TryAcquire(1) {
+		e.opts.Observer.Rejected("streams")
+		w.Header().Set("Retry-After", "10")
+		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
+			"too many subscriptions are open; try again later"}})
+		return 0, "rejected"
+	}
+	defer e.streams.Release(1)
+	e.opts.Observer.Streams(1)
+	defer e.opts.Observer.Streams(-1)
+	// Proxies that buffer responses (nginx does by default) would hold
+	// the events back.
+	w.Header().Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		age := time.NewTimer(streamAge(e.opts.StreamMaxAge))
+		defer age.Stop()
+		select {
+		case <-e.opts.Done: // nil: never
+		case <-age.C:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	sw := &streamWriter{w: w, rc: rc}
+	e.gql.ServeHTTP(sw, r.WithContext(context.WithValue(ctx, streamKey{}, struct{}{})))
+	return sw.close(), "ok"
+}
+
+var errStreamEnded = errors.New("graphqlhttp: write after the stream ended")
+
+// streamWriter is a stream's response writer. gqlgen's keep-alive
+// goroutine may tick just as the stream ends; once the handler is done,
+// writes are dropped rather than sent on a response that is over.
+type streamWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+
+	mu     sync.Mutex
+	closed bool
+	n      int
+}
+
+func (s *streamWriter) Header() http.Header { return s.w.Header() }
+
+func (s *streamWriter) WriteHeader(status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.w.WriteHeader(status)
+	}
+}
+
+func (s *streamWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, errStreamEnded
+	}
+	n, err := s.w.Write(p)
+	s.n += n
+	return n, err
+}
+
+// Flush sends what was written at once: each event as it happens.
+func (s *streamWriter) Flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.rc.Flush()
+	}
+}
+
+// close ends the writes and returns the bytes written.
+func (s *streamWriter) close() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return s.n
 }

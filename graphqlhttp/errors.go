@@ -1,0 +1,93 @@
+package graphqlhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// answerTimeouts answers a request whose time ran out before its execution
+// began: gqlgen then gives no response at all, which would be written as
+// a bare "null". (The transport notes the operation's name.)
+func answerTimeouts(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	responses := next(ctx)
+	first := true
+	return func(ctx context.Context) *graphql.Response {
+		resp := responses(ctx)
+		if resp == nil && first && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			resp = &graphql.Response{Errors: gqlerror.List{{Message: "the request ran out of time",
+				Extensions: map[string]any{"code": CodeTimeout, "requestId": RequestID(ctx)}}}}
+		}
+		first = false
+		return resp
+	}
+}
+
+// capErrors keeps a response's errors to MaxErrors.
+func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp != nil && len(resp.Errors) > e.opts.MaxErrors {
+		more := len(resp.Errors) - e.opts.MaxErrors
+		resp.Errors = append(resp.Errors[:e.opts.MaxErrors:e.opts.MaxErrors], &gqlerror.Error{
+			Message:    fmt.Sprintf("%d more errors left out", more),
+			Extensions: map[string]any{"code": CodeTooManyErrors},
+		})
+	}
+	return resp
+}
+
+// presentError shapes every error a response carries. Errors with a code
+// were made to be read by the caller and pass as they are. Anything else is
+// an internal failure: the caller sees a generic message, the code and the
+// request id; the detail goes to the log.
+func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error {
+	if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+		// A resolver stopped because the request's own budget ran out.
+		// (An error that merely wraps DeadlineExceeded while the budget
+		// remains, say from an upstream call, is an internal one.)
+		return &gqlerror.Error{Message: "the request ran out of time", Path: pathOf(ctx),
+			Extensions: map[string]any{"code": CodeTimeout}}
+	}
+	var gerr *gqlerror.Error
+	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
+		gerr = graphql.DefaultErrorPresenter(ctx, gerr)
+		if len(gerr.Message) > maxMessageBytes {
+			// Validation messages quote the query's names and values,
+			// which may be as long as the body.
+			short := *gerr
+			short.Message = strings.ToValidUTF8(gerr.Message[:maxMessageBytes], "") + "…"
+			gerr = &short
+		}
+		return gerr
+	}
+	id := RequestID(ctx)
+	e.opts.Logger.Error("graphql: internal error", "request_id", id, "path", pathOf(ctx), "err", err)
+	return &gqlerror.Error{
+		Message:    "internal error",
+		Path:       pathOf(ctx),
+		Extensions: map[string]any{"code": CodeInternal, "requestId": id},
+	}
+}
+
+// maxMessageBytes bounds an error message.
+const maxMessageBytes = 200
+
+func pathOf(ctx context.Context) ast.Path {
+	if graphql.GetFieldContext(ctx) == nil {
+		return nil
+	}
+	return graphql.GetPath(ctx)
+}
+
+// recoverPanic turns a resolver's panic into an internal error; the stack
+// goes to the log, never to the caller.
+func (e *endpoint) recoverPanic(ctx context.Context, p any) error {
+	e.opts.Logger.Error("graphql: panic", "request_id", RequestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return errors.New("panic in a resolver")
+}

@@ -1,0 +1,218 @@
+package graphqlhttp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+type requestIDKey struct{}
+
+// RequestID returns the id of the request ctx belongs to, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// newRequestID returns a client's own X-Request-ID if it is a short,
+// plain token, else a fresh random one.
+func newRequestID(given string) string {
+	if n := len(given); n > 0 && n <= 64 && strings.Trim(given, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == "" {
+		return given
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// httpError is a request refused before GraphQL sees it.
+type httpError struct {
+	status int
+	limitError
+}
+
+// request is what admit read of a GraphQL request, for the cache key; gqlgen
+// reads the request again for itself.
+type request struct {
+	query, operationName string
+	// variables is the variables' JSON object, as sent; nil when none.
+	variables  json.RawMessage
+	extensions map[string]any
+}
+
+// admit checks what can be checked of a request before it is parsed: its
+// method, size, media type and shape. A POST body is read here, within its
+// bound, and handed on.
+func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *httpError) {
+	switch r.Method {
+	case http.MethodGet:
+		if len(r.URL.RequestURI()) > e.opts.Limits.MaxURLBytes {
+			return nil, &httpError{http.StatusRequestURITooLong, limitError{CodeURLTooLong, "url",
+				fmt.Sprintf("the URL is longer than %d bytes; send the query with POST", e.opts.Limits.MaxURLBytes)}}
+		}
+		// gqlgen answers these itself, but with no code, and the first
+		// with the offending escape and as text/plain.
+		query, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "url", "the URL's query string is malformed"}}
+		}
+		req := &request{query: query.Get("query"), operationName: query.Get("operationName")}
+		if v := query.Get("variables"); v != "" {
+			req.variables = json.RawMessage(v)
+		}
+		var vars map[string]any
+		if req.variables != nil && json.Unmarshal(req.variables, &vars) != nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "variables must be a JSON object"}}
+		}
+		if v := query.Get("extensions"); v != "" && decodeObject(json.RawMessage(v), &req.extensions) != nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
+		}
+		if req.query == "" && req.extensions["persistedQuery"] == nil {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
+		}
+		return req, nil
+	case http.MethodPost:
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		return nil, &httpError{http.StatusMethodNotAllowed, limitError{CodeMethodNotAllowed, "method", "use GET or POST"}}
+	}
+	// Only JSON bodies: form and multipart posts are what a browser sends
+	// across origins without asking first, so refusing them closes the
+	// door on cross-site request forgery.
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	// (application/graphql-response+json names a response, in Accept; as a
+	// request's type gqlgen has no transport for it.)
+	if err != nil || mediaType != "application/json" {
+		return nil, &httpError{http.StatusUnsupportedMediaType, limitError{CodeUnsupportedMedia, "media_type",
+			"send the request as application/json"}}
+	}
+	if r.ContentLength > e.opts.Limits.MaxBodyBytes {
+		return nil, tooLarge(e.opts.Limits.MaxBodyBytes)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, e.opts.Limits.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, tooLarge(e.opts.Limits.MaxBodyBytes)
+		}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "body", "the request body could not be read"}}
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBatching, "batching", "send one operation per request; batches are not supported"}}
+	case len(trimmed) == 0 || trimmed[0] != '{':
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
+	}
+	// The body is decoded here as gqlgen will decode it: gqlgen reports a
+	// body it cannot decode with no code, so it would pass as an internal
+	// error. A body without a query is a malformed request, whatever the
+	// client accepts, unless it names a persisted query by its hash.
+	var params struct {
+		Query         string          `json:"query"`
+		OperationName string          `json:"operationName"`
+		Variables     json.RawMessage `json:"variables"`
+		Extensions    json.RawMessage `json:"extensions"`
+	}
+	if err := json.Unmarshal(body, &params); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
+		}
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	}
+	if v := bytes.TrimSpace(params.Variables); len(v) > 0 && v[0] != '{' && !bytes.Equal(v, []byte("null")) {
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	}
+	var extensions map[string]any
+	if v := bytes.TrimSpace(params.Extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	}
+	if params.Query == "" && extensions["persistedQuery"] == nil {
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return &request{query: params.Query, operationName: params.OperationName,
+		variables: params.Variables, extensions: extensions}, nil
+}
+
+// cacheKey names the answer to req within one version of the data: the
+// document's SHA-256 (sent as the query, or as the hash of a persisted
+// one), the operation name and the variables in canonical form. ok is
+// false for a request the cache must not answer.
+func (req *request) cacheKey() (key cacheKey, ok bool) {
+	var doc [sha256.Size]byte
+	pq, _ := req.extensions["persistedQuery"].(map[string]any)
+	hash, _ := pq["sha256Hash"].(string)
+	switch {
+	case req.query != "":
+		doc = sha256.Sum256([]byte(req.query))
+		if hash != "" && hash != hex.EncodeToString(doc[:]) {
+			return key, false // gqlgen refuses a hash that does not match
+		}
+	case len(hash) == 2*sha256.Size && strings.ToLower(hash) == hash:
+		if _, err := hex.Decode(doc[:], []byte(hash)); err != nil {
+			return key, false
+		}
+	default:
+		return key, false
+	}
+	vars, ok := canonicalJSON(req.variables)
+	if !ok {
+		return key, false
+	}
+	h := sha256.New()
+	h.Write(doc[:])
+	h.Write([]byte(req.operationName))
+	h.Write([]byte{0})
+	h.Write(vars)
+	h.Sum(key[:0])
+	return key, true
+}
+
+// canonicalJSON rewrites a JSON value so that equal values are equal
+// bytes: object keys sorted, no white space, numbers kept as written.
+func canonicalJSON(raw json.RawMessage) ([]byte, bool) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if v == nil {
+		return nil, true
+	}
+	out, err := json.Marshal(v)
+	return out, err == nil
+}
+
+func tooLarge(limit int64) *httpError {
+	return &httpError{http.StatusRequestEntityTooLarge, limitError{CodeBodyTooLarge, "body",
+		fmt.Sprintf("the request body is larger than %d bytes", limit)}}
+}
+
+// reject answers a request refused before GraphQL: a small GraphQL error
+// body with the code and the request id, and nothing of the request.
+func (e *endpoint) reject(w http.ResponseWriter, r *http.Request, err *httpError) {
+	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{{
+		"message":    err.message,
+		"extensions": map[string]any{"code": err.code, "requestId": RequestID(r.Context())},
+	}}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(err.status)
+	w.Write(body)
+}

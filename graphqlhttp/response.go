@@ -1,0 +1,190 @@
+package graphqlhttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/catalogue-gateway/gateway/contentcoding"
+)
+
+// result is a GraphQL response as gqlgen wrote it: a complete answer (no
+// errors), or anything else, kept as written.
+type result struct {
+	status int
+	header http.Header
+	body   []byte
+	// answer is set when the response is a complete answer.
+	answer *answer
+	// timedOut reports a run that used up its time budget.
+	timedOut bool
+}
+
+// resolve answers req: from the cache if it holds the answer, else by
+// running it, once for all identical requests that miss together. hit
+// reports an answer from the cache.
+func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool) {
+	if e.opts.Cache == nil {
+		return e.run(r, req, cacheKey{}, nil), false
+	}
+	key, keyed := req.cacheKey()
+	version, newest := "", false
+	if keyed {
+		version, newest = e.opts.Version(r.Context())
+	}
+	if version == "" || !newest {
+		e.noteCache(r.Context(), "bypass")
+		return e.run(r, req, key, nil), false
+	}
+	if a := e.opts.Cache.get(version, key); a != nil {
+		e.opts.Observer.Cached(true)
+		e.noteCache(r.Context(), "hit")
+		return &result{status: http.StatusOK, answer: a}, true
+	}
+	e.opts.Observer.Cached(false)
+	e.noteCache(r.Context(), "miss")
+	leader := false
+	v, _, _ := e.opts.Cache.flight.Do(version+string(key[:]), func() (any, error) {
+		leader = true
+		res := e.run(r, req, key, e.opts.Cache)
+		if res.answer != nil {
+			e.opts.Cache.put(version, res.answer)
+		}
+		return res, nil
+	})
+	res = v.(*result)
+	if !leader && res.answer == nil {
+		// Another request's failure is its own: its errors carry its
+		// request id. Run this one for itself.
+		return e.run(r, req, key, nil), false
+	}
+	if !leader {
+		e.noteCache(r.Context(), "shared")
+	}
+	return res, false
+}
+
+// run executes the request with gqlgen and keeps what it wrote. A complete
+// answer is made ready for c (nil: not to be cached).
+//
+// The time budget starts here: an answer from the cache costs none.
+func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseCache) *result {
+	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), requestKey{}, req), e.opts.RequestTimeout)
+	defer cancel()
+	buf := &bufferedResponse{header: http.Header{}, status: http.StatusOK}
+	// Past its time budget while waiting, the request still goes to
+	// gqlgen, which answers it with the timeout error.
+	if err := e.running.Acquire(ctx, 1); err == nil {
+		defer e.running.Release(1)
+	}
+	e.gql.ServeHTTP(buf, r.WithContext(ctx))
+	res := &result{status: buf.status, header: buf.header, body: buf.body.Bytes(),
+		timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
+	// gqlgen writes "errors" first when there are any.
+	if res.status == http.StatusOK && bytes.HasPrefix(res.body, []byte(`{"data":`)) {
+		res.answer = newAnswer(c, key, res.body)
+		// Compressed here, in the operation's place among the cores,
+		// so that compressing large answers has the same bound on
+		// concurrency as making them. (A cached answer's variants are
+		// made once per entry.)
+		res.answer.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
+	}
+	return res
+}
+
+// write sends res and returns the bytes of body written. A complete answer
+// goes out in the encoding the client prefers, and a GET answer with
+// validators, so that browsers and CDNs can keep it; anything else goes
+// out as gqlgen wrote it, marked not to be kept.
+func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) int {
+	h := w.Header()
+	// A shared cache must key a GET answer on everything it varies by:
+	// the encoding, the media type (Accept), and Origin, which the CORS
+	// layer has added already, so Vary is added to, never set.
+	h.Add("Vary", "Accept, Accept-Encoding")
+	a := res.answer
+	if a == nil {
+		for k, v := range res.header {
+			if k != "Vary" {
+				h[k] = v
+			}
+		}
+		if r.Method == http.MethodGet {
+			h.Set("Cache-Control", "no-store")
+		}
+		w.WriteHeader(res.status)
+		n, _ := w.Write(res.body)
+		return n
+	}
+	contentType := responseType(r.Header.Get("Accept"))
+	h.Set("Content-Type", contentType)
+	enc, body := a.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
+	if r.Method == http.MethodGet {
+		// The same bytes under another media type are another
+		// representation, with a tag of its own.
+		base := a.etagBase()
+		if contentType == typeGraphQLResponse {
+			base += "-graphql"
+		}
+		etag := contentcoding.ETag(base, enc)
+		h.Set("ETag", etag)
+		h.Set("Cache-Control", e.cacheControl)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return 0
+		}
+	}
+	if enc != contentcoding.Identity {
+		h.Set("Content-Encoding", enc.Token())
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	n, _ := w.Write(body)
+	return n
+}
+
+// The media types of a response.
+const (
+	typeJSON            = "application/json"
+	typeGraphQLResponse = "application/graphql-response+json"
+)
+
+// responseType is the media type of an answer for an Accept header,
+// chosen as gqlgen's transports choose it, so that an answer from the
+// cache is labelled as the same answer run again would be.
+func responseType(accept string) string {
+	const plain, graphql = typeJSON, typeGraphQLResponse
+	if accept == "" {
+		return plain
+	}
+	for part := range strings.SplitSeq(accept, ",") {
+		mediaType, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch mediaType {
+		case "*/*", "application/*", plain:
+			return plain
+		case graphql:
+			return graphql
+		}
+	}
+	return graphql
+}
+
+// bufferedResponse keeps what gqlgen writes, to be sent, cached or both.
+type bufferedResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(status int) { b.status = status }
+
+func (b *bufferedResponse) Write(p []byte) (int, error) { return b.body.Write(p) }
