@@ -20,10 +20,9 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
-	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
@@ -175,11 +174,11 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
 
-	srv := handler.New(es)
-	// gqlgen picks the first transport that supports a request: the
-	// subscriptions stream hands on, then everything admit let through.
-	srv.AddTransport(sseTransport{gqltransport.SSE{KeepAlivePingInterval: opts.KeepAlive}})
-	srv.AddTransport(transport{e})
+	// gqlgen's executor, without its HTTP handler: the endpoint reads
+	// each request once itself (admit), and hands the executor the
+	// operation (execute), or a subscription to gqlgen's SSE transport
+	// (stream).
+	srv := executor.New(es)
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
 	// "Did you mean" suggestions would let anyone map the schema with
@@ -200,7 +199,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	srv.AroundResponses(e.capErrors)
 	srv.SetErrorPresenter(e.presentError)
 	srv.SetRecoverFunc(e.recoverPanic)
-	e.gql = srv
+	e.exec = srv
 	e.costs = newCoster(es.Schema())
 	return e
 }
@@ -215,7 +214,7 @@ func (nopObserver) Cached(bool)                                {}
 
 type endpoint struct {
 	opts Options
-	gql  *handler.Server
+	exec *executor.Executor
 	// verdicts remembers checkQuery's answer per query, so a query asked
 	// again is not parsed again (gqlgen keeps its own parse).
 	verdicts *lru.LRU[*limitError]
@@ -239,17 +238,11 @@ type endpoint struct {
 	clientStreams *clientStreams
 }
 
-// requestInfo is filled in as gqlgen handles the request, for the observer.
-type requestInfo struct{ operation string }
-
-type requestInfoKey struct{}
-
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := newRequestID(r.Header.Get("X-Request-ID"))
 	w.Header().Set("X-Request-ID", id)
-	info := &requestInfo{}
-	r = r.WithContext(context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), requestInfoKey{}, info))
+	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 
 	req, herr := e.admit(w, r)
 	if herr != nil {
@@ -263,8 +256,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		herr := e.notSubscription(r.Context(), req)
 		switch {
 		case herr == nil:
-			n, outcome := e.stream(w, r)
-			e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
+			n, outcome := e.stream(w, r, req)
+			e.opts.Observer.Request(req.operationName, outcome, time.Since(start), n)
 			return
 		case !acceptsJSON(r.Header.Get("Accept")):
 			e.opts.Observer.Rejected(herr.limit)
@@ -276,10 +269,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// answered as any other request.
 	}
 
-	res, hit := e.resolve(r, req)
-	if hit {
-		info.operation = req.operationName
-	}
+	res, _ := e.resolve(r, req)
 	n := e.write(w, r, res)
 	outcome := "ok"
 	switch {
@@ -290,7 +280,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case res.answer == nil:
 		outcome = "error"
 	}
-	e.opts.Observer.Request(info.operation, outcome, time.Since(start), n)
+	e.opts.Observer.Request(res.operation, outcome, time.Since(start), n)
 }
 
 // persistedQueries is gqlgen's automatic persisted queries, with a code on

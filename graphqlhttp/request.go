@@ -45,8 +45,12 @@ type httpError struct {
 // reads the request again for itself.
 type request struct {
 	query, operationName string
-	// variables is the variables' JSON object, as sent; nil when none.
-	variables  json.RawMessage
+	// variables is the variables' JSON object, decoded once with numbers
+	// as json.Number, as gqlgen's transports decode them; nil when none.
+	variables map[string]any
+	// body is a POST's body as read, for gqlgen's SSE transport, which
+	// reads a stream's request itself.
+	body       []byte
 	extensions map[string]any
 }
 
@@ -68,11 +72,9 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		}
 		req := &request{query: query.Get("query"), operationName: query.Get("operationName")}
 		if v := query.Get("variables"); v != "" {
-			req.variables = json.RawMessage(v)
-		}
-		var vars map[string]any
-		if req.variables != nil && json.Unmarshal(req.variables, &vars) != nil {
-			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "variables must be a JSON object"}}
+			if req.variables, err = decodeVariables(json.RawMessage(v)); err != nil {
+				return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "variables must be a JSON object"}}
+			}
 		}
 		if v := query.Get("extensions"); v != "" && decodeObject(json.RawMessage(v), &req.extensions) != nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
@@ -131,7 +133,8 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		}
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	if v := bytes.TrimSpace(params.Variables); len(v) > 0 && v[0] != '{' && !bytes.Equal(v, []byte("null")) {
+	variables, err := decodeVariables(params.Variables)
+	if err != nil {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
 	var extensions map[string]any
@@ -141,9 +144,8 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	if params.Query == "" && extensions["persistedQuery"] == nil {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	return &request{query: params.Query, operationName: params.OperationName,
-		variables: params.Variables, extensions: extensions}, nil
+		variables: variables, extensions: extensions, body: body}, nil
 }
 
 // cacheKey names the answer to req within one version of the data: the
@@ -167,9 +169,14 @@ func (req *request) cacheKey() (key cacheKey, ok bool) {
 	default:
 		return key, false
 	}
-	vars, ok := canonicalJSON(req.variables)
-	if !ok {
-		return key, false
+	// Keys sorted, no white space, numbers as written: equal variables
+	// are equal bytes.
+	var vars []byte
+	if req.variables != nil {
+		var err error
+		if vars, err = json.Marshal(req.variables); err != nil {
+			return key, false
+		}
 	}
 	h := sha256.New()
 	h.Write(doc[:])
@@ -180,25 +187,26 @@ func (req *request) cacheKey() (key cacheKey, ok bool) {
 	return key, true
 }
 
-// canonicalJSON rewrites a JSON value so that equal values are equal
-// bytes: object keys sorted, no white space, numbers kept as written.
-func canonicalJSON(raw json.RawMessage) ([]byte, bool) {
+// decodeVariables decodes a request's variables: a JSON object, with
+// numbers as json.Number, or nothing (absent or null: nil). Anything else,
+// or anything after the object, is an error.
+func decodeVariables(raw json.RawMessage) (map[string]any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, true
+		return nil, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var v any
+	var v map[string]any
 	if err := dec.Decode(&v); err != nil {
-		return nil, false
+		return nil, err
 	}
-	if v == nil {
-		return nil, true
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more after the variables")
 	}
-	out, err := json.Marshal(v)
-	return out, err == nil
+	return v, nil
 }
 
+// bytes: object keys sorted, no white space, numbers kept as written.
 func tooLarge(limit int64) *httpError {
 	return &httpError{http.StatusRequestEntityTooLarge, limitError{CodeBodyTooLarge, "body",
 		fmt.Sprintf("the request body is larger than %d bytes", limit)}}

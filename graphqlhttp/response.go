@@ -1,7 +1,6 @@
 package graphqlhttp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"mime"
@@ -9,19 +8,24 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// result is a GraphQL response as gqlgen wrote it: a complete answer (no
-// errors), or anything else, kept as written.
+// result is a GraphQL response: a complete answer (no errors), or
+// anything else, as it is to be written.
 type result struct {
-	status int
-	header http.Header
-	body   []byte
-	// answer is set when the response is a complete answer.
-	answer *answer
+	status      int
+	contentType string
+	body        []byte
+	// complete reports an answer with no errors; answer is set for it.
+	complete bool
+	answer   *answer
 	// timedOut reports a run that used up its time budget.
 	timedOut bool
+	// operation is the operation's name, once it is known.
+	operation string
 }
 
 // resolve answers req: from the cache if it holds the answer, else by
@@ -43,7 +47,7 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 	if a := e.opts.Cache.get(version, key); a != nil {
 		e.opts.Observer.Cached(true)
 		e.noteCache(r.Context(), "hit")
-		return &result{status: http.StatusOK, answer: a}, true
+		return &result{status: http.StatusOK, complete: true, answer: a, operation: req.operationName}, true
 	}
 	e.opts.Observer.Cached(false)
 	e.noteCache(r.Context(), "miss")
@@ -68,24 +72,31 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 	return res, false
 }
 
-// run executes the request with gqlgen and keeps what it wrote. A complete
-// answer is made ready for c (nil: not to be cached).
+// run executes the request. A complete answer is made ready for c (nil:
+// not to be cached).
 //
 // The time budget starts here: an answer from the cache costs none.
-func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseCache) *result {
-	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), requestKey{}, req), e.opts.RequestTimeout)
+func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseCache) (res *result) {
+	ctx, cancel := context.WithTimeout(graphql.StartOperationTrace(r.Context()), e.opts.RequestTimeout)
 	defer cancel()
-	buf := &bufferedResponse{header: http.Header{}, status: http.StatusOK}
 	// Past its time budget while waiting, the request still goes to
 	// gqlgen, which answers it with the timeout error.
 	if err := e.running.Acquire(ctx, 1); err == nil {
 		defer e.running.Release(1)
 	}
-	e.gql.ServeHTTP(buf, r.WithContext(ctx))
-	res := &result{status: buf.status, header: buf.header, body: buf.body.Bytes(),
-		timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
-	// gqlgen writes "errors" first when there are any.
-	if res.status == http.StatusOK && bytes.HasPrefix(res.body, []byte(`{"data":`)) {
+	defer func() {
+		// A panic outside any resolver (which gqlgen recovers itself):
+		// an internal error, as gqlgen's handler would answer it.
+		if p := recover(); p != nil {
+			err := e.exec.PresentRecoveredError(ctx, p)
+			gerr, _ := err.(*gqlerror.Error)
+			res = &result{status: http.StatusInternalServerError, contentType: typeJSON,
+				body: marshal(&graphql.Response{Errors: gqlerror.List{gerr}})}
+		}
+	}()
+	res = e.execute(ctx, r, req)
+	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+	if res.status == http.StatusOK && res.complete {
 		res.answer = newAnswer(c, key, res.body)
 		// Compressed here, in the operation's place among the cores,
 		// so that compressing large answers has the same bound on
@@ -108,11 +119,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result) in
 	h.Add("Vary", "Accept, Accept-Encoding")
 	a := res.answer
 	if a == nil {
-		for k, v := range res.header {
-			if k != "Vary" {
-				h[k] = v
-			}
-		}
+		h.Set("Content-Type", res.contentType)
 		if r.Method == http.MethodGet {
 			h.Set("Cache-Control", "no-store")
 		}
@@ -175,16 +182,3 @@ func responseType(accept string) string {
 	}
 	return graphql
 }
-
-// bufferedResponse keeps what gqlgen writes, to be sent, cached or both.
-type bufferedResponse struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedResponse) Header() http.Header { return b.header }
-
-func (b *bufferedResponse) WriteHeader(status int) { b.status = status }
-
-func (b *bufferedResponse) Write(p []byte) (int, error) { return b.body.Write(p) }

@@ -1,9 +1,11 @@
 package graphqlhttp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"mime"
 	"net/http"
@@ -11,25 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 )
-
-// sseTransport is gqlgen's SSE transport, offered only the requests that
-// stream hands it. Left to itself it takes any POST whose Accept names
-// text/event-stream, and runs queries that way with no time budget, no
-// place in the queue for a core and gqlgen's executor: a 121-byte nested
-// query streamed 17 MB over 10 s. Which requests are streams is the
-// endpoint's decision: subscriptions, and nothing else.
-type sseTransport struct{ gqltransport.SSE }
-
-type streamKey struct{}
-
-func (sseTransport) Supports(r *http.Request) bool {
-	_, ok := r.Context().Value(streamKey{}).(struct{})
-	return ok
-}
 
 // operationKinds is what a stream needs to know of a document: whether it
 // parsed, and the kind of each operation, by name.
@@ -148,7 +136,7 @@ func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 // and one of its client's MaxStreamsPerClient, while it is open, and ends
 // when the client leaves, when Done closes or at its StreamMaxAge. It
 // returns the bytes written and the outcome, for the observer.
-func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) {
+func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) (int, string) {
 	if e.opts.MaxStreams == 0 {
 		e.opts.Observer.Rejected("streams")
 		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
@@ -196,7 +184,18 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request) (int, string) 
 		cancel()
 	}()
 	sw := &streamWriter{w: w, rc: rc}
-	e.gql.ServeHTTP(sw, r.WithContext(context.WithValue(ctx, streamKey{}, struct{}{})))
+	defer func() {
+		if p := recover(); p != nil {
+			// A panic outside any resolver: logged, and the stream ends.
+			e.exec.PresentRecoveredError(ctx, p)
+		}
+	}()
+	// gqlgen's SSE transport reads the request itself: it gets the body
+	// admit read. (A stream is read twice, once per connection; a query
+	// is read once.)
+	r = r.WithContext(graphql.StartOperationTrace(ctx))
+	r.Body = io.NopCloser(bytes.NewReader(req.body))
+	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, e.exec)
 	return sw.close(), "ok"
 }
 

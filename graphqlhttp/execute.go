@@ -49,116 +49,98 @@ func (noExecutor) Execute(context.Context, *graphql.OperationContext, int) ([]by
 	return nil, ErrDeclined
 }
 
-// transport is the endpoint's one gqlgen transport, for GET and POST. The
-// request was read and checked by admit, so it is decoded once; the
-// operation is parsed, validated and measured by gqlgen's executor, and run
-// by the Executor when one is set and takes it, else by gqlgen.
-//
-// Statuses and bodies are those of gqlgen's own GET and POST transports.
-type transport struct{ e *endpoint }
-
-type requestKey struct{}
-
-func (transport) Supports(r *http.Request) bool {
-	_, ok := r.Context().Value(requestKey{}).(*request)
-	return ok
-}
-
-func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	ctx := r.Context()
-	req := ctx.Value(requestKey{}).(*request)
-	contentType := responseType(r.Header.Get("Accept"))
-	w.Header().Set("Content-Type", contentType)
-
+// execute runs req under ctx, as gqlgen's own GET and POST transports
+// would, with their statuses and bodies: the operation is parsed,
+// validated and measured by gqlgen's executor (with the guard and the
+// cost limit among its extensions), and run by the Executor when one is
+// set and takes it, else by gqlgen. The result says whether it is a
+// complete answer: the executor that made it knows, so nothing reads the
+// bytes to find out.
+func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *result {
+	res := &result{status: http.StatusOK, contentType: responseType(r.Header.Get("Accept"))}
+	exec := e.exec
 	start := graphql.Now()
 	params := &graphql.RawParams{
 		Query:         req.query,
 		OperationName: req.operationName,
 		Headers:       r.Header,
+		Variables:     req.variables,
+		Extensions:    req.extensions,
+		ReadTime:      graphql.TraceTiming{Start: start, End: start},
 	}
-	// Numbers as json.Number, as gqlgen's transports decode them; admit
-	// has checked that the variables are a JSON object, and decoded the
-	// extensions so.
-	if err := decodeObject(req.variables, &params.Variables); err != nil {
-		t.writeErrors(w, ctx, exec, http.StatusBadRequest, gqlerror.List{{Message: "variables could not be decoded"}})
-		return
-	}
-	params.Extensions = req.extensions
-	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
-
 	oc, errs := exec.CreateOperationContext(ctx, params)
-	if tr := t.e.opts.Tracer; tr != nil {
+	if tr := e.opts.Tracer; tr != nil {
 		traceChecks(ctx, tr, oc, errs)
 	}
 	if errs != nil {
-		status := requestErrorStatus(errs, contentType)
+		res.status = requestErrorStatus(errs, res.contentType)
 		resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs)
-		w.WriteHeader(status)
-		if status != http.StatusOK && contentType == typeGraphQLResponse {
+		if res.status != http.StatusOK && res.contentType == typeGraphQLResponse {
 			// Nothing ran, so there is no data, not even null: a
 			// graphql-response+json client reads its absence, with the
 			// 4xx, as "not executed".
-			writeWithoutData(w, resp)
-			return
+			res.body = marshalWithoutData(resp)
+			return res
 		}
-		writeJSON(w, resp)
-		return
+		res.body = marshal(resp)
+		return res
 	}
+	res.operation = oc.Operation.Name
 	if r.Method == http.MethodGet && oc.Operation.Operation != ast.Query {
-		w.WriteHeader(http.StatusNotAcceptable)
-		writeJSON(w, &graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
-		return
+		res.status = http.StatusNotAcceptable
+		res.body = marshal(&graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
+		return res
 	}
 	if oc.Operation.Operation == ast.Subscription {
 		// gqlgen's POST transport would answer with the first event, after
 		// waiting for it for as long as the time budget allows.
-		t.writeErrors(w, graphql.WithOperationContext(ctx, oc), exec, http.StatusBadRequest, gqlerror.List{{
+		res.status = http.StatusBadRequest
+		res.body = marshal(exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{{
 			Message:    "subscriptions are served as Server-Sent Events: POST them with Accept: text/event-stream",
-			Extensions: map[string]any{"code": CodeBadRequest}}})
-		return
-	}
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && oc.Operation != nil {
-		info.operation = oc.Operation.Name
+			Extensions: map[string]any{"code": CodeBadRequest}}}))
+		return res
 	}
 	var span trace.Span // the execute span, when tracing
-	if tr := t.e.opts.Tracer; tr != nil {
+	if tr := e.opts.Tracer; tr != nil {
 		ctx, span = startExecute(ctx, tr, oc)
 	}
-	maxBytes := t.e.opts.Limits.MaxResponseBytes
-	if t.e.opts.Executor != nil {
-		body, err := t.e.opts.Executor.Execute(ctx, oc, maxBytes)
+	maxBytes := e.opts.Limits.MaxResponseBytes
+	if e.opts.Executor != nil {
+		body, err := e.opts.Executor.Execute(ctx, oc, maxBytes)
 		if !errors.Is(err, ErrDeclined) {
-			t.e.opts.Observer.Executed("engine")
+			e.opts.Observer.Executed("engine")
 		}
 		if err == nil {
 			if span != nil {
 				endExecute(span, nil)
 			}
-			w.Write(body)
-			return
+			res.body, res.complete = body, true
+			return res
 		}
 		if !errors.Is(err, ErrDeclined) {
-			resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{t.e.stopped(ctx, err)})
+			resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{e.stopped(ctx, err)})
 			if span != nil {
 				endExecute(span, resp)
 			}
-			writeJSON(w, resp)
-			return
+			res.body = marshal(resp)
+			return res
 		}
 	}
-	t.e.opts.Observer.Executed("gqlgen")
+	e.opts.Observer.Executed("gqlgen")
 	responses, ctx := exec.DispatchOperation(ctx, oc)
 	resp := responses(ctx)
 	// gqlgen's executor builds the whole answer before it returns: the
 	// bound is checked on what it built, which the cost limit keeps to
 	// MaxComplexity values.
 	if resp != nil && len(resp.Data) > maxBytes {
-		resp = exec.DispatchError(ctx, gqlerror.List{t.e.stopped(ctx, ErrResponseTooLarge)})
+		resp = exec.DispatchError(ctx, gqlerror.List{e.stopped(ctx, ErrResponseTooLarge)})
 	}
 	if span != nil {
 		endExecute(span, resp)
 	}
-	writeJSON(w, resp)
+	res.body = marshal(resp)
+	res.complete = resp != nil && len(resp.Errors) == 0
+	return res
 }
 
 // stopped is the error of an answer an Executor stopped: too large, or
@@ -178,11 +160,6 @@ func (e *endpoint) stopped(ctx context.Context, err error) *gqlerror.Error {
 	// Anything else is a failure of ours: presentError logs it and
 	// shows the caller an internal error.
 	return gqlerror.WrapPath(nil, err)
-}
-
-func (transport) writeErrors(w http.ResponseWriter, ctx context.Context, exec graphql.GraphExecutor, status int, errs gqlerror.List) {
-	w.WriteHeader(status)
-	writeJSON(w, exec.DispatchError(ctx, errs))
 }
 
 // requestErrorStatus is the status of a request that was read but not
@@ -207,26 +184,25 @@ func requestErrorStatus(errs gqlerror.List, contentType string) int {
 	return http.StatusOK
 }
 
-// writeJSON writes a response as gqlgen's transports do, so that an answer
-// is the same bytes whichever executor made it.
-func writeJSON(w http.ResponseWriter, resp *graphql.Response) { marshal(w, resp) }
-
-// writeWithoutData writes a response's errors and extensions with no data
-// entry at all, which gqlgen's Response always writes.
-func writeWithoutData(w http.ResponseWriter, resp *graphql.Response) {
-	marshal(w, struct {
-		Errors     gqlerror.List  `json:"errors,omitempty"`
-		Extensions map[string]any `json:"extensions,omitempty"`
-	}{resp.Errors, resp.Extensions})
-}
-
-func marshal(w http.ResponseWriter, v any) {
+// marshal writes a response as gqlgen's transports do (encoding/json,
+// compact, HTML-escaped), so that an answer is the same bytes whichever
+// executor made it.
+func marshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		// Only data that is not valid JSON fails, which is a bug here.
 		panic("graphqlhttp: marshalling a response: " + err.Error())
 	}
-	w.Write(b)
+	return b
+}
+
+// marshalWithoutData writes a response's errors and extensions with no
+// data entry at all, which gqlgen's Response always writes.
+func marshalWithoutData(resp *graphql.Response) []byte {
+	return marshal(struct {
+		Errors     gqlerror.List  `json:"errors,omitempty"`
+		Extensions map[string]any `json:"extensions,omitempty"`
+	}{resp.Errors, resp.Extensions})
 }
 
 // decodeObject decodes a JSON object, with numbers as json.Number; nil or
