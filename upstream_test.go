@@ -114,6 +114,12 @@ func (u *upstreams) setFaultAll(f upstreamtest.Fault) {
 // config returns the default gateway configuration, reading the two
 // stand-ins. The access log is off: the tests poll, and a line per poll
 // would bury the refresher's own lines.
+// readyWithin bounds the wait for a gateway's first good snapshot. The
+// upstream is on loopback, but under the race detector with the other
+// packages' tests on both cores a first read has timed out (2 s) and been
+// tried again: readiness then takes a few seconds more.
+const readyWithin = 30 * time.Second
+
 func (u *upstreams) config(refresh time.Duration, cacheDir string) config {
 	cfg := defaultConfig()
 	cfg.baseURL, cfg.worldBossURL = u.base.URL, u.boss.URL
@@ -408,7 +414,7 @@ func TestUpstreamFaults(t *testing.T) {
 			t.Run(string(tt.fault), func(t *testing.T) {
 				up := newUpstreams(t)
 				g := startGateway(t, up.config(time.Second, ""), nil)
-				before := g.waitReady(t, 10*time.Second)
+				before := g.waitReady(t, readyWithin)
 
 				type good struct {
 					body, answer []byte
@@ -501,7 +507,7 @@ func TestUpstreamChanges(t *testing.T) {
 			t.Parallel()
 			up := newUpstreams(t)
 			g := startGateway(t, up.config(time.Second, ""), nil)
-			before := g.waitReady(t, 10*time.Second)
+			before := g.waitReady(t, readyWithin)
 			if got := names(t, g.graphQLOK(t, queryOf(c))); slices.Contains(got, renames[c].name) {
 				t.Fatalf("names %q before the change already hold %q", got, renames[c].name)
 			}
@@ -535,7 +541,7 @@ func TestUpstreamNotModified(t *testing.T) {
 	t.Parallel()
 	up := newUpstreams(t)
 	g := startGateway(t, up.config(time.Second, ""), nil)
-	before := g.waitReady(t, 10*time.Second)
+	before := g.waitReady(t, readyWithin)
 	var notModified [catalogue.NumCollections]int
 	for c := range catalogue.NumCollections {
 		notModified[c] = up.of(c).NotModified(c)
@@ -632,7 +638,7 @@ func TestColdStartCoalesces(t *testing.T) {
 		t.Errorf("the world boss address had %d requests, want 1", got)
 	}
 
-	g.waitReady(t, 10*time.Second) // costs no upstream request
+	g.waitReady(t, readyWithin) // costs no upstream request
 	want := map[string][]byte{
 		"/graphql " + itemsQuery:       g.graphQLOK(t, itemsQuery).Raw,
 		"/graphql " + worldBossesQuery: g.graphQLOK(t, worldBossesQuery).Raw,
@@ -771,7 +777,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 	dir := t.TempDir()
 
 	first := startGateway(t, up.config(time.Second, dir), nil)
-	first.waitReady(t, 10*time.Second)
+	first.waitReady(t, readyWithin)
 	first.stop()
 	for c := range catalogue.NumCollections {
 		if _, err := os.Stat(filepath.Join(dir, c.String()+".cache")); err != nil {
@@ -898,7 +904,7 @@ func TestUpstreamUserAgent(t *testing.T) {
 	cfg := up.config(time.Minute, "")
 	cfg.baseURL, cfg.worldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
 	g := startGateway(t, cfg, nil)
-	g.waitReady(t, 10*time.Second)
+	g.waitReady(t, readyWithin)
 	g.stop()
 
 	mu.Lock()
@@ -966,7 +972,7 @@ func TestUpstreamBodyBound(t *testing.T) {
 			cfg.maxUpstreamBytes = tt.bound
 			g := startGateway(t, cfg, nil)
 			if tt.ready {
-				g.waitReady(t, 10*time.Second)
+				g.waitReady(t, readyWithin)
 				if body := g.restBody(t, catalogue.Items); !bytes.Equal(body, up.bodies[catalogue.Items]) {
 					t.Errorf("/items is not the upstream body")
 				}
@@ -996,7 +1002,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	t.Parallel()
 	up := newUpstreams(t)
 	g := startGateway(t, up.config(time.Second, ""), nil)
-	before := g.waitReady(t, 10*time.Second)
+	before := g.waitReady(t, readyWithin)
 
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.url+"/graphql",
 		strings.NewReader(`{"query":"subscription { catalogueChanged { version collections } }"}`))

@@ -87,7 +87,7 @@ func TestCountValues(t *testing.T) {
 // @include and @skip), not from a table of the gateway's, on the embedded catalogue and on the fixture with its
 // dangling references, through both executors.
 func TestCostBoundsTheAnswer(t *testing.T) {
-	n := 300
+	n := 200 // per catalogue and executor: 800 in all
 	if testing.Short() {
 		n = 60
 	}
