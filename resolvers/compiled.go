@@ -26,9 +26,8 @@ import (
 // written. gqlgen still parses, validates and measures every operation;
 // Compiled only executes, and only what it can answer exactly as gqlgen
 // would, byte for byte. Everything else it declines, and gqlgen runs it:
-// directives other than @skip and @include, arguments other than paging
-// and ids (filters, orderings), Quest.prerequisite, introspection, and any
-// answer that would carry an error. It stops, rather than declines, an
+// directives other than @skip and @include, Quest.prerequisite,
+// introspection, and any answer that would carry an error. It stops, rather than declines, an
 // answer that outgrows the response bound or the request's time.
 //
 // Why: gqlgen's executor makes a field context, a context and a marshaler
@@ -325,7 +324,7 @@ func compileOperation(oc *graphql.OperationContext, query graph.QueryResolver) *
 			}
 			mt := rp.method.Type()
 			switch {
-			case mt.NumIn() == 7 && onlyArguments(f, "first", "after", "last", "before"):
+			case mt.NumIn() == 7 && onlyArguments(f, "first", "after", "last", "before", "filter", "orderBy"):
 				rp.paged = true
 			case mt.NumIn() == 2 && onlyArguments(f, "id"):
 				rp.idKind, rp.byID = kindOf(mt.Out(0))
@@ -647,7 +646,13 @@ func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, b
 			}
 			in = append(in, v)
 		}
-		in = append(in, reflect.Zero(mt.In(5)), reflect.Zero(mt.In(6)))
+		for i, name := range []string{"filter", "orderBy"} {
+			v, ok := inputArg(args[name], mt.In(i+5))
+			if !ok {
+				return reflect.Value{}, false
+			}
+			in = append(in, v)
+		}
 	} else {
 		id, ok := intArg(args["id"])
 		if !ok {
@@ -698,6 +703,27 @@ func pointerArg(v any, t reflect.Type) (reflect.Value, bool) {
 		return reflect.ValueOf(&s), ok
 	}
 	return reflect.Value{}, false
+}
+
+// inputArg turns an input object argument's value, as gqlgen coerced it
+// (a map, enums as their names), into the *model type the resolver
+// takes, through the model's JSON form: its fields are tagged with the
+// schema's names and its enums check their values. Nil when absent or
+// null; false for a value the model does not take, which gqlgen then
+// reports.
+func inputArg(v any, t reflect.Type) (reflect.Value, bool) {
+	if v == nil {
+		return reflect.Zero(t), true
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return reflect.Value{}, false
+	}
+	p := reflect.New(t.Elem())
+	if err := json.Unmarshal(b, p.Interface()); err != nil {
+		return reflect.Value{}, false
+	}
+	return p, true
 }
 
 func intArg(v any) (int, bool) {

@@ -281,10 +281,15 @@ func TestCompiledMatchesGQLGen(t *testing.T) {
 				t.Errorf("@include(if: null): the plans answered it, want it left to gqlgen")
 			}
 			mustCompile("root typename", `{ __typename items(first: 1) { totalCount } }`, nil)
+			// Filters and orderings, as literals and as variables.
+			mustCompile("filter", `{ items(first: 3, filter: { nameContains: "a" }) { nodes { id monsterDrops { monster { name } } } } }`, nil)
+			mustCompile("filter and ordering", `query($f: MonsterFilter, $o: MonsterOrder) {
+				monsters(first: 5, filter: $f, orderBy: $o) { totalCount nodes { name combatLevel drops { item { name } } } } }`,
+				map[string]any{"f": map[string]any{"combatLevelMin": 3}, "o": map[string]any{"field": "COMBAT_LEVEL", "direction": "DESC"}})
+			mustCompile("ordering, default direction", `{ quests(first: 4, orderBy: {field: NAME}) { nodes { questName questItems { item { name } } } } }`, nil)
 
 			// What the plans leave to gqlgen, still the same answer.
 			for name, q := range map[string]string{
-				"filter":           `{ items(first: 3, filter: { nameContains: "a" }) { nodes { id } } }`,
 				"unknown resolver": `{ quests(first: 3) { nodes { prerequisite { id } } } }`,
 				"@defer":           `{ items(first: 2) { nodes { id ... @defer { name } } } }`,
 				"introspection":    `{ __type(name: "Item") { name } }`,
