@@ -26,8 +26,8 @@ import (
 // written. gqlgen still parses, validates and measures every operation;
 // Compiled only executes, and only what it can answer exactly as gqlgen
 // would, byte for byte. Everything else it declines, and gqlgen runs it:
-// directives other than @skip and @include, Quest.prerequisite,
-// introspection, and any answer that would carry an error. It stops, rather than declines, an
+// directives other than @skip and @include, introspection, and any answer
+// that would carry an error. It stops, rather than declines, an
 // answer that outgrows the response bound or the request's time.
 //
 // Why: gqlgen's executor makes a field context, a context and a marshaler
@@ -169,6 +169,9 @@ type fieldPlan struct {
 type refPlan struct {
 	kind  loader.Kind
 	index []int // the id field: int64, *int64 or catalogue.JSONValue
+	// byName, if set, makes the field at index a name, which it turns
+	// into the id of the record it names (see namedReferences).
+	byName func(s *catalogue.Snapshot, name string) (int64, bool)
 	// target writes the record, a pointer to its struct.
 	target *valuePlan
 }
@@ -214,6 +217,31 @@ var references = map[reflect.Type]map[string]struct {
 	reflect.TypeFor[catalogue.UsedInFletching]():       {"fletching": {"FletchingID", loader.FletchingRecipeKind}},
 	reflect.TypeFor[catalogue.UsedInForestry]():        {"forestry": {"ForestryID", loader.ForestryTreeKind}},
 	reflect.TypeFor[catalogue.UsedInQuest]():           {"quest": {"QuestID", loader.QuestKind}},
+}
+
+// namedReferences are the references by name the plan resolves itself:
+// the Go field holding the name, the kind of record, and how the snapshot
+// finds the id of the record of that name. The record is then loaded by
+// that id, through the loader, as the resolver (prerequisite) does.
+var namedReferences = map[reflect.Type]map[string]struct {
+	nameField string
+	kind      loader.Kind
+	byName    func(s *catalogue.Snapshot, name string) (int64, bool)
+}{
+	reflect.TypeFor[catalogue.Quest](): {"prerequisite": {"PrerequisiteQuest", loader.QuestKind, questIDNamed}},
+}
+
+// questIDNamed is the id of the first quest of that name; none for an
+// empty name.
+func questIDNamed(s *catalogue.Snapshot, name string) (int64, bool) {
+	if s == nil || name == "" {
+		return 0, false
+	}
+	q, ok := s.QuestNamed(name)
+	if !ok {
+		return 0, false
+	}
+	return q.ID, true
 }
 
 // relations are the reverse relations the plan answers itself: lists the
@@ -453,6 +481,16 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 				if f.Definition.Type.NonNull {
 					c.decline() // every reference is nullable: a dangling id is null
 				}
+				break
+			}
+			if ref, ok := namedReferences[t][f.Name]; ok {
+				nameField, found := t.FieldByName(ref.nameField)
+				if !found || f.Definition.Type.NonNull {
+					c.decline()
+					return p
+				}
+				fp.ref = &refPlan{kind: ref.kind, index: nameField.Index, byName: ref.byName,
+					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
 				break
 			}
 			if rel, ok := relations[t][f.Name]; ok {
@@ -821,7 +859,7 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 			f := &p.object.fields[i]
 			switch {
 			case f.ref != nil:
-				if id, ok := refID(field(v, f.ref.index)); ok {
+				if id, ok := ex.refID(f.ref, v); ok {
 					if rec, done := ex.lookup(f.ref.kind, id); done && rec.IsValid() {
 						if f.ref.target.walks && !ex.walk(rec, f.ref.target) {
 							return false
@@ -857,6 +895,15 @@ func (p *valuePlan) hasRefs() bool {
 		return p.elem.hasRefs()
 	}
 	return false
+}
+
+// refID is the id a reference of the struct v names, if any.
+func (ex *execution) refID(r *refPlan, v reflect.Value) (int64, bool) {
+	fv := field(v, r.index)
+	if r.byName != nil {
+		return r.byName(ex.snap, fv.String())
+	}
+	return refID(fv)
 }
 
 func refID(v reflect.Value) (int64, bool) {
@@ -959,7 +1006,7 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 				continue
 			case f.ref != nil:
 				rec := reflect.Zero(recordTypes[f.ref.kind])
-				if id, found := refID(field(v, f.ref.index)); found {
+				if id, found := ex.refID(f.ref, v); found {
 					if r, done := ex.lookup(f.ref.kind, id); done && r.IsValid() {
 						rec = r
 					}

@@ -286,15 +286,16 @@ func TestCompiledMatchesGQLGen(t *testing.T) {
 			mustCompile("filter and ordering", `query($f: MonsterFilter, $o: MonsterOrder) {
 				monsters(first: 5, filter: $f, orderBy: $o) { totalCount nodes { name combatLevel drops { item { name } } } } }`,
 				map[string]any{"f": map[string]any{"combatLevelMin": 3}, "o": map[string]any{"field": "COMBAT_LEVEL", "direction": "DESC"}})
+			mustCompile("prerequisite chains", `{ quests(first: 120) { nodes { questName prerequisite { questName
+				prerequisite { id prerequisite { questName questRewards { item { name } } } } unlocks { questName } } } } }`, nil)
 			mustCompile("ordering, default direction", `{ quests(first: 4, orderBy: {field: NAME}) { nodes { questName questItems { item { name } } } } }`, nil)
 
 			// What the plans leave to gqlgen, still the same answer.
 			for name, q := range map[string]string{
-				"unknown resolver": `{ quests(first: 3) { nodes { prerequisite { id } } } }`,
-				"@defer":           `{ items(first: 2) { nodes { id ... @defer { name } } } }`,
-				"introspection":    `{ __type(name: "Item") { name } }`,
-				"bad cursor":       `{ items(after: "nope") { totalCount } }`,
-				"too many":         `{ items(first: 5000) { totalCount } }`,
+				"@defer":        `{ items(first: 2) { nodes { id ... @defer { name } } } }`,
+				"introspection": `{ __type(name: "Item") { name } }`,
+				"bad cursor":    `{ items(after: "nope") { totalCount } }`,
+				"too many":      `{ items(first: 5000) { totalCount } }`,
 			} {
 				if p.compare(t, name, q, map[string]any{"yes": true}) {
 					t.Errorf("%s: the plans answered it, want it left to gqlgen", name)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# A filtered and ordered page against the same page plain, in one run: the
-# engine (response cache off) should run both at about the same speed,
-# since a filter and an ordering only intersect and slice indexes built
-# once per snapshot. Each is also run with -compiled-plans=false, gqlgen's
-# executor alone, for comparison.
+# Query shapes the engine should run as fast as a plain page, in one run
+# (response cache off): a filtered and ordered page against the same page
+# plain (a filter and an ordering only intersect and slice indexes built
+# once per snapshot), and a page of quests with their prerequisites (a
+# reference by name) against the same page with a forward reference. Each
+# is also run with -compiled-plans=false, gqlgen's executor alone.
 #
-#   bench/filtered.sh [seconds]     (needs wrk: apt-get install wrk)
+#   bench/shapes.sh [seconds]     (needs wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -21,11 +22,13 @@ done
 declare -A query=(
   [plain]='{ items(first: 50) { nodes { id name value monsterDrops { monster { name combatLevel } } } } }'
   [filtered]='{ items(first: 50, filter: {nameContains: \"e\"}, orderBy: {field: VALUE, direction: DESC}) { nodes { id name value monsterDrops { monster { name combatLevel } } } } }'
+  [forward]='{ quests(first: 50) { nodes { questName questRewards { item { name } } } } }'
+  [prereq]='{ quests(first: 50) { nodes { questName prerequisite { questName prerequisite { questName } } } } }'
 )
 rps() { wrk -t2 -c32 -d"${secs}s" -s "$1" "$2" | awk '/Requests\/sec/ {print $2}'; }
 printf '%-9s %14s %14s\n' query "plans req/s" "gqlgen req/s"
 declare -A plans
-for q in plain filtered; do
+for q in plain filtered forward prereq; do
   printf '{"query":"%s"}' "${query[$q]}" > "$tmp/$q.json"
   curl -sf 127.0.0.1:18486/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | grep -q '^{"data":' \
     || { echo "$q failed" >&2; exit 1; }
@@ -35,3 +38,4 @@ for q in plain filtered; do
   printf '%-9s %14s %14s\n' "$q" "${plans[$q]}" "$g"
 done
 printf 'filtered / plain, plans: %.2f\n' "$(echo "${plans[filtered]} / ${plans[plain]}" | bc -l)"
+printf 'prerequisites / forward references, plans: %.2f\n' "$(echo "${plans[prereq]} / ${plans[forward]}" | bc -l)"
