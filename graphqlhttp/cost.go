@@ -50,8 +50,9 @@ const UnknownListLength = 1000
 const DefaultPageSize = 50
 
 // costLimit is the gqlgen extension that measures an operation once it is
-// validated, with its variables, before it runs: on every transport, so
-// for POST, GET, persisted queries and event streams alike.
+// validated, with its variables, before it runs: gqlgen's executor runs
+// it for every request, POST, GET, persisted queries and event streams
+// alike.
 type costLimit struct{ e *endpoint }
 
 func (costLimit) ExtensionName() string                   { return "CostLimit" }

@@ -14,7 +14,7 @@ import (
 
 // answerTimeouts answers a request whose time ran out before its execution
 // began: gqlgen then gives no response at all, which would be written as
-// a bare "null". (The transport notes the operation's name.)
+// a bare "null".
 func answerTimeouts(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	responses := next(ctx)
 	first := true

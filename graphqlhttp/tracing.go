@@ -42,7 +42,7 @@ import (
 // under way) or "bypass" (not an answer the cache may keep or give). A
 // request answered from the cache has no GraphQL spans.
 //
-// Event streams (subscriptions) get no GraphQL spans: gqlgen's own
+// Event streams (subscriptions) get no GraphQL spans: gqlgen's SSE
 // transport serves them.
 
 // Attributes of this package's own, with no semantic convention.
