@@ -106,18 +106,22 @@ func (c *ResponseCache) put(version string, a *answer) {
 	if _, ok := c.entries[a.key]; ok {
 		return
 	}
-	a.size = size
+	// a.size already counts the variants made before it was kept: the
+	// one its first request asked for is compressed while that request
+	// still holds its place among the cores.
+	a.size += size
 	c.entries[a.key] = c.lru.PushFront(a)
-	c.bytes += size
+	c.bytes += a.size
 	c.evict()
 }
 
-// grow counts n more bytes against a, which made a compressed variant.
+// grow counts n more bytes against a, which made a compressed variant:
+// against the cache if it holds a, else against a alone, for put.
 func (c *ResponseCache) grow(a *answer, n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	a.size += n
 	if el, ok := c.entries[a.key]; ok && el.Value == a {
-		a.size += n
 		c.bytes += n
 		c.evict()
 	}

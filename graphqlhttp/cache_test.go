@@ -392,3 +392,21 @@ func decompress(t *testing.T, enc string, b []byte) []byte {
 	}
 	return out
 }
+
+// TestResponseCacheCountsTheFirstVariant: the variant a new answer's first
+// request asks for is compressed before the answer is kept, and must count
+// against the bound as every later variant does.
+func TestResponseCacheCountsTheFirstVariant(t *testing.T) {
+	s := newCachedServer(t, embeddedStore(t), 64<<20)
+	u := getURL(s.URL, referenceQuery)
+	gzipped := rawGet(t, u, "Accept-Encoding", "gzip") // a miss: run, compressed, kept
+	plain := rawGet(t, u)                              // a hit
+	if gzipped.header.Get("Content-Encoding") != "gzip" || plain.status != http.StatusOK {
+		t.Fatalf("want a gzip answer, then the plain one: %d %v, %d", gzipped.status, gzipped.header, plain.status)
+	}
+	const overhead = 256 // per entry, as the cache counts it
+	want := int64(len(plain.body) + len(gzipped.body) + overhead)
+	if st := s.cache.Stats(); st.Entries != 1 || st.Bytes != want {
+		t.Errorf("the cache holds %d answers, %d bytes; want 1 and %d (the body, its gzip variant, the overhead)", st.Entries, st.Bytes, want)
+	}
+}
