@@ -11,6 +11,7 @@
 # loopback, so the ratios matter, not the absolute figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 secs=${1:-10}
 tmp=$(mktemp -d)
 chmod 755 "$tmp" # nginx workers run as an unprivileged user
@@ -19,9 +20,7 @@ trap 'kill $(jobs -p) 2>/dev/null; nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop 
 go build -o "$tmp/gateway" .
 "$tmp/gateway" -addr 127.0.0.1:18482 -response-cache-bytes=0 2>/dev/null &
 "$tmp/gateway" -addr 127.0.0.1:18483 2>/dev/null &
-for port in 18482 18483; do
-  for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:$port/readyz && break; sleep 0.05; done
-done
+wait_ready 18482 18483
 
 declare -A query=(
   [Q2]='{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }'
@@ -29,14 +28,9 @@ declare -A query=(
 )
 mkdir -p "$tmp/www/gql" "$tmp/logs"
 for q in Q2 Q3; do
-  printf '{"query":"%s"}' "${query[$q]}" > "$tmp/$q.json"
+  post_script "${query[$q]}" "$tmp/$q.json" "$tmp/$q.lua"
   curl -sf 127.0.0.1:18482/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" > "$tmp/www/gql/$q"
   grep -q '^{"data":' "$tmp/www/gql/$q" || { echo "$q failed: $(head -c 300 "$tmp/www/gql/$q")" >&2; exit 1; }
-  cat > "$tmp/$q.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = [==[$(cat "$tmp/$q.json")]==]
-LUA
 done
 cat > "$tmp/nginx.conf" <<CONF
 worker_processes auto;

@@ -15,6 +15,7 @@
 #           near the cost limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 secs=${1:-20}
 tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -33,15 +34,10 @@ for q in plans gqlgen nested; do
   [ "$q" = gqlgen ] && args=(-compiled-plans=false)
   "$tmp/gateway" -addr 127.0.0.1:$port -response-cache-bytes=0 -access-log=false "${args[@]}" 2>/dev/null &
   pid=$!
-  for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:$port/readyz && break; sleep 0.05; done
-  printf '{"query":"%s"}' "${query[$q]}" > "$tmp/$q.json"
+  wait_ready $port
+  post_script "${query[$q]}" "$tmp/$q.json" "$tmp/$q.lua"
   size=$(curl -s 127.0.0.1:$port/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | tee "$tmp/$q.out" | wc -c)
   grep -q '^{"data":' "$tmp/$q.out" || { echo "$q failed: $(head -c 300 "$tmp/$q.out")" >&2; exit 1; }
-  cat > "$tmp/$q.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = [==[$(cat "$tmp/$q.json")]==]
-LUA
   rps=$(wrk -t2 -c32 -d"${secs}s" -s "$tmp/$q.lua" "http://127.0.0.1:$port/graphql" | awk '/Requests\/sec/ {print $2}')
   hwm=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' /proc/$pid/status)
   printf '%-8s %12s %10s %14s\n' "$q" "$size" "$rps" "$hwm"

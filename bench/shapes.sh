@@ -9,15 +9,14 @@
 #   bench/shapes.sh [seconds]     (needs wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 secs=${1:-10}
 tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 go build -o "$tmp/gateway" .
 "$tmp/gateway" -addr 127.0.0.1:18486 -response-cache-bytes=0 -access-log=false 2>/dev/null &
 "$tmp/gateway" -addr 127.0.0.1:18487 -response-cache-bytes=0 -access-log=false -compiled-plans=false 2>/dev/null &
-for port in 18486 18487; do
-  for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:$port/readyz && break; sleep 0.05; done
-done
+wait_ready 18486 18487
 
 declare -A query=(
   [plain]='{ items(first: 50) { nodes { id name value monsterDrops { monster { name combatLevel } } } } }'
@@ -29,10 +28,9 @@ rps() { wrk -t2 -c32 -d"${secs}s" -s "$1" "$2" | awk '/Requests\/sec/ {print $2}
 printf '%-9s %14s %14s\n' query "plans req/s" "gqlgen req/s"
 declare -A plans
 for q in plain filtered forward prereq; do
-  printf '{"query":"%s"}' "${query[$q]}" > "$tmp/$q.json"
+  post_script "${query[$q]}" "$tmp/$q.json" "$tmp/$q.lua"
   curl -sf 127.0.0.1:18486/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | grep -q '^{"data":' \
     || { echo "$q failed" >&2; exit 1; }
-  printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [==[%s]==]\n' "$(cat "$tmp/$q.json")" > "$tmp/$q.lua"
   plans[$q]=$(rps "$tmp/$q.lua" http://127.0.0.1:18486/graphql)
   g=$(rps "$tmp/$q.lua" http://127.0.0.1:18487/graphql)
   printf '%-9s %14s %14s\n' "$q" "${plans[$q]}" "$g"
