@@ -66,7 +66,7 @@ func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 	limit := c.e.opts.Limits.MaxComplexity
 	// The walk visits each field once (the guard bounds them, fragments
 	// expanded), so the exact figure is cheap to report.
-	cost := c.e.costs.operation(oc, lengths, costCeiling)
+	cost := c.e.costs.operation(oc, lengths)
 	if cost <= limit {
 		return nil
 	}
@@ -85,8 +85,8 @@ func newCoster(schema *ast.Schema) *coster { return &coster{schema: schema} }
 // query multiplies.
 const costCeiling = 1 << 40
 
-// operation returns the cost of oc's operation, saturated at ceiling.
-func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths, ceiling int) int {
+// operation returns the cost of oc's operation, saturated at costCeiling.
+func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
 	root := c.schema.Query
 	switch oc.Operation.Operation {
 	case ast.Mutation:
@@ -97,7 +97,7 @@ func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths, ceilin
 	if root == nil {
 		return 0
 	}
-	w := costWalk{c: c, oc: oc, lengths: lengths, ceiling: ceiling}
+	w := costWalk{c: c, oc: oc, lengths: lengths, ceiling: costCeiling}
 	return w.selection(oc.Operation.SelectionSet, root.Name, -1)
 }
 
@@ -220,5 +220,5 @@ func (w *costWalk) mul(a, b int) int {
 // measures it (see the top of cost.go): the most JSON values its answer's
 // data can hold.
 func CostOf(schema *ast.Schema, oc *graphql.OperationContext, lengths Lengths) int {
-	return newCoster(schema).operation(oc, lengths, costCeiling)
+	return newCoster(schema).operation(oc, lengths)
 }
