@@ -107,21 +107,28 @@ func (l *Loaders) Snapshot() *catalogue.Snapshot { return l.snapshot }
 func (l *Loaders) Release() { l.snapshot = nil }
 
 // lazy is one kind's loader, made on first use: most requests ask for one
-// or two kinds of the ten, and a loader costs a dozen allocations.
+// or two kinds of the ten, and a loader costs a dozen allocations. Its
+// batch function and cache are kept beside it, for LoadMany.
 type lazy[T any] struct {
 	once   sync.Once
 	loader *dataloader.Loader[int64, *T]
+	fetch  dataloader.BatchFunc[int64, *T]
+	cache  dataloader.Cache[int64, *T]
 }
 
 // get returns the request's loader of kind k, making it on first use.
-func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *dataloader.Loader[int64, *T] {
-	z.once.Do(func() { z.loader = newLoader(l.opts, k.name, tableOf(l, k)) })
-	return z.loader
+func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *lazy[T] {
+	z.once.Do(func() {
+		z.fetch = batchFunc(l.opts, k.name, tableOf(l, k))
+		z.cache = dataloader.NewCache[int64, *T]()
+		z.loader = newLoader(l.opts, z.fetch, z.cache)
+	})
+	return z
 }
 
-// newLoader makes a loader of one kind of record from its table.
-func newLoader[T any](opts batching, kind string, t *catalogue.Table[T]) *dataloader.Loader[int64, *T] {
-	fetch := func(ctx context.Context, ids []int64) []*dataloader.Result[*T] {
+// batchFunc reads one batch of ids of a kind of record from its table.
+func batchFunc[T any](opts batching, kind string, t *catalogue.Table[T]) dataloader.BatchFunc[int64, *T] {
+	return func(ctx context.Context, ids []int64) []*dataloader.Result[*T] {
 		if opts.OnBatch != nil {
 			opts.OnBatch(kind, len(ids))
 		}
@@ -134,14 +141,19 @@ func newLoader[T any](opts batching, kind string, t *catalogue.Table[T]) *datalo
 		// explicit not-found result with nil Data and no error: a
 		// dangling reference resolves to null without failing the
 		// response.
+		results := make([]dataloader.Result[*T], len(ids))
 		out := make([]*dataloader.Result[*T], len(ids))
 		for i, id := range ids {
-			rec, _ := t.Get(id)
-			out[i] = &dataloader.Result[*T]{Data: rec}
+			results[i].Data, _ = t.Get(id)
+			out[i] = &results[i]
 		}
 		return out
 	}
-	lopts := []dataloader.Option[int64, *T]{dataloader.WithWait[int64, *T](opts.Wait)}
+}
+
+// newLoader makes a loader of one kind of record from its batch function.
+func newLoader[T any](opts batching, fetch dataloader.BatchFunc[int64, *T], cache dataloader.Cache[int64, *T]) *dataloader.Loader[int64, *T] {
+	lopts := []dataloader.Option[int64, *T]{dataloader.WithWait[int64, *T](opts.Wait), dataloader.WithCache(cache)}
 	if opts.MaxBatch > 0 {
 		lopts = append(lopts, dataloader.WithBatchCapacity[int64, *T](opts.MaxBatch))
 	}

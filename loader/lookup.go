@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/graph-gophers/dataloader/v7"
-
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
@@ -53,7 +51,7 @@ func load[T any](ctx context.Context, k recordKind[T], id int64) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	return k.slot(l).get(l, k).Load(ctx, id)()
+	return k.slot(l).get(l, k).loader.Load(ctx, id)()
 }
 
 // request returns the request's loaders, or why it may not use them: its
@@ -143,15 +141,17 @@ const (
 	ForestryTreeKind
 )
 
-// LoadMany resolves ids of kind k, as one batch that runs as soon as the
-// last id is asked for. Result i is the record ids[i] names, as a pointer
-// (*catalogue.Item for ItemKind, and so on), or nil when there is none.
+// LoadMany resolves ids of kind k at once, through the request's loader
+// of that kind: the ids its cache holds are answered from it, and the
+// others go to its batch function together, as one batch, whose records
+// are then kept in its cache. Result i is the record ids[i] names, as a
+// pointer (*catalogue.Item for ItemKind, and so on), or nil when there is
+// none.
 //
-// It is for a caller that knows every key of a batch at once (the compiled
-// plans do, level by level): the batch is a loader of the request's
-// snapshot made for exactly these keys, so nothing waits out a batching
-// window, which under load also meant waiting for the scheduler to run the
-// window's timer. The ids must be distinct.
+// It is for a caller that knows every key of a batch at once (the engine
+// does, level by level): nothing waits out the loader's batching window,
+// which under load also meant waiting for the scheduler to run its timer,
+// and no key costs a goroutine or a channel. The ids must be distinct.
 func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 	l, err := request(ctx)
 	if err != nil {
@@ -185,26 +185,37 @@ func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 	return nil, fmt.Errorf("loader: unknown kind %d", k)
 }
 
-// many loads ids through a loader whose batch holds exactly them: asking
-// for the last one runs the batch. Every id is asked for before any is
-// waited on. (The loader's own LoadMany starts a goroutine per key to do
-// the same, which cost a nested query more than resolving its references.)
+// many loads ids as LoadMany says.
 func many[T any](ctx context.Context, l *Loaders, k recordKind[T], ids []int64) ([]any, error) {
-	opts := l.opts
-	opts.MaxBatch = len(ids)
-	ld := newLoader(opts, k.name, tableOf(l, k))
-	thunks := make([]dataloader.Thunk[*T], len(ids))
-	for i, id := range ids {
-		thunks[i] = ld.Load(ctx, id)
-	}
+	z := k.slot(l).get(l, k)
 	out := make([]any, len(ids))
-	for i, thunk := range thunks {
+	var missing []int64
+	var at []int // where each missing id stands in ids
+	for i, id := range ids {
+		thunk, cached := z.cache.Get(ctx, id)
+		if !cached {
+			missing = append(missing, id)
+			at = append(at, i)
+			continue
+		}
 		rec, err := thunk()
 		if err != nil {
 			return nil, err
 		}
 		if rec != nil {
 			out[i] = rec
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	for j, res := range z.fetch(ctx, missing) {
+		if res.Error != nil {
+			return nil, res.Error
+		}
+		z.loader.Prime(ctx, missing[j], res.Data)
+		if res.Data != nil {
+			out[at[j]] = res.Data
 		}
 	}
 	return out, nil
