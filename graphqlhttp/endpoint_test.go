@@ -462,7 +462,7 @@ type slowExecutor struct {
 	running, max int
 }
 
-func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, int) ([]byte, error) {
+func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, int) (graphqlhttp.Answer, error) {
 	s.mu.Lock()
 	s.running++
 	s.max = max(s.max, s.running)
@@ -471,7 +471,7 @@ func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, int) 
 	s.mu.Lock()
 	s.running--
 	s.mu.Unlock()
-	return []byte(`{"data":{"__typename":"Query"}}`), nil
+	return graphqlhttp.Answer{Body: []byte(`{"data":{"__typename":"Query"}}`)}, nil
 }
 
 // TestOperationsRunAtMostOnePerCore: many requests at once are executed a

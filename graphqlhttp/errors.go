@@ -47,15 +47,23 @@ func (e *endpoint) capErrors(ctx context.Context, next graphql.ResponseHandler) 
 // an internal failure: the caller sees a generic message, the code and the
 // request id; the detail goes to the log.
 func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error {
+	return e.presentErrorAt(ctx, pathOf(ctx), err)
+}
+
+// presentErrorAt presents the error of the field at path.
+func (e *endpoint) presentErrorAt(ctx context.Context, path ast.Path, err error) *gqlerror.Error {
 	if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
 		// A resolver stopped because the request's own budget ran out.
 		// (An error that merely wraps DeadlineExceeded while the budget
 		// remains, say from an upstream call, is an internal one.)
-		return &gqlerror.Error{Message: "the request ran out of time", Path: pathOf(ctx),
+		return &gqlerror.Error{Message: "the request ran out of time", Path: path,
 			Extensions: map[string]any{"code": CodeTimeout}}
 	}
 	var gerr *gqlerror.Error
 	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
+		if gerr.Path == nil {
+			gerr.Path = path
+		}
 		gerr = graphql.DefaultErrorPresenter(ctx, gerr)
 		if len(gerr.Message) > maxMessageBytes {
 			// Validation messages quote the query's names and values,
@@ -67,10 +75,10 @@ func (e *endpoint) presentError(ctx context.Context, err error) *gqlerror.Error 
 		return gerr
 	}
 	id := RequestID(ctx)
-	e.opts.Logger.Error("graphql: internal error", "request_id", id, "path", pathOf(ctx), "err", err)
+	e.opts.Logger.Error("graphql: internal error", "request_id", id, "path", path, "err", err)
 	return &gqlerror.Error{
 		Message:    "internal error",
-		Path:       pathOf(ctx),
+		Path:       path,
 		Extensions: map[string]any{"code": CodeInternal, "requestId": id},
 	}
 }

@@ -17,17 +17,34 @@ import (
 
 // Executor runs a validated operation by a faster path than gqlgen's
 // generated executor, or declines it. It must answer exactly what gqlgen
-// would: the same data, as the same bytes, and only complete answers;
-// anything it cannot answer so (an error, a field it does not know) it
-// declines, and gqlgen runs the operation.
+// would: the same data, as the same bytes, and the same field errors at
+// the same paths. What it cannot answer so, it declines, and gqlgen runs
+// the operation.
 type Executor interface {
-	// Execute returns the whole response body, {"data":…}, as gqlgen's
-	// transports write it (encoding/json's compact form, with <, >, &,
-	// U+2028 and U+2029 escaped), or ErrDeclined to leave the operation
-	// to gqlgen. It stops, with no answer, as soon as the body grows
-	// past maxBytes (ErrResponseTooLarge) or ctx is done (ctx's error):
-	// it checks both while it works, not only at the end.
-	Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (body []byte, err error)
+	// Execute answers the operation in oc, or returns ErrDeclined to
+	// leave it to gqlgen. It stops, with no answer, as soon as the body
+	// grows past maxBytes (ErrResponseTooLarge) or ctx is done (ctx's
+	// error): it checks both while it works, not only at the end.
+	Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (Answer, error)
+}
+
+// Answer is what an Executor made of an operation.
+type Answer struct {
+	// Body is the response body without its errors, {"data":…}, as
+	// gqlgen's transports write it (encoding/json's compact form, with
+	// <, >, &, U+2028 and U+2029 escaped).
+	Body []byte
+	// Errors are the field errors met, in the order gqlgen reports them,
+	// each with its path; the endpoint presents them as it presents
+	// gqlgen's.
+	Errors []FieldError
+}
+
+// FieldError is a field's error: the field's value is null (or the null
+// reached its nearest nullable parent), and the error says why.
+type FieldError struct {
+	Path ast.Path
+	Err  error
 }
 
 var (
@@ -45,8 +62,8 @@ var NoExecutor Executor = noExecutor{}
 
 type noExecutor struct{}
 
-func (noExecutor) Execute(context.Context, *graphql.OperationContext, int) ([]byte, error) {
-	return nil, ErrDeclined
+func (noExecutor) Execute(context.Context, *graphql.OperationContext, int) (Answer, error) {
+	return Answer{}, ErrDeclined
 }
 
 // execute runs req under ctx, as gqlgen's own GET and POST transports
@@ -106,7 +123,7 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	}
 	maxBytes := e.opts.Limits.MaxResponseBytes
 	if e.opts.Executor != nil {
-		body, err := e.opts.Executor.Execute(ctx, oc, maxBytes)
+		answer, err := e.opts.Executor.Execute(ctx, oc, maxBytes)
 		if !errors.Is(err, ErrDeclined) {
 			e.opts.Observer.Executed("engine")
 		}
@@ -114,7 +131,7 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 			if span != nil {
 				endExecute(span, nil)
 			}
-			res.body, res.complete = body, true
+			res.body, res.complete = e.withErrors(ctx, answer), len(answer.Errors) == 0
 			return res
 		}
 		if !errors.Is(err, ErrDeclined) {
@@ -141,6 +158,22 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	res.body = marshal(resp)
 	res.complete = resp != nil && len(resp.Errors) == 0
 	return res
+}
+
+// withErrors is an Executor's answer as gqlgen writes it: its field errors,
+// presented and capped as gqlgen's are, before its data.
+func (e *endpoint) withErrors(ctx context.Context, a Answer) []byte {
+	if len(a.Errors) == 0 {
+		return a.Body
+	}
+	errs := make(gqlerror.List, len(a.Errors))
+	for i, fe := range a.Errors {
+		errs[i] = e.presentErrorAt(ctx, fe.Path, fe.Err)
+	}
+	resp := e.capErrors(ctx, func(context.Context) *graphql.Response { return &graphql.Response{Errors: errs} })
+	body := append(marshal(resp.Errors), ',')
+	body = append([]byte(`{"errors":`), body...)
+	return append(body, a.Body[1:]...)
 }
 
 // stopped is the error of an answer an Executor stopped: too large, or

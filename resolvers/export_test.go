@@ -1,11 +1,30 @@
 package resolvers
 
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
+)
+
 // LengthsOf is lengthsOf, for the cost tests of package resolvers_test.
 var LengthsOf = lengthsOf
 
-// Counting wraps an Executor and counts the operations it answered, for
-// the tests of package resolvers_test as for those here.
-type Counting = counting
+// Counting wraps an Executor and counts the operations it answered.
+type Counting struct {
+	graphqlhttp.Executor
+	answered atomic.Int64
+}
+
+func (c *Counting) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (graphqlhttp.Answer, error) {
+	answer, err := c.Executor.Execute(ctx, oc, maxBytes)
+	if err == nil {
+		c.answered.Add(1)
+	}
+	return answer, err
+}
 
 // Answered returns how many operations the executor answered.
-func (c *counting) Answered() int64 { return c.answered.Load() }
+func (c *Counting) Answered() int64 { return c.answered.Load() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
@@ -18,11 +19,12 @@ import (
 // serves: a request that began before a refresh neither reads nor fills
 // the new snapshot's cache.
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
-	cfg := graph.Config{Resolvers: &Resolver{src: src}}
-	// Unless told otherwise, operations run from compiled plans where
-	// they can (see Compiled), and by gqlgen's executor where not.
+	resolver := &Resolver{src: src}
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver})
+	// Unless told otherwise, queries run on the engine, and introspection
+	// on gqlgen's executor.
 	if httpOpts.Executor == nil {
-		httpOpts.Executor = NewCompiled()
+		httpOpts.Executor = NewEngine()
 	}
 	httpOpts.Lengths = newLengthsCache().forRequest
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
@@ -32,5 +34,11 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 		}
 		return snap.Version(), snap == src.Current()
 	}
-	return loader.Middleware(src, loaderOpts, graphqlhttp.New(graph.NewExecutableSchema(cfg), httpOpts))
+	return loader.Middleware(src, loaderOpts, graphqlhttp.New(schema, httpOpts))
+}
+
+// NewEngine returns the engine over the resolvers' root fields.
+func NewEngine() *engine.Engine {
+	r := &Resolver{}
+	return engine.New(r.Roots(graph.NewExecutableSchema(graph.Config{Resolvers: r}).Schema()))
 }

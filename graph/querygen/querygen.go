@@ -38,6 +38,10 @@ type Generator struct {
 	vars  map[string]any
 	defs  []string
 	n     int
+	// failing is set once the operation holds a field that fails (a
+	// made-up cursor): one at most, since gqlgen runs root fields at
+	// once and reports several errors in no fixed order.
+	failing bool
 }
 
 // New returns a generator over schema, drawing from seed.
@@ -48,7 +52,7 @@ func New(schema *ast.Schema, seed uint64) *Generator {
 
 // Query returns a random query operation and its variables.
 func (g *Generator) Query() (string, map[string]any) {
-	g.frags, g.vars, g.defs, g.n = nil, map[string]any{}, nil, 0
+	g.frags, g.vars, g.defs, g.n, g.failing = nil, map[string]any{}, nil, 0, false
 	sel := g.selection(g.schema.Query, 0)
 	var b strings.Builder
 	b.WriteString("query Q")
@@ -132,8 +136,12 @@ func (g *Generator) field(f *ast.FieldDefinition, depth int) (head, set string, 
 				args = append(args, g.argument(a, int64(g.rng.IntN(g.MaxPage+1))))
 			}
 		case a.Name == "after" || a.Name == "before":
-			// Cursors are the server's own; a made-up one is an
-			// error, which is tested elsewhere.
+			// Cursors are the server's own; now and then a made-up
+			// one, a field error.
+			if !g.failing && g.rng.IntN(40) == 0 {
+				g.failing = true
+				args = append(args, g.argument(a, "made-up"))
+			}
 		case a.Type.NonNull && a.DefaultValue == nil:
 			v, ok := g.value(a.Type, 0)
 			if !ok {

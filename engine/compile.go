@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// compiler builds the plan of one operation; a declined part makes the
+// whole plan nil.
+type compiler struct {
+	oc       *graphql.OperationContext
+	declined bool
+}
+
+func (c *compiler) decline() { c.declined = true }
+
+// compileOperation plans the operation of oc, or returns nil to leave it
+// to gqlgen.
+func compileOperation(oc *graphql.OperationContext, roots map[string]Root) *operationPlan {
+	c := &compiler{oc: oc}
+	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
+		return nil // @defer and the like
+	}
+	plan := &operationPlan{}
+	for _, f := range graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{"Query"}) {
+		rp := rootPlan{key: responseKey(f.Alias), field: f}
+		switch {
+		case f.Name == "__typename":
+			rp.typename = true
+		case strings.HasPrefix(f.Name, "__") || f.Definition == nil:
+			return nil // introspection
+		default:
+			root, ok := roots[f.Name]
+			if !ok {
+				return nil // a root field the engine was not given
+			}
+			rp.root = root
+			if len(f.Definition.Arguments) == 1 && f.Definition.Arguments[0].Name == "id" {
+				rp.idKind, rp.byID = kindOf(root.Type)
+			}
+			rp.value = c.value(root.Type, f.Definition.Type, f.Selections)
+		}
+		if c.declined {
+			return nil
+		}
+		plan.fields = append(plan.fields, rp)
+	}
+	return plan
+}
+
+// otherDirectives reports whether a selection set, or a fragment it
+// spreads, carries a directive other than @skip and @include, which
+// CollectFields applies for the operation's variables (see planKey).
+func otherDirectives(doc *ast.QueryDocument, set ast.SelectionSet, seen map[string]bool) bool {
+	other := func(list ast.DirectiveList) bool {
+		for _, d := range list {
+			if d.Name != "skip" && d.Name != "include" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if other(sel.Directives) || otherDirectives(doc, sel.SelectionSet, seen) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if other(sel.Directives) || otherDirectives(doc, sel.SelectionSet, seen) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if other(sel.Directives) {
+				return true
+			}
+			if seen[sel.Name] {
+				continue
+			}
+			seen[sel.Name] = true
+			if def := doc.Fragments.ForName(sel.Name); def == nil || other(def.Directives) || otherDirectives(doc, def.SelectionSet, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func responseKey(alias string) []byte {
+	return append(strconv.AppendQuote(nil, alias), ':')
+}
+
+// value plans how a Go value of type t is written as GraphQL type gt.
+func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan {
+	p := &valuePlan{nonNull: gt.NonNull}
+	switch {
+	case t == numberType:
+		p.kind = kindNumber
+	case t == jsonValueType:
+		p.kind = kindJSONValue
+	case t.Kind() == reflect.Pointer:
+		p.kind = kindPointer
+		inner := *gt
+		inner.NonNull = true // a nil pointer is written by the pointer plan
+		p.elem = c.value(t.Elem(), &inner, sel)
+	case t.Kind() == reflect.Slice && gt.Elem != nil:
+		p.kind = kindSlice
+		p.elem = c.value(t.Elem(), gt.Elem, sel)
+	case t.Kind() == reflect.Struct && gt.Elem == nil:
+		p.kind = kindStruct
+		p.object = c.object(t, gt.NamedType, sel)
+	case t.Kind() == reflect.String && gt.NamedType == "String":
+		p.kind = kindString
+	case t.Kind() == reflect.Bool && gt.NamedType == "Boolean":
+		p.kind = kindBool
+	case (t.Kind() == reflect.Int || t.Kind() == reflect.Int64) && gt.NamedType == "Int":
+		p.kind = kindInt
+	default:
+		c.decline() // a Go type and GraphQL type it does not write
+	}
+	if !c.declined {
+		p.walks = p.hasRefs()
+	}
+	return p
+}
+
+// object plans a struct of type t as GraphQL object type typeName.
+func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet) *objectPlan {
+	p := &objectPlan{}
+	for _, f := range graphql.CollectFields(c.oc, sel, []string{typeName}) {
+		fp := fieldPlan{key: responseKey(f.Alias), method: -1}
+		switch {
+		case f.Name == "__typename":
+			fp.typename = strconv.Quote(typeName)
+		case f.Definition == nil || len(f.Arguments) > 0:
+			c.decline() // fields with arguments are resolvers
+			return p
+		default:
+			if ref, ok := references[t][f.Name]; ok {
+				idField, found := t.FieldByName(ref.idField)
+				if !found {
+					c.decline()
+					return p
+				}
+				fp.ref = &refPlan{kind: ref.kind, index: idField.Index,
+					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
+				if f.Definition.Type.NonNull {
+					c.decline() // every reference is nullable: a dangling id is null
+				}
+				break
+			}
+			if ref, ok := namedReferences[t][f.Name]; ok {
+				nameField, found := t.FieldByName(ref.nameField)
+				if !found || f.Definition.Type.NonNull {
+					c.decline()
+					return p
+				}
+				fp.ref = &refPlan{kind: ref.kind, index: nameField.Index, byName: ref.byName,
+					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
+				break
+			}
+			if rel, ok := relations[t][f.Name]; ok {
+				idField, _ := t.FieldByName("ID")
+				fp.relation, fp.index = &rel, idField.Index
+				fp.value = c.value(rel.typ, f.Definition.Type, f.Selections)
+				break
+			}
+			ft, index, method, ok := bind(t, f.Name)
+			if !ok {
+				c.decline() // a resolver the plans do not know: gqlgen's
+				return p
+			}
+			fp.index, fp.method = index, method
+			fp.value = c.value(ft, f.Definition.Type, f.Selections)
+		}
+		if c.declined {
+			return p
+		}
+		p.fields = append(p.fields, fp)
+	}
+	return p
+}
+
+// bind finds what gqlgen binds GraphQL field name of a struct to, by the
+// rules of its autobind: the field whose json tag names it, else the method
+// or the field of that name, names compared without case or underscores.
+func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method int, ok bool) {
+	for _, sf := range reflect.VisibleFields(t) {
+		if tag, found := sf.Tag.Lookup("json"); found && sf.IsExported() && !sf.Anonymous && sameFieldName(tag, name) {
+			return sf.Type, sf.Index, -1, true
+		}
+	}
+	pt := reflect.PointerTo(t)
+	for i := range pt.NumMethod() {
+		m := pt.Method(i)
+		if strings.EqualFold(m.Name, name) && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 {
+			return m.Type.Out(0), nil, i, true
+		}
+	}
+	for _, sf := range reflect.VisibleFields(t) {
+		if sf.IsExported() && !sf.Anonymous && sameFieldName(sf.Name, name) {
+			return sf.Type, sf.Index, -1, true
+		}
+	}
+	return nil, nil, -1, false
+}
+
+// sameFieldName compares names as gqlgen's binder does.
+func sameFieldName(goName, name string) bool {
+	goName = strings.ReplaceAll(strings.ReplaceAll(goName, "_", ""), ",omitempty", "")
+	return strings.EqualFold(goName, strings.ReplaceAll(name, "_", ""))
+}

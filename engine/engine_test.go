@@ -1,0 +1,285 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+	"github.com/catalogue-gateway/gateway/graph"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/loader"
+	"github.com/catalogue-gateway/gateway/resolvers"
+)
+
+// counting wraps an Executor and counts the operations it answered.
+type counting struct {
+	graphqlhttp.Executor
+	answered atomic.Int64
+}
+
+func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (graphqlhttp.Answer, error) {
+	answer, err := c.Executor.Execute(ctx, oc, maxBytes)
+	if err == nil {
+		c.answered.Add(1)
+	}
+	return answer, err
+}
+
+// pair is the same catalogue served twice: by the engine (falling back to
+// gqlgen) and by gqlgen alone.
+type pair struct {
+	engine, reference http.Handler
+	answered          *counting
+}
+
+func newPair(snap *catalogue.Snapshot) *pair {
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	p := &pair{answered: &counting{Executor: resolvers.NewEngine()}}
+	// A short batching window: these tests compare answers, not batches.
+	// Limits wide enough for queries of every field of a whole collection.
+	opts := loader.Options{Wait: 20 * time.Microsecond}
+	limits := graphqlhttp.Limits{MaxBodyBytes: 1 << 20, MaxTokens: 1 << 20, MaxDepth: 20, MaxFields: 1 << 20,
+		MaxAliases: 100, MaxDirectives: 100, MaxComplexity: 1 << 50}
+	p.engine = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: p.answered, Introspection: true, Limits: limits})
+	p.reference = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor, Introspection: true, Limits: limits})
+	return p
+}
+
+func post(h http.Handler, query string, vars map[string]any) (int, []byte) {
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.Bytes()
+}
+
+var requestIDs = regexp.MustCompile(`"requestId":"[0-9a-f]+"`)
+
+// compare runs query on both and fails unless they answer the same status
+// and bytes, errors included (but for their request ids, each request's
+// own). It reports whether the engine answered it.
+func (p *pair) compare(t *testing.T, name, query string, vars map[string]any) bool {
+	t.Helper()
+	before := p.answered.answered.Load()
+	cs, cb := post(p.engine, query, vars)
+	rs, rb := post(p.reference, query, vars)
+	answered := p.answered.answered.Load() > before
+	cb, rb = requestIDs.ReplaceAll(cb, nil), requestIDs.ReplaceAll(rb, nil)
+	if cs != rs || !bytes.Equal(cb, rb) {
+		i := 0
+		for i < len(cb) && i < len(rb) && cb[i] == rb[i] {
+			i++
+		}
+		lo := max(0, i-120)
+		t.Errorf("%s: answers differ (engine answered: %t) at byte %d:\n engine %d …%.240s\n gqlgen %d …%.240s",
+			name, answered, i, cs, cb[lo:], rs, rb[lo:])
+	}
+	return answered
+}
+
+// everything writes a selection of every field of a type that takes no
+// arguments, depth levels of objects deep, from the schema alone.
+func everything(s *ast.Schema, typeName string, depth int) string {
+	var b strings.Builder
+	b.WriteString("{ __typename")
+	for _, f := range s.Types[typeName].Fields {
+		if strings.HasPrefix(f.Name, "__") || len(f.Arguments) > 0 {
+			continue
+		}
+		named := s.Types[f.Type.Name()]
+		if named.Kind == ast.Object {
+			if depth == 0 {
+				continue
+			}
+			b.WriteString(" " + f.Name + " " + everything(s, named.Name, depth-1))
+			continue
+		}
+		b.WriteString(" " + f.Name)
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
+func fixtureSnapshot(t *testing.T) *catalogue.Snapshot {
+	t.Helper()
+	var parts []*catalogue.Part
+	for c, raw := range upstreamtest.FixtureBodies(t) {
+		p, err := catalogue.Decode(c, raw)
+		if err != nil {
+			t.Fatalf("fixture %s: %v", c, err)
+		}
+		parts = append(parts, p)
+	}
+	return catalogue.NewSnapshot(parts...)
+}
+
+// TestEngineMatchesGQLGen runs queries through the engine and through
+// gqlgen's executor and requires the same bytes from both: every field of
+// every collection, every reference (resolved and dangling), pages and
+// cursors, aliases, fragments, variables, field errors, the golden queries
+// of a frontend, and the queries the engine leaves to gqlgen.
+func TestEngineMatchesGQLGen(t *testing.T) {
+	s := graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{}}).Schema()
+	embedded, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cat := range []struct {
+		name  string
+		snap  *catalogue.Snapshot
+		first int
+	}{{"fixture", fixtureSnapshot(t), 1000}, {"embedded", embedded, 12}} {
+		t.Run(cat.name, func(t *testing.T) {
+			p := newPair(cat.snap)
+			mustAnswer := func(name, query string, vars map[string]any) {
+				t.Helper()
+				if !p.compare(t, name, query, vars) {
+					t.Errorf("%s: the engine left it to gqlgen, want it to answer it", name)
+				}
+			}
+			for _, f := range s.Query.Fields {
+				if strings.HasPrefix(f.Name, "__") {
+					continue
+				}
+				typ := f.Type.Name()
+				if strings.HasSuffix(typ, "Connection") {
+					node := strings.TrimSuffix(typ, "Connection")
+					mustAnswer(f.Name+" everything", fmt.Sprintf(`{ %s(first: %d) { totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes %s } }`,
+						f.Name, cat.first, everything(s, node, 3)), nil)
+					mustAnswer(f.Name+" edges", fmt.Sprintf(`query($n: Int, $after: String) { %s(first: $n, after: $after) { edges { cursor node { __typename } } pageInfo { endCursor hasNextPage } } }`,
+						f.Name), map[string]any{"n": 2})
+					mustAnswer(f.Name+" last", fmt.Sprintf(`{ a: %s(last: 3) { totalCount nodes { __typename } } b: %s(first: 0) { pageInfo { startCursor endCursor } } }`,
+						f.Name, f.Name), nil)
+					continue
+				}
+				for _, id := range []int{1, 2, 3, 999999999} {
+					mustAnswer(fmt.Sprintf("%s(id: %d)", f.Name, id), fmt.Sprintf(`query($id: Int!) { %s(id: $id) %s }`,
+						f.Name, everything(s, typ, 2)), map[string]any{"id": id})
+				}
+			}
+			// Paging onwards with a cursor the first page gave.
+			_, first := post(p.reference, `{ items(first: 2) { pageInfo { endCursor } } }`, nil)
+			var page struct {
+				Data struct {
+					Items struct{ PageInfo struct{ EndCursor string } }
+				}
+			}
+			json.Unmarshal(first, &page)
+			mustAnswer("items after a cursor", `query($after: String) { items(first: 3, after: $after) { nodes { id name } pageInfo { hasPreviousPage } } }`,
+				map[string]any{"after": page.Data.Items.PageInfo.EndCursor})
+			mustAnswer("fragments and aliases", `
+				query Page { x: monsters(first: 5) { ...M nodes { drops { ... on MonsterDrop { it: item { ...I } } } } } }
+				fragment M on MonsterConnection { n: totalCount nodes { id, name, again: name } }
+				fragment I on Item { id name rarity itemName: name }`, nil)
+			mustAnswer("the peer queries", `{
+				q1: item(id: 5) { id name value }
+				q2: monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } }
+				q3: items(first: 200) { nodes { id name monsterDrops { monsterId monster { id name combatLevel } } } }
+				q4: quests(first: 100) { nodes { questName questItems { item { name } } questRewards { item { name } } } } }`, nil)
+			mustAnswer("one record, two selections", `{ monsters(first: 50) { nodes { drops {
+				a: item { id crafting { materials { item { name } } } }
+				b: item { id monsterDrops { monster { name drops { item { rarity } } } } } } } } }`, nil)
+			mustAnswer("three levels of references", `{ items(first: 100) { nodes { crafting { materials { item {
+				crafting { materials { item { monsterDrops { monster { name } } } } } } } } } } }`, nil)
+			mustAnswer("reverse relations", `{ items(first: 100) { nodes { id droppedByMonsters { id name drops { item { name } } }
+				rewardedByQuests { questName } ingredientOf { name } } }
+				monsters(first: 20) { nodes { droppedItems { name droppedByMonsters { id } } } } }`, nil)
+			// @skip and @include: one plan for each value of the variables.
+			const skipInclude = `query($a: Boolean!, $b: Boolean = true, $id: Int!) {
+				items(first: 5) { nodes { id name @include(if: $a) crafting @skip(if: $a) { name } } }
+				monster(id: $id) { ...M @include(if: $b) name @skip(if: true) area @include(if: true) }
+			} fragment M on Monster { drops { item @skip(if: $b) { name } rarity } }`
+			for _, vars := range []map[string]any{
+				{"a": true, "b": true, "id": 1}, {"a": false, "b": true, "id": 2},
+				{"a": true, "b": false, "id": 3}, {"a": false, "id": 1},
+			} {
+				mustAnswer(fmt.Sprintf("@skip and @include %v", vars), skipInclude, vars)
+			}
+			// An explicit null where the directive needs a Boolean is an
+			// error gqlgen reports while executing: the engine leaves it
+			// to it.
+			if p.compare(t, "@include(if: null)", skipInclude, map[string]any{"a": true, "b": nil, "id": 2}) {
+				t.Errorf("@include(if: null): the engine answered it, want it left to gqlgen")
+			}
+			mustAnswer("root typename", `{ __typename items(first: 1) { totalCount } }`, nil)
+			// Filters and orderings, as literals and as variables.
+			mustAnswer("filter", `{ items(first: 3, filter: { nameContains: "a" }) { nodes { id monsterDrops { monster { name } } } } }`, nil)
+			mustAnswer("filter and ordering", `query($f: MonsterFilter, $o: MonsterOrder) {
+				monsters(first: 5, filter: $f, orderBy: $o) { totalCount nodes { name combatLevel drops { item { name } } } } }`,
+				map[string]any{"f": map[string]any{"combatLevelMin": 3}, "o": map[string]any{"field": "COMBAT_LEVEL", "direction": "DESC"}})
+			mustAnswer("prerequisite chains", `{ quests(first: 120) { nodes { questName prerequisite { questName
+				prerequisite { id prerequisite { questName questRewards { item { name } } } } unlocks { questName } } } } }`, nil)
+			mustAnswer("ordering, default direction", `{ quests(first: 4, orderBy: {field: NAME}) { nodes { questName questItems { item { name } } } } }`, nil)
+
+			// Field errors: null, or data null for a non-null field, and
+			// the error at its path.
+			mustAnswer("bad cursor", `{ items(after: "nope") { totalCount } }`, nil)
+			mustAnswer("too many", `{ items(first: 5000) { totalCount } }`, nil)
+			mustAnswer("negative, by a variable", `query($n: Int) { a: monster(id: 1) { name } b: quests(last: $n) { totalCount } }`,
+				map[string]any{"n": -1})
+			// What the engine leaves to gqlgen, still the same answer.
+			for name, q := range map[string]string{
+				"@defer":        `{ items(first: 2) { nodes { id ... @defer { name } } } }`,
+				"introspection": `{ __type(name: "Item") { name } }`,
+			} {
+				if p.compare(t, name, q, map[string]any{"yes": true}) {
+					t.Errorf("%s: the engine answered it, want it left to gqlgen", name)
+				}
+			}
+			// The golden queries of a frontend: whatever the plans take must
+			// be gqlgen's answer.
+			docs, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.graphql"))
+			for _, doc := range docs {
+				q, _ := os.ReadFile(doc)
+				var vars map[string]any
+				if raw, err := os.ReadFile(strings.TrimSuffix(doc, ".graphql") + ".vars.json"); err == nil {
+					json.Unmarshal(raw, &vars)
+				}
+				p.compare(t, filepath.Base(doc), string(q), vars)
+			}
+		})
+	}
+}
+
+// TestEngineWithCollectionsMissing: before a collection's first good
+// body, a field of it is an error, and references into it are null, as
+// gqlgen answers them.
+func TestEngineWithCollectionsMissing(t *testing.T) {
+	full := fixtureSnapshot(t)
+	var parts []*catalogue.Part
+	for c := range catalogue.NumCollections {
+		if c != catalogue.Items && c != catalogue.Monsters {
+			parts = append(parts, full.Part(c))
+		}
+	}
+	p := newPair(catalogue.NewSnapshot(parts...))
+	for name, q := range map[string]string{
+		"item by id":    `{ item(id: 1) { id name } }`,
+		"monster by id": `{ monster(id: 1) { id } }`,
+		"items":         `{ items(first: 2) { nodes { id } } }`,
+	} {
+		if !p.compare(t, name, q, nil) {
+			t.Errorf("%s: the engine left it to gqlgen, want it answered", name)
+		}
+	}
+	if !p.compare(t, "references into a missing collection", `{ quests(first: 10) { nodes { questItems { itemId item { id } } } } }`, nil) {
+		t.Errorf("the engine left references into a missing collection to gqlgen, want them answered")
+	}
+}

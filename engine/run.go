@@ -1,0 +1,489 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/loader"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// execution is one run of a plan: the references resolved so far, and the
+// frontier of references still to resolve, level by level.
+type execution struct {
+	ctx  context.Context
+	snap *catalogue.Snapshot // the request's, for reverse relations
+	// maxBytes bounds the answer; err, once set, is why the run stopped
+	// (the answer's size or the context), rather than declined.
+	maxBytes int
+	err      error
+	// steps counts list elements walked and written, so that the
+	// context is checked every checkEvery of them rather than for each.
+	steps int
+	// resolved holds each kind's records by id; an invalid Value marks an
+	// id asked for at the current level and not loaded yet.
+	resolved [len(recordTypes)]map[int64]reflect.Value
+	// pending are the references found at the current level, by the
+	// selection of the record they name.
+	pending []pendingGroup
+	ids     [len(recordTypes)][]int64
+}
+
+// pendingGroup is the references of one level that one selection names.
+type pendingGroup struct {
+	target *valuePlan
+	kind   loader.Kind
+	ids    []int64
+}
+
+// lookup returns the record of kind k with id, and whether it has been
+// resolved.
+func (ex *execution) lookup(k loader.Kind, id int64) (reflect.Value, bool) {
+	v, ok := ex.resolved[k][id]
+	return v, ok
+}
+
+// queue notes a reference to resolve at the next level.
+func (ex *execution) queue(target *valuePlan, k loader.Kind, id int64) {
+	for i := range ex.pending {
+		if g := &ex.pending[i]; g.target == target && g.kind == k {
+			g.ids = append(g.ids, id)
+			return
+		}
+	}
+	ex.pending = append(ex.pending, pendingGroup{target: target, kind: k, ids: []int64{id}})
+}
+
+// checkEvery is how many list elements a run walks or writes between two
+// looks at its context: often enough to stop within a fraction of a
+// millisecond, rarely enough to cost nothing measurable.
+const checkEvery = 64
+
+// step counts a list element and reports whether the run must stop: its
+// answer has grown past the bound, or its time is up.
+func (ex *execution) step(written int) bool {
+	if written > ex.maxBytes {
+		ex.err = graphqlhttp.ErrResponseTooLarge
+		return true
+	}
+	ex.steps++
+	if ex.steps%checkEvery == 0 {
+		if err := ex.ctx.Err(); err != nil {
+			ex.err = err
+			return true
+		}
+	}
+	return false
+}
+
+// failed is the run's answer when it could not finish: stopped, or
+// declined.
+func (ex *execution) failed() error {
+	if ex.err != nil {
+		return ex.err
+	}
+	if err := ex.ctx.Err(); err != nil {
+		return err // a loader gave up for the same reason
+	}
+	return graphqlhttp.ErrDeclined
+}
+
+func (p *operationPlan) run(ctx context.Context, vars map[string]any, maxBytes int) (graphqlhttp.Answer, error) {
+	snap, err := loader.Snapshot(ctx)
+	if err != nil {
+		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
+	}
+	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes}
+	var errs []graphqlhttp.FieldError
+	// A root field that fails is null, with its error; a non-null one
+	// makes the whole data null, as in gqlgen, whose other fields still
+	// run and may fail too.
+	nullData := false
+	roots := make([]reflect.Value, len(p.fields))
+	for i, f := range p.fields {
+		if f.typename {
+			continue
+		}
+		v, err := ex.callRoot(f, vars)
+		if err != nil {
+			if ex.err != nil {
+				return graphqlhttp.Answer{}, ex.err
+			}
+			errs = append(errs, graphqlhttp.FieldError{Path: ast.Path{ast.PathName(f.field.Alias)}, Err: located(err, f.field.Position)})
+			nullData = nullData || f.value.nonNull
+			continue
+		}
+		roots[i] = v
+		if f.value.walks && !ex.walk(v, f.value) {
+			return graphqlhttp.Answer{}, ex.failed()
+		}
+	}
+	if nullData {
+		return graphqlhttp.Answer{Body: []byte(`{"data":null}`), Errors: errs}, nil
+	}
+	// The references of each level are resolved in one batch per kind;
+	// resolving them may find those of the next level.
+	for len(ex.pending) > 0 {
+		if !ex.resolve() {
+			return graphqlhttp.Answer{}, ex.failed()
+		}
+	}
+	// Sized as the last answer was, but never beyond the bound.
+	buf := make([]byte, 0, min(p.size.Load(), int64(maxBytes))+64)
+	buf = append(buf, `{"data":{`...)
+	for i, f := range p.fields {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, f.key...)
+		switch {
+		case f.typename:
+			buf = append(buf, `"Query"`...)
+			continue
+		case !roots[i].IsValid(): // failed
+			buf = append(buf, "null"...)
+			continue
+		}
+		var ok bool
+		if buf, ok = ex.write(buf, roots[i], f.value); !ok || ex.step(len(buf)) {
+			return graphqlhttp.Answer{}, ex.failed()
+		}
+	}
+	buf = append(buf, "}}"...)
+	if len(buf) > maxBytes {
+		return graphqlhttp.Answer{}, graphqlhttp.ErrResponseTooLarge
+	}
+	p.size.Store(int64(len(buf)))
+	return graphqlhttp.Answer{Body: buf, Errors: errs}, nil
+}
+
+// callRoot answers a root field: its value, or the error that makes it
+// null. A run that must stop (its time is up) sets ex.err.
+func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, error) {
+	args := f.field.ArgumentMap(vars)
+	if f.byID {
+		if v, ok := ex.loadRoot(f.idKind, args["id"]); ok {
+			return v, nil
+		}
+		if ex.err != nil {
+			return reflect.Value{}, ex.err
+		}
+	}
+	v, err := f.root.Resolve(ex.ctx, args)
+	if err != nil {
+		if ctxErr := ex.ctx.Err(); ctxErr != nil {
+			ex.err = ctxErr
+		}
+		return reflect.Value{}, err
+	}
+	if v == nil {
+		return reflect.Zero(f.root.Type), nil
+	}
+	return reflect.ValueOf(v), nil
+}
+
+// located gives a field's error the place of the field in the document,
+// as gqlgen does (graphql.AddFieldLocationToError) for a GraphQL error
+// without one; any other error is an internal one, shown without it.
+func located(err error, pos *ast.Position) error {
+	if gerr, ok := errors.AsType[*gqlerror.Error](err); ok && gerr.Locations == nil && pos != nil && pos.Line > 0 {
+		gerr.Locations = []gqlerror.Location{{Line: pos.Line, Column: pos.Column}}
+	}
+	return err
+}
+
+// intArg reads an Int argument as gqlgen hands it over: an int64 from the
+// document, a json.Number or an int from the variables; false beyond 32
+// bits, which the resolver refuses in its own words.
+func intArg(v any) (int64, bool) {
+	var n int64
+	switch v := v.(type) {
+	case int64:
+		n = v
+	case int:
+		n = int64(v)
+	case json.Number:
+		var err error
+		if n, err = v.Int64(); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	return n, int64(int32(n)) == n
+}
+
+// loadRoot answers a one-record field as its resolver does, the record
+// or null, but through LoadMany, with no batching window to wait out.
+// Anything else (a collection not loaded yet, an id out of range) it
+// leaves to the resolver, which says what is wrong.
+func (ex *execution) loadRoot(k loader.Kind, arg any) (reflect.Value, bool) {
+	id, ok := intArg(arg)
+	if !ok || ex.snap == nil || ex.snap.Part(recordCollections[k]) == nil {
+		return reflect.Value{}, false
+	}
+	recs, err := loader.LoadMany(ex.ctx, k, []int64{id})
+	if err != nil {
+		ex.err = ex.ctx.Err()
+		return reflect.Value{}, false
+	}
+	if recs[0] == nil {
+		return reflect.Zero(recordTypes[k]), true
+	}
+	return reflect.ValueOf(recs[0]), true
+}
+
+// resolve loads the pending references, one batch per kind, and walks the
+// records found for the references they hold in turn.
+func (ex *execution) resolve() bool {
+	pending := ex.pending
+	ex.pending = nil
+	for k := range ex.ids {
+		ex.ids[k] = ex.ids[k][:0]
+	}
+	// A reference first met at this level is marked, with no record yet,
+	// so that it is asked for once.
+	for _, g := range pending {
+		m := ex.resolved[g.kind]
+		if m == nil {
+			m = make(map[int64]reflect.Value, len(g.ids))
+			ex.resolved[g.kind] = m
+		}
+		for _, id := range g.ids {
+			if _, done := m[id]; !done {
+				m[id] = reflect.Value{}
+				ex.ids[g.kind] = append(ex.ids[g.kind], id)
+			}
+		}
+	}
+	for k, ids := range ex.ids {
+		if len(ids) == 0 {
+			continue
+		}
+		recs, err := loader.LoadMany(ex.ctx, loader.Kind(k), ids)
+		if err != nil {
+			return false
+		}
+		m := ex.resolved[k]
+		for i, id := range ids {
+			v := reflect.Zero(recordTypes[k])
+			if recs[i] != nil {
+				v = reflect.ValueOf(recs[i])
+			}
+			m[id] = v
+		}
+	}
+	// Each record is walked once for each selection of it: two fields may
+	// name one record and select different references under it.
+	for _, g := range pending {
+		if !g.target.walks {
+			continue
+		}
+		walked := make(map[int64]bool, len(g.ids))
+		for _, id := range g.ids {
+			if walked[id] {
+				continue
+			}
+			walked[id] = true
+			if !ex.walk(ex.resolved[g.kind][id], g.target) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// walk finds the references under v that are not resolved yet, and queues
+// them for the next level.
+func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
+	switch p.kind {
+	case kindPointer:
+		if v.IsNil() {
+			return true
+		}
+		return ex.walk(v.Elem(), p.elem)
+	case kindSlice:
+		for i := range v.Len() {
+			if ex.step(0) || !ex.walk(v.Index(i), p.elem) {
+				return false
+			}
+		}
+	case kindStruct:
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			switch {
+			case f.ref != nil:
+				if id, ok := ex.refID(f.ref, v); ok {
+					if rec, done := ex.lookup(f.ref.kind, id); done && rec.IsValid() {
+						if f.ref.target.walks && !ex.walk(rec, f.ref.target) {
+							return false
+						}
+					} else {
+						ex.queue(f.ref.target, f.ref.kind, id)
+					}
+				}
+			case f.value != nil && f.value.walks:
+				fv, ok := ex.fieldValue(v, f)
+				if !ok || !ex.walk(fv, f.value) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// hasRefs reports whether a value of the plan can hold references to
+// resolve: walking anything else finds nothing (and would call methods,
+// such as a connection's Edges, once more than writing does).
+func (p *valuePlan) hasRefs() bool {
+	switch p.kind {
+	case kindStruct:
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			if f.ref != nil || f.value != nil && f.value.hasRefs() {
+				return true
+			}
+		}
+	case kindPointer, kindSlice:
+		return p.elem.hasRefs()
+	}
+	return false
+}
+
+// refID is the id a reference of the struct v names, if any.
+func (ex *execution) refID(r *refPlan, v reflect.Value) (int64, bool) {
+	fv := field(v, r.index)
+	if r.byName != nil {
+		return r.byName(ex.snap, fv.String())
+	}
+	return refID(fv)
+}
+
+func refID(v reflect.Value) (int64, bool) {
+	switch v.Type() {
+	case int64PtrType:
+		if v.IsNil() {
+			return 0, false
+		}
+		return v.Elem().Int(), true
+	case jsonValueType:
+		return v.Interface().(catalogue.JSONValue).ID()
+	}
+	return v.Int(), true
+}
+
+// fieldValue reads a planned field of the struct v.
+func (ex *execution) fieldValue(v reflect.Value, f *fieldPlan) (reflect.Value, bool) {
+	if f.relation != nil {
+		return f.relation.get(ex.snap, field(v, f.index).Int()), true
+	}
+	if f.method < 0 {
+		return field(v, f.index), true
+	}
+	if !v.CanAddr() {
+		return reflect.Value{}, false
+	}
+	return v.Addr().Method(f.method).Call(nil)[0], true
+}
+
+// field reads a struct field by its index; most are not promoted.
+func field(v reflect.Value, index []int) reflect.Value {
+	if len(index) == 1 {
+		return v.Field(index[0])
+	}
+	return v.FieldByIndex(index)
+}
+
+// write appends v as JSON. It fails where gqlgen would report an error: a
+// null in a non-null place.
+func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, bool) {
+	switch p.kind {
+	case kindString:
+		return appendQuoted(buf, v.String()), true
+	case kindBool:
+		return strconv.AppendBool(buf, v.Bool()), true
+	case kindInt:
+		return strconv.AppendInt(buf, v.Int(), 10), true
+	case kindNumber:
+		if s := v.String(); s != "" {
+			return append(buf, s...), true
+		}
+		return append(buf, "null"...), true
+	case kindJSONValue:
+		b := v.Bytes()
+		if len(b) == 0 {
+			return append(buf, "null"...), true
+		}
+		// As the upstream wrote it, in the form encoding/json gives a
+		// raw value: compact, HTML-escaped.
+		out, err := json.Marshal(json.RawMessage(b))
+		if err != nil {
+			return buf, false
+		}
+		return append(buf, out...), true
+	case kindPointer:
+		if v.IsNil() {
+			return append(buf, "null"...), !p.nonNull
+		}
+		return ex.write(buf, v.Elem(), p.elem)
+	case kindSlice:
+		if v.IsNil() && !p.nonNull {
+			return append(buf, "null"...), true
+		}
+		buf = append(buf, '[')
+		for i := range v.Len() {
+			if ex.step(len(buf)) {
+				return buf, false
+			}
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			var ok bool
+			if buf, ok = ex.write(buf, v.Index(i), p.elem); !ok {
+				return buf, false
+			}
+		}
+		return append(buf, ']'), true
+	case kindStruct:
+		buf = append(buf, '{')
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, f.key...)
+			var ok bool
+			switch {
+			case f.typename != "":
+				buf = append(buf, f.typename...)
+				continue
+			case f.ref != nil:
+				rec := reflect.Zero(recordTypes[f.ref.kind])
+				if id, found := ex.refID(f.ref, v); found {
+					if r, done := ex.lookup(f.ref.kind, id); done && r.IsValid() {
+						rec = r
+					}
+				}
+				buf, ok = ex.write(buf, rec, f.ref.target)
+			default:
+				fv, found := ex.fieldValue(v, f)
+				if !found {
+					return buf, false
+				}
+				buf, ok = ex.write(buf, fv, f.value)
+			}
+			if !ok {
+				return buf, false
+			}
+		}
+		return append(buf, '}'), true
+	}
+	return buf, false
+}
