@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -13,6 +14,7 @@ import (
 // whole plan nil.
 type compiler struct {
 	oc       *graphql.OperationContext
+	nodes    *atomic.Uint32 // numbers references
 	declined bool
 }
 
@@ -20,8 +22,8 @@ func (c *compiler) decline() { c.declined = true }
 
 // compileOperation plans the operation of oc, or returns nil to leave it
 // to gqlgen.
-func compileOperation(oc *graphql.OperationContext, roots map[string]Root) *operationPlan {
-	c := &compiler{oc: oc}
+func compileOperation(oc *graphql.OperationContext, roots map[string]Root, nodes *atomic.Uint32) *operationPlan {
+	c := &compiler{oc: oc, nodes: nodes}
 	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
 		return nil // @defer and the like
 	}
@@ -146,7 +148,7 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 					c.decline()
 					return p
 				}
-				fp.ref = &refPlan{kind: ref.kind, index: idField.Index,
+				fp.ref = &refPlan{kind: ref.kind, index: idField.Index, node: c.nodes.Add(1),
 					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
 				if f.Definition.Type.NonNull {
 					c.decline() // every reference is nullable: a dangling id is null
@@ -159,7 +161,7 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 					c.decline()
 					return p
 				}
-				fp.ref = &refPlan{kind: ref.kind, index: nameField.Index, byName: ref.byName,
+				fp.ref = &refPlan{kind: ref.kind, index: nameField.Index, byName: ref.byName, node: c.nodes.Add(1),
 					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
 				break
 			}

@@ -25,6 +25,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
@@ -49,6 +50,11 @@ type Engine struct {
 	// plans holds the plan of each document and operation name, or nil
 	// for one the plan compiler declined.
 	plans *lru.LRU[*operationPlan]
+	// nodes numbers the references of every plan compiled.
+	nodes atomic.Uint32
+	// fragments are the renderings of records kept for the newest
+	// snapshot.
+	fragments fragments
 }
 
 // New returns an engine over the schema's root fields, by name.
@@ -74,13 +80,13 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, maxB
 	plan, seen := e.plans.Get(ctx, key)
 	if !seen {
 		e.plans.Add(ctx, key, nil) // declined, should compiling panic
-		plan = compileOperation(oc, e.roots)
+		plan = compileOperation(oc, e.roots, &e.nodes)
 		e.plans.Add(ctx, key, plan)
 	}
 	if plan == nil {
 		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
 	}
-	return plan.run(ctx, oc.Variables, maxBytes)
+	return plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
 }
 
 // planKey names the plan of an operation: its document, its name, and the

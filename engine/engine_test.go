@@ -78,6 +78,8 @@ var requestIDs = regexp.MustCompile(`"requestId":"[0-9a-f]+"`)
 func (p *pair) compare(t *testing.T, name, query string, vars map[string]any) bool {
 	t.Helper()
 	before := p.answered.answered.Load()
+	// Twice: the second answer copies the renderings the first kept.
+	post(p.engine, query, vars)
 	cs, cb := post(p.engine, query, vars)
 	rs, rb := post(p.reference, query, vars)
 	answered := p.answered.answered.Load() > before
@@ -281,5 +283,53 @@ func TestEngineWithCollectionsMissing(t *testing.T) {
 	}
 	if !p.compare(t, "references into a missing collection", `{ quests(first: 10) { nodes { questItems { itemId item { id } } } } }`, nil) {
 		t.Errorf("the engine left references into a missing collection to gqlgen, want them answered")
+	}
+}
+
+// TestKeptRenderingsFollowTheSnapshot: the renderings of records the
+// engine keeps are those of the request's snapshot; after a refresh that
+// renames an item, the new name is served, and a request still reading
+// the old snapshot gets the old one.
+func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
+	bodies := upstreamtest.FixtureBodies(t)
+	decode := func(items []byte) *catalogue.Snapshot {
+		var parts []*catalogue.Part
+		for c, raw := range bodies {
+			if c == catalogue.Items {
+				raw = items
+			}
+			p, err := catalogue.Decode(c, raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, p)
+		}
+		return catalogue.NewSnapshot(parts...)
+	}
+	before := decode(bodies[catalogue.Items])
+	after := decode(bytes.ReplaceAll(bodies[catalogue.Items], []byte(`"Copper Ore"`), []byte(`"Tin Ore"`)))
+
+	st := &catalogue.Store{}
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine()})
+	const q = `{ monsters(first: 5) { nodes { drops { item { name } } } } }`
+	names := func() string {
+		_, b := post(h, q, nil)
+		switch {
+		case bytes.Contains(b, []byte("Copper Ore")) && !bytes.Contains(b, []byte("Tin Ore")):
+			return "old"
+		case bytes.Contains(b, []byte("Tin Ore")) && !bytes.Contains(b, []byte("Copper Ore")):
+			return "new"
+		}
+		t.Fatalf("an answer naming neither or both: %s", b)
+		return ""
+	}
+	for _, step := range []struct {
+		snap *catalogue.Snapshot
+		want string
+	}{{before, "old"}, {before, "old"}, {after, "new"}, {after, "new"}, {before, "old"}} {
+		st.Publish(step.snap)
+		if got := names(); got != step.want {
+			t.Errorf("with the %s snapshot published, the answer has the %s name", step.want, got)
+		}
 	}
 }

@@ -81,6 +81,9 @@ type refPlan struct {
 	byName func(s *catalogue.Snapshot, name string) (int64, bool)
 	// target writes the record, a pointer to its struct.
 	target *valuePlan
+	// node numbers the selection, for the renderings kept of it (see
+	// fragments.go).
+	node uint32
 }
 
 var (

@@ -26,6 +26,9 @@ type execution struct {
 	// steps counts list elements walked and written, so that the
 	// context is checked every checkEvery of them rather than for each.
 	steps int
+	// fragments holds the renderings of records kept for the request's
+	// snapshot; nil keeps none.
+	fragments *fragmentStore
 	// resolved holds each kind's records by id; an invalid Value marks an
 	// id asked for at the current level and not loaded yet.
 	resolved [len(recordTypes)]map[int64]reflect.Value
@@ -94,12 +97,12 @@ func (ex *execution) failed() error {
 	return graphqlhttp.ErrDeclined
 }
 
-func (p *operationPlan) run(ctx context.Context, vars map[string]any, maxBytes int) (graphqlhttp.Answer, error) {
+func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[string]any, maxBytes int) (graphqlhttp.Answer, error) {
 	snap, err := loader.Snapshot(ctx)
 	if err != nil {
 		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
 	}
-	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes}
+	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
 	var errs []graphqlhttp.FieldError
 	// A root field that fails is null, with its error; a non-null one
 	// makes the whole data null, as in gqlgen, whose other fields still
@@ -320,6 +323,11 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 			switch {
 			case f.ref != nil:
 				if id, ok := ex.refID(f.ref, v); ok {
+					if ex.fragments != nil {
+						if _, kept := ex.fragments.get(fragmentKey{f.ref.node, id}); kept {
+							continue // written as it was: nothing to load
+						}
+					}
 					if rec, done := ex.lookup(f.ref.kind, id); done && rec.IsValid() {
 						if f.ref.target.walks && !ex.walk(rec, f.ref.target) {
 							return false
@@ -465,13 +473,7 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 				buf = append(buf, f.typename...)
 				continue
 			case f.ref != nil:
-				rec := reflect.Zero(recordTypes[f.ref.kind])
-				if id, found := ex.refID(f.ref, v); found {
-					if r, done := ex.lookup(f.ref.kind, id); done && r.IsValid() {
-						rec = r
-					}
-				}
-				buf, ok = ex.write(buf, rec, f.ref.target)
+				buf, ok = ex.writeRef(buf, v, f.ref)
 			default:
 				fv, found := ex.fieldValue(v, f)
 				if !found {
@@ -486,4 +488,29 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 		return append(buf, '}'), true
 	}
 	return buf, false
+}
+
+// writeRef appends the record a reference of the struct v names: as kept
+// for the snapshot, or written and then kept.
+func (ex *execution) writeRef(buf []byte, v reflect.Value, r *refPlan) ([]byte, bool) {
+	id, found := ex.refID(r, v)
+	if !found {
+		return ex.write(buf, reflect.Zero(recordTypes[r.kind]), r.target)
+	}
+	key := fragmentKey{r.node, id}
+	if ex.fragments != nil {
+		if b, kept := ex.fragments.get(key); kept {
+			return append(buf, b...), true
+		}
+	}
+	rec, done := ex.lookup(r.kind, id)
+	if !done || !rec.IsValid() {
+		rec = reflect.Zero(recordTypes[r.kind])
+	}
+	start := len(buf)
+	buf, ok := ex.write(buf, rec, r.target)
+	if ok && ex.fragments != nil {
+		ex.fragments.put(key, buf[start:])
+	}
+	return buf, ok
 }

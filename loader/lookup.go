@@ -143,15 +143,17 @@ const (
 
 // LoadMany resolves ids of kind k at once, through the request's loader
 // of that kind: the ids its cache holds are answered from it, and the
-// others go to its batch function together, as one batch, whose records
-// are then kept in its cache. Result i is the record ids[i] names, as a
-// pointer (*catalogue.Item for ItemKind, and so on), or nil when there is
-// none.
+// others go to its batch function together, as one batch. Result i is the
+// record ids[i] names, as a pointer (*catalogue.Item for ItemKind, and so
+// on), or nil when there is none.
 //
-// It is for a caller that knows every key of a batch at once (the engine
-// does, level by level): nothing waits out the loader's batching window,
-// which under load also meant waiting for the scheduler to run its timer,
-// and no key costs a goroutine or a channel. The ids must be distinct.
+// It is for a caller that knows every key of a batch at once and keeps
+// what it read for the rest of the request (the engine does, level by
+// level): nothing waits out the loader's batching window, which under
+// load also meant waiting for the scheduler to run its timer, no key costs
+// a goroutine or a channel, and the records read are not copied into the
+// loader's cache, which measured as a tenth of a nested query's time. The
+// ids must be distinct.
 func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 	l, err := request(ctx)
 	if err != nil {
@@ -213,7 +215,6 @@ func many[T any](ctx context.Context, l *Loaders, k recordKind[T], ids []int64) 
 		if res.Error != nil {
 			return nil, res.Error
 		}
-		z.loader.Prime(ctx, missing[j], res.Data)
 		if res.Data != nil {
 			out[at[j]] = res.Data
 		}
