@@ -23,12 +23,11 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
 	"reflect"
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
@@ -49,7 +48,7 @@ type Engine struct {
 	roots map[string]Root
 	// plans holds the plan of each document and operation name, or nil
 	// for one the plan compiler declined.
-	plans *lru.LRU[*operationPlan]
+	plans *lru.Cache[planKey, *operationPlan]
 	// nodes numbers the references of every plan compiled.
 	nodes atomic.Uint32
 	// fragments are the renderings of records kept for the newest
@@ -59,7 +58,8 @@ type Engine struct {
 
 // New returns an engine over the schema's root fields, by name.
 func New(roots map[string]Root) *Engine {
-	return &Engine{roots: roots, plans: lru.New[*operationPlan](1000)}
+	plans, _ := lru.New[planKey, *operationPlan](1000)
+	return &Engine{roots: roots, plans: plans}
 }
 
 // Execute answers the operation in oc, or returns graphqlhttp.ErrDeclined
@@ -76,12 +76,12 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, maxB
 			answer, err = graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
 		}
 	}()
-	key := planKey(oc)
-	plan, seen := e.plans.Get(ctx, key)
+	key := keyOf(oc)
+	plan, seen := e.plans.Get(key)
 	if !seen {
-		e.plans.Add(ctx, key, nil) // declined, should compiling panic
+		e.plans.Add(key, nil) // declined, should compiling panic
 		plan = compileOperation(oc, e.roots, &e.nodes)
-		e.plans.Add(ctx, key, plan)
+		e.plans.Add(key, plan)
 	}
 	if plan == nil {
 		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
@@ -91,22 +91,29 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, maxB
 
 // planKey names the plan of an operation: its document, its name, and the
 // values of its Boolean variables, the only ones @skip and @include can
-// take, since a plan holds the fields those leave in.
-func planKey(oc *graphql.OperationContext) string {
-	sum := sha256.Sum256([]byte(oc.RawQuery))
-	key := append(sum[:], oc.OperationName...)
+// take, since a plan holds the fields those leave in. The document is the
+// parse the endpoint keeps of the query (one per text while it is kept),
+// so finding a plan costs no hash of the text.
+type planKey struct {
+	doc       *ast.QueryDocument
+	operation string
+	booleans  string
+}
+
+func keyOf(oc *graphql.OperationContext) planKey {
+	var booleans []byte
 	for _, v := range oc.Operation.VariableDefinitions {
 		if v.Type.NamedType != "Boolean" || v.Type.Elem != nil {
 			continue
 		}
 		switch oc.Variables[v.Variable] {
 		case true:
-			key = append(key, 0, 't')
+			booleans = append(booleans, 't')
 		case false:
-			key = append(key, 0, 'f')
+			booleans = append(booleans, 'f')
 		default:
-			key = append(key, 0, '-')
+			booleans = append(booleans, '-')
 		}
 	}
-	return string(key)
+	return planKey{doc: oc.Doc, operation: oc.OperationName, booleans: string(booleans)}
 }

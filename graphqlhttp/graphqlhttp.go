@@ -23,7 +23,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/semaphore"
@@ -166,9 +165,8 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.StreamMaxAge <= 0 {
 		opts.StreamMaxAge = 30 * time.Minute
 	}
-	e := &endpoint{opts: opts, verdicts: lru.New[*limitError](1000), cacheControl: "no-cache",
+	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits), cacheControl: "no-cache",
 		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
-	e.operationKinds = lru.New[operationKinds](1000)
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
@@ -179,7 +177,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	// operation (execute), or a subscription to gqlgen's SSE transport
 	// (stream).
 	srv := executor.New(es)
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetQueryCache(queryCache{e.docs})
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
 	// "Did you mean" suggestions would let anyone map the schema with
 	// introspection off, and make error messages longer than they need be.
@@ -215,9 +213,8 @@ func (nopObserver) Cached(bool)                                {}
 type endpoint struct {
 	opts Options
 	exec *executor.Executor
-	// verdicts remembers checkQuery's answer per query, so a query asked
-	// again is not parsed again (gqlgen keeps its own parse).
-	verdicts *lru.LRU[*limitError]
+	// docs are the queries seen, parsed, measured and validated once.
+	docs *documents
 	// cacheControl is the Cache-Control of a complete GET answer.
 	cacheControl string
 	// running admits as many operations at once as there are cores to
@@ -230,10 +227,6 @@ type endpoint struct {
 	streams *semaphore.Weighted
 	// costs measures operations against the schema (see cost.go).
 	costs *coster
-	// operationKinds remembers the operations of documents asked for as
-	// streams, so that a stream's document is parsed once before gqlgen
-	// sees it.
-	operationKinds *lru.LRU[operationKinds]
 	// clientStreams counts each client's open streams.
 	clientStreams *clientStreams
 }

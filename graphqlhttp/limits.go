@@ -2,7 +2,6 @@ package graphqlhttp
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"strings"
 
@@ -124,6 +123,12 @@ func checkQuery(query string, l Limits) *limitError {
 	if err != nil {
 		return nil
 	}
+	return checkDocument(doc, l)
+}
+
+// checkDocument measures a parsed query against the limits (see
+// checkQuery).
+func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 	frags := map[string]*ast.FragmentDefinition{}
 	for _, f := range doc.Fragments {
 		if _, dup := frags[f.Name]; !dup {
@@ -282,15 +287,7 @@ func (guard) ExtensionName() string { return "QueryGuard" }
 func (guard) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	// Keyed by a digest, so a thousand remembered 64 KiB queries do not
-	// cost 64 MiB.
-	sum := sha256.Sum256([]byte(p.Query))
-	key := string(sum[:])
-	err, seen := g.e.verdicts.Get(ctx, key)
-	if !seen {
-		err = checkQuery(p.Query, g.e.opts.Limits)
-		g.e.verdicts.Add(ctx, key, err)
-	}
+	err := g.e.docs.lookup(p.Query).verdict
 	if err != nil {
 		g.e.opts.Observer.Rejected(err.limit)
 		gerr := &gqlerror.Error{Message: err.message}

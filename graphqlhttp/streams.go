@@ -3,7 +3,6 @@ package graphqlhttp
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -16,49 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
 )
-
-// operationKinds is what a stream needs to know of a document: whether it
-// parsed, and the kind of each operation, by name.
-type operationKinds struct {
-	parsed bool
-	ops    []namedOperation
-}
-
-type namedOperation struct {
-	name string
-	kind ast.Operation
-}
-
-// parseOperationKinds parses query within the token limit and lists its
-// operations. Only the names are kept, copied, so that a remembered
-// document does not keep its query (up to the body limit) in memory.
-func parseOperationKinds(query string, maxTokens int) operationKinds {
-	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, maxTokens)
-	if err != nil {
-		return operationKinds{}
-	}
-	k := operationKinds{parsed: true, ops: make([]namedOperation, len(doc.Operations))}
-	for i, op := range doc.Operations {
-		k.ops[i] = namedOperation{strings.Clone(op.Name), op.Operation}
-	}
-	return k
-}
-
-// kindOf finds the operation a request names as gqlgen will find it: by
-// name, or the only one when the request names none.
-func (k operationKinds) kindOf(name string) (ast.Operation, bool) {
-	if name == "" && len(k.ops) == 1 {
-		return k.ops[0].kind, true
-	}
-	for _, op := range k.ops {
-		if op.name == name {
-			return op.kind, true
-		}
-	}
-	return "", false
-}
 
 // notSubscription says why req, asked for as an event stream, is not
 // served as one, or returns nil for a subscription. Only an operation
@@ -72,24 +29,21 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
 			"send the subscription's query text to open a stream, not only its persisted query hash"}}
 	}
-	// Keyed by a digest, as the verdicts are: a stream's document is
-	// parsed once, however often clients reconnect with it.
-	sum := sha256.Sum256([]byte(req.query))
-	key := string(sum[:])
-	kinds, seen := e.operationKinds.Get(ctx, key)
-	if !seen {
-		kinds = parseOperationKinds(req.query, e.opts.Limits.MaxTokens)
-		e.operationKinds.Add(ctx, key, kinds)
+	// A stream's document is parsed once, however often clients
+	// reconnect with it.
+	doc := e.docs.lookup(req.query).parsed
+	var op *ast.OperationDefinition
+	if doc != nil {
+		op = doc.Operations.ForName(req.operationName) // as gqlgen finds it
 	}
-	kind, found := kinds.kindOf(req.operationName)
 	switch {
-	case !kinds.parsed:
+	case doc == nil:
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
 			"the query does not parse; POST it as application/json to see why"}}
-	case !found:
+	case op == nil:
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
 			"the query has no operation of that name, or several and no operationName"}}
-	case kind != ast.Subscription:
+	case op.Operation != ast.Subscription:
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
 			"only subscriptions are served as Server-Sent Events; POST queries as application/json"}}
 	}

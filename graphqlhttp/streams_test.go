@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -41,7 +42,11 @@ func TestAcceptsJSON(t *testing.T) {
 	}
 }
 
+// TestOperationKinds: a stream's operation is found in the document as
+// gqlgen finds it.
 func TestOperationKinds(t *testing.T) {
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int } type Mutation { a: Int } type Subscription { a: Int }`})
+	docs := newDocuments(schema, Limits{MaxTokens: 12})
 	for _, tt := range []struct {
 		name, query, operationName string
 		want                       ast.Operation // "" when none is found
@@ -59,7 +64,12 @@ func TestOperationKinds(t *testing.T) {
 		{"over the token limit", `subscription { a b c d e f g h i j }`, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := parseOperationKinds(tt.query, 12).kindOf(tt.operationName)
+			var got ast.Operation
+			if doc := docs.lookup(tt.query).parsed; doc != nil {
+				if op := doc.Operations.ForName(tt.operationName); op != nil {
+					got = op.Operation
+				}
+			}
 			if got != tt.want {
 				t.Errorf("the kind of %q in %q = %q, want %q", tt.operationName, tt.query, got, tt.want)
 			}
