@@ -41,6 +41,9 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root, nodes
 				return nil // a root field the engine was not given
 			}
 			rp.root = root
+			if !namesVariables(f.Arguments) {
+				rp.args = f.ArgumentMap(nil)
+			}
 			if len(f.Definition.Arguments) == 1 && f.Definition.Arguments[0].Name == "id" {
 				rp.idKind, rp.byID = kindOf(root.Type)
 			}
@@ -215,4 +218,30 @@ func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method in
 func sameFieldName(goName, name string) bool {
 	goName = strings.ReplaceAll(strings.ReplaceAll(goName, "_", ""), ",omitempty", "")
 	return strings.EqualFold(goName, strings.ReplaceAll(name, "_", ""))
+}
+
+// namesVariables reports whether any of the arguments' values is, or
+// holds, a variable.
+func namesVariables(args ast.ArgumentList) bool {
+	var holds func(v *ast.Value) bool
+	holds = func(v *ast.Value) bool {
+		if v == nil {
+			return false
+		}
+		if v.Kind == ast.Variable {
+			return true
+		}
+		for _, c := range v.Children {
+			if holds(c.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range args {
+		if holds(a.Value) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,6 +22,9 @@ type rootPlan struct {
 	typename bool
 	field    graphql.CollectedField
 	root     Root
+	// args are the field's arguments when they name no variable: the
+	// same for every run, coerced once.
+	args map[string]any
 	// byID is set for a one-record field of a kind the loaders know: the
 	// plan loads it by id itself, in a batch of its own, rather than
 	// through the resolver's loader and its batching window.

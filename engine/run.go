@@ -169,7 +169,10 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 // callRoot answers a root field: its value, or the error that makes it
 // null. A run that must stop (its time is up) sets ex.err.
 func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, error) {
-	args := f.field.ArgumentMap(vars)
+	args := f.args
+	if args == nil {
+		args = f.field.ArgumentMap(vars)
+	}
 	if f.byID {
 		if v, ok := ex.loadRoot(f.idKind, args["id"]); ok {
 			return v, nil

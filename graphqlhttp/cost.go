@@ -3,7 +3,10 @@ package graphqlhttp
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strconv"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -66,7 +69,7 @@ func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 	limit := c.e.opts.Limits.MaxComplexity
 	// The walk visits each field once (the guard bounds them, fragments
 	// expanded), so the exact figure is cheap to report.
-	cost := c.e.costs.operation(oc, lengths)
+	cost := c.e.costs.cached(oc, lengths)
 	if cost <= limit {
 		return nil
 	}
@@ -77,9 +80,39 @@ func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 }
 
 // coster measures operations against one schema.
-type coster struct{ schema *ast.Schema }
+type coster struct {
+	schema *ast.Schema
+	// known are the costs of operations without variables, whose cost
+	// is fixed for a document (the one the endpoint keeps for its text)
+	// and the lengths of one snapshot.
+	known *lru.Cache[costKey, int]
+}
 
-func newCoster(schema *ast.Schema) *coster { return &coster{schema: schema} }
+type costKey struct {
+	doc       *ast.QueryDocument
+	operation string
+	lengths   Lengths
+}
+
+func newCoster(schema *ast.Schema) *coster {
+	known, _ := lru.New[costKey, int](1000)
+	return &coster{schema: schema, known: known}
+}
+
+// cached returns the cost of oc's operation, as operation does, measured
+// once for an operation without variables.
+func (c *coster) cached(oc *graphql.OperationContext, lengths Lengths) int {
+	if len(oc.Operation.VariableDefinitions) > 0 || lengths != nil && !reflect.TypeOf(lengths).Comparable() {
+		return c.operation(oc, lengths)
+	}
+	key := costKey{oc.Doc, oc.OperationName, lengths}
+	if cost, ok := c.known.Get(key); ok {
+		return cost
+	}
+	cost := c.operation(oc, lengths)
+	c.known.Add(key, cost)
+	return cost
+}
 
 // costCeiling is where costs saturate: no count overflows, whatever a
 // query multiplies.

@@ -11,6 +11,7 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -108,22 +109,40 @@ func (l *Loaders) Release() { l.snapshot = nil }
 
 // lazy is one kind's loader, made on first use: most requests ask for one
 // or two kinds of the ten, and a loader costs a dozen allocations. Its
-// batch function and cache are kept beside it, for LoadMany.
+// batch function is made first, on its own: LoadMany needs only that and
+// the loader's cache, which is empty until the loader is made.
 type lazy[T any] struct {
-	once   sync.Once
-	loader *dataloader.Loader[int64, *T]
-	fetch  dataloader.BatchFunc[int64, *T]
-	cache  dataloader.Cache[int64, *T]
+	fetchOnce sync.Once
+	fetch     dataloader.BatchFunc[int64, *T]
+
+	loaderOnce sync.Once
+	made       atomic.Bool
+	loader     *dataloader.Loader[int64, *T]
+	cache      dataloader.Cache[int64, *T]
+}
+
+// batch returns the request's batch function of kind k.
+func (z *lazy[T]) batch(l *Loaders, k recordKind[T]) dataloader.BatchFunc[int64, *T] {
+	z.fetchOnce.Do(func() { z.fetch = batchFunc(l.opts, k.name, tableOf(l, k)) })
+	return z.fetch
 }
 
 // get returns the request's loader of kind k, making it on first use.
-func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *lazy[T] {
-	z.once.Do(func() {
-		z.fetch = batchFunc(l.opts, k.name, tableOf(l, k))
+func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *dataloader.Loader[int64, *T] {
+	z.loaderOnce.Do(func() {
 		z.cache = dataloader.NewCache[int64, *T]()
-		z.loader = newLoader(l.opts, z.fetch, z.cache)
+		z.loader = newLoader(l.opts, z.batch(l, k), z.cache)
+		z.made.Store(true)
 	})
-	return z
+	return z.loader
+}
+
+// cached returns the loader's cache, or nil before the loader is made.
+func (z *lazy[T]) cached() dataloader.Cache[int64, *T] {
+	if !z.made.Load() {
+		return nil
+	}
+	return z.cache
 }
 
 // batchFunc reads one batch of ids of a kind of record from its table.

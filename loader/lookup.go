@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/graph-gophers/dataloader/v7"
 )
 
 // ErrNoLoaders is returned by lookups on a context that did not pass
@@ -51,7 +52,7 @@ func load[T any](ctx context.Context, k recordKind[T], id int64) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	return k.slot(l).get(l, k).loader.Load(ctx, id)()
+	return k.slot(l).get(l, k).Load(ctx, id)()
 }
 
 // request returns the request's loaders, or why it may not use them: its
@@ -189,12 +190,17 @@ func LoadMany(ctx context.Context, k Kind, ids []int64) ([]any, error) {
 
 // many loads ids as LoadMany says.
 func many[T any](ctx context.Context, l *Loaders, k recordKind[T], ids []int64) ([]any, error) {
-	z := k.slot(l).get(l, k)
+	z := k.slot(l)
+	cache := z.cached()
 	out := make([]any, len(ids))
 	var missing []int64
 	var at []int // where each missing id stands in ids
 	for i, id := range ids {
-		thunk, cached := z.cache.Get(ctx, id)
+		var thunk dataloader.Thunk[*T]
+		cached := false
+		if cache != nil {
+			thunk, cached = cache.Get(ctx, id)
+		}
 		if !cached {
 			missing = append(missing, id)
 			at = append(at, i)
@@ -211,7 +217,7 @@ func many[T any](ctx context.Context, l *Loaders, k recordKind[T], ids []int64) 
 	if len(missing) == 0 {
 		return out, nil
 	}
-	for j, res := range z.fetch(ctx, missing) {
+	for j, res := range z.batch(l, k)(ctx, missing) {
 		if res.Error != nil {
 			return nil, res.Error
 		}
