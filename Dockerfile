@@ -3,7 +3,8 @@
 # non-root user. No shell, no package manager: nothing to patch but the
 # binary itself.
 #
-#   docker build -t catalogue-gateway .
+#   docker build --build-arg VERSION=1.0.0 --build-arg COMMIT=$(git rev-parse --short=12 HEAD) \
+#     -t catalogue-gateway:1.0.0 .
 #   docker run -p 8080:8080 -e CATALOGUE_BASE_URL=https://… catalogue-gateway
 #
 # Every flag is an environment variable (README, Flags); the defaults below
@@ -15,10 +16,22 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN sh deploy/build.sh /out/gateway \
+# The build context has no .git: the version and commit come in as
+# arguments (see deploy/build.sh), shown by -version, /readyz and
+# gateway_build_info.
+ARG VERSION=dev
+ARG COMMIT=
+RUN VERSION="$VERSION" COMMIT="$COMMIT" sh deploy/build.sh /out/gateway \
  && mkdir -p /out/cache
 
 FROM scratch
+ARG VERSION=dev
+ARG COMMIT=
+LABEL org.opencontainers.image.title="catalogue-gateway" \
+      org.opencontainers.image.description="GraphQL gateway over a game's reference catalogue, with its REST paths served byte for byte" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$COMMIT" \
+      org.opencontainers.image.licenses="MIT"
 # CA roots, for an upstream over https.
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/
 COPY --from=build /out/gateway /gateway

@@ -19,6 +19,8 @@ import (
 
 // config is the gateway's configuration, from flags and the environment.
 type config struct {
+	// version asks for the build's version, printed instead of serving.
+	version      bool
 	addr         string
 	baseURL      string
 	worldBossURL string

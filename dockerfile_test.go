@@ -47,7 +47,10 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("the Dockerfile's environment is refused: %v", err)
 	}
 	for _, want := range []string{
-		`RUN sh deploy/build.sh /out/gateway`,
+		`RUN VERSION="$VERSION" COMMIT="$COMMIT" sh deploy/build.sh /out/gateway`,
+		`org.opencontainers.image.version="$VERSION"`,
+		`org.opencontainers.image.revision="$COMMIT"`,
+		`org.opencontainers.image.licenses="MIT"`,
 		`CMD ["/gateway", "healthcheck"]`,
 		`ENTRYPOINT ["/gateway"]`,
 		"FROM scratch",
@@ -63,5 +66,8 @@ func TestDockerfile(t *testing.T) {
 	}
 	if !bytes.Contains(build, []byte("CGO_ENABLED=0 go build -trimpath")) {
 		t.Error("deploy/build.sh does not build a static, trimmed binary")
+	}
+	if !bytes.Contains(build, []byte("-X main.version=")) || !bytes.Contains(build, []byte("-X main.commit=")) {
+		t.Error("deploy/build.sh does not stamp the version and commit")
 	}
 }

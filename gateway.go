@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/netip"
 	"path"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,7 +98,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			BaseURL:      cfg.baseURL,
 			WorldBossURL: cfg.worldBossURL,
 			Client:       catalogue.NewUpstreamClient(),
-			UserAgent:    userAgent(),
+			UserAgent:    build().userAgent(),
 			Timeout:      cfg.upstreamTimeout,
 			MaxBodyBytes: cfg.maxUpstreamBytes,
 		},
@@ -111,15 +110,6 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	logger.Info("reading the upstream", "base_url", cfg.baseURL, "worldboss_url", cfg.worldBossURL,
 		"refresh", cfg.refresh.String(), "cache_dir", cfg.cacheDir)
 	return g, nil
-}
-
-// userAgent names the gateway and its version to the upstream.
-func userAgent() string {
-	version := "dev"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		version = bi.Main.Version
-	}
-	return "catalogue-gateway/" + version
 }
 
 // handler routes the gateway's endpoints.

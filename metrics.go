@@ -101,6 +101,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
 		snapshotCollector{store: store, states: states},
+		buildInfoGauge(build()),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "graphql_response_cache_bytes",
 			Help: "Memory held by cached GraphQL answers, compressed variants included.",
@@ -117,6 +118,19 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		m.operationsRun.WithLabelValues(executor)
 	}
 	return m
+}
+
+// buildInfoGauge is gateway_build_info: always 1, its labels saying which
+// build runs, so that a dashboard can show a rollout and a rule join on
+// it.
+func buildInfoGauge(b buildInfo) prometheus.Collector {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "gateway_build_info",
+		Help:        "The running gateway's build: version, commit and Go version as labels; always 1.",
+		ConstLabels: prometheus.Labels{"version": b.Version, "commit": b.Commit, "goversion": b.GoVersion},
+	})
+	g.Set(1)
+	return g
 }
 
 func (m *metrics) handler() http.Handler {

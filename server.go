@@ -29,6 +29,10 @@ func main() {
 	setGCPercent(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if versionAsked(os.Args[1:]) {
+		fmt.Println(build())
+		return
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr))
 }
 
@@ -47,6 +51,12 @@ func setGCPercent(getenv func(string) string) {
 	}
 }
 
+// versionAsked reports whether the command line is `-version` (or
+// `--version`): the build's version is printed, and nothing served.
+func versionAsked(args []string) bool {
+	return len(args) == 1 && (args[0] == "-version" || args[0] == "--version")
+}
+
 // run parses the configuration, serves until ctx ends and returns the exit
 // status: 0 after a clean shutdown, 2 for a bad flag or environment value,
 // 1 for anything else. `healthcheck` as the first argument checks a running
@@ -59,6 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+
 	if err != nil {
 		fmt.Fprintln(stderr, "gateway:", err)
 		return 2
@@ -129,7 +140,8 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	srv.RegisterOnShutdown(g.closeStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	logger.Info("listening", "addr", ln.Addr().String())
+	b := build()
+	logger.Info("listening", "addr", ln.Addr().String(), "version", b.Version, "commit", b.Commit)
 
 	select {
 	case err := <-errc:

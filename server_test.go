@@ -917,7 +917,12 @@ func startBinary(t *testing.T, args ...string) *gatewayProcess {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return startBuilt(t, bin, args...)
+}
 
+// startBuilt is startBinary for a binary built already.
+func startBuilt(t *testing.T, bin string, args ...string) *gatewayProcess {
+	t.Helper()
 	g := &gatewayProcess{logs: &logWatcher{addr: make(chan string, 1)}, exited: make(chan struct{})}
 	g.cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
 	g.cmd.Env = []string{} // not the test's environment: no CATALOGUE_* settings

@@ -915,8 +915,8 @@ func TestUpstreamUserAgent(t *testing.T) {
 			t.Errorf("no request of %s reached the upstream", c.Path())
 		}
 		for _, ua := range agents {
-			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != userAgent() {
-				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, userAgent())
+			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != build().userAgent() {
+				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, build().userAgent())
 			}
 		}
 	}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBuildStamped builds the gateway as the container does, with a
+// version and commit, and finds them where an operator looks: -version,
+// the start-up log line, /readyz and gateway_build_info. A plain build says
+// dev.
+func TestBuildStamped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "gateway")
+	cmd := exec.Command("sh", "deploy/build.sh", bin)
+	cmd.Env = append(os.Environ(), "VERSION=9.8.7", "COMMIT=abcdef123456")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("deploy/build.sh: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "-version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "catalogue-gateway 9.8.7 (commit abcdef123456) go") {
+		t.Errorf("-version: %q, %v", out, err)
+	}
+
+	g := startBuilt(t, bin)
+	if log := g.logs.String(); !strings.Contains(log, `"version":"9.8.7","commit":"abcdef123456"`) {
+		t.Errorf("the start-up line does not name the build: %s", log)
+	}
+	get := func(path string) []byte {
+		resp, err := http.Get("http://" + g.addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return b
+	}
+	var rd struct{ Build buildInfo }
+	body := get("/readyz")
+	if err := json.Unmarshal(body, &rd); err != nil || rd.Build.Version != "9.8.7" || rd.Build.Commit != "abcdef123456" {
+		t.Errorf("/readyz build = %+v (%v): %s", rd.Build, err, body)
+	}
+	if m := string(get("/metrics")); !strings.Contains(m, `gateway_build_info{commit="abcdef123456",goversion="go`) ||
+		!strings.Contains(m, `version="9.8.7"} 1`) {
+		t.Errorf("/metrics has no gateway_build_info for the build")
+	}
+}
+
+// TestBuildUnstamped: a build with nothing stamped says dev.
+func TestBuildUnstamped(t *testing.T) {
+	if b := build(); b.Version != "dev" || !strings.HasPrefix(b.String(), "catalogue-gateway dev") {
+		t.Errorf("an unstamped test binary says %+v (%s), want dev", b, b)
+	}
+	if !versionAsked([]string{"-version"}) || !versionAsked([]string{"--version"}) || versionAsked([]string{"-version", "-addr", ":1"}) {
+		t.Error("versionAsked")
+	}
+}
