@@ -44,6 +44,8 @@ type config struct {
 	introspection  bool
 	corsOrigins    string
 	accessLog      bool
+	logFormat      logFormat
+	logLevel       logLevel
 	pprofAddr      string
 	// compiledPlans runs queries from plans compiled once per document
 	// where it can, instead of gqlgen's executor.
@@ -98,6 +100,7 @@ func defaultConfig() config {
 		introspection:    true,
 		corsOrigins:      "*",
 		accessLog:        true,
+		logFormat:        "json",
 		compiledPlans:    true,
 		maxSubscriptions: 1000,
 		playground:       true,
@@ -128,15 +131,15 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("base-url", "CATALOGUE_BASE_URL", "upstream base `URL`; empty serves the embedded snapshot, with no network")
 	fs.StringVar(&cfg.worldBossURL, "worldboss-url", "", "")
 	def("worldboss-url", "CATALOGUE_WORLDBOSS_URL", "upstream `URL` serving /worldboss (default the base URL)")
-	fs.DurationVar(&cfg.refresh, "refresh", cfg.refresh, "")
+	fs.Var((*durationValue)(&cfg.refresh), "refresh", "")
 	def("refresh", "CATALOGUE_REFRESH", "how often the upstream is read again")
 	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "")
 	def("cache-dir", "CATALOGUE_CACHE_DIR", "`directory` keeping the last good snapshot, so a restart while the upstream is down still serves")
 
-	fs.DurationVar(&cfg.upstreamTimeout, "upstream-timeout", cfg.upstreamTimeout, "")
+	fs.Var((*durationValue)(&cfg.upstreamTimeout), "upstream-timeout", "")
 	def("upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)")
 
-	fs.DurationVar(&cfg.coldWait, "cold-wait", cfg.coldWait, "")
+	fs.Var((*durationValue)(&cfg.coldWait), "cold-wait", "")
 	def("cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)")
 	fs.Var((*byteSize)(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
@@ -144,58 +147,61 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB); 0 turns the cache off")
 
 	l := &cfg.limits
-	fs.Int64Var(&l.MaxBodyBytes, "max-body-bytes", l.MaxBodyBytes, "")
+	fs.Var((*int64Value)(&l.MaxBodyBytes), "max-body-bytes", "")
 	def("max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (413 beyond)")
-	fs.IntVar(&l.MaxURLBytes, "max-url-bytes", l.MaxURLBytes, "")
+	fs.Var((*intValue)(&l.MaxURLBytes), "max-url-bytes", "")
 	def("max-url-bytes", "GATEWAY_MAX_URL_BYTES", "longest /graphql GET URL, in `bytes` (414 beyond)")
-	fs.IntVar(&l.MaxTokens, "max-tokens", l.MaxTokens, "")
+	fs.Var((*intValue)(&l.MaxTokens), "max-tokens", "")
 	def("max-tokens", "GATEWAY_MAX_TOKENS", "most `tokens` the GraphQL parser reads")
-	fs.IntVar(&l.MaxDepth, "max-depth", l.MaxDepth, "")
+	fs.Var((*intValue)(&l.MaxDepth), "max-depth", "")
 	def("max-depth", "GATEWAY_MAX_DEPTH", "deepest selection nesting, fragments expanded (introspection apart)")
-	fs.IntVar(&l.MaxFields, "max-fields", l.MaxFields, "")
+	fs.Var((*intValue)(&l.MaxFields), "max-fields", "")
 	def("max-fields", "GATEWAY_MAX_FIELDS", "most fields in an operation, fragments expanded")
-	fs.IntVar(&l.MaxAliases, "max-aliases", l.MaxAliases, "")
+	fs.Var((*intValue)(&l.MaxAliases), "max-aliases", "")
 	def("max-aliases", "GATEWAY_MAX_ALIASES", "most aliased fields in an operation")
-	fs.IntVar(&l.MaxDirectives, "max-directives", l.MaxDirectives, "")
+	fs.Var((*intValue)(&l.MaxDirectives), "max-directives", "")
 	def("max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation")
-	fs.IntVar(&l.MaxComplexity, "max-complexity", l.MaxComplexity, "")
+	fs.Var((*intValue)(&l.MaxComplexity), "max-complexity", "")
 	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation cost: the most values its answer could hold, each list counted at its longest (a page, or the longest such list in the snapshot)")
 	fs.Var((*byteSize)(&cfg.maxResponseBytes), "max-response-bytes", "")
 	def("max-response-bytes", "GATEWAY_MAX_RESPONSE_BYTES", "largest GraphQL answer, in `bytes` (suffixes KiB, MiB, GiB); a longer one is stopped while it is built and answered RESPONSE_TOO_LARGE")
-	fs.DurationVar(&cfg.requestTimeout, "request-timeout", cfg.requestTimeout, "")
+	fs.Var((*durationValue)(&cfg.requestTimeout), "request-timeout", "")
 	def("request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request")
-	fs.BoolVar(&cfg.introspection, "introspection", cfg.introspection, "")
+	fs.Var((*boolValue)(&cfg.introspection), "introspection", "")
 	def("introspection", "GATEWAY_INTROSPECTION", "allow introspection queries (the playground needs them)")
 	fs.StringVar(&cfg.corsOrigins, "cors-origins", cfg.corsOrigins, "")
 	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
-	fs.IntVar(&cfg.maxSubscriptions, "max-subscriptions", cfg.maxSubscriptions, "")
+	fs.Var((*intValue)(&cfg.maxSubscriptions), "max-subscriptions", "")
 	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
-	fs.IntVar(&cfg.maxSubscriptionsPerClient, "max-subscriptions-per-client", cfg.maxSubscriptionsPerClient, "")
+	fs.Var((*intValue)(&cfg.maxSubscriptionsPerClient), "max-subscriptions-per-client", "")
 	def("max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1")
-	fs.DurationVar(&cfg.subscriptionMaxAge, "subscription-max-age", cfg.subscriptionMaxAge, "")
+	fs.Var((*durationValue)(&cfg.subscriptionMaxAge), "subscription-max-age", "")
 	def("subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s")
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", cfg.trustedProxies, "")
 	def("trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none")
-	fs.BoolVar(&cfg.playground, "playground", cfg.playground, "")
+	fs.Var((*boolValue)(&cfg.playground), "playground", "")
 	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
-	fs.BoolVar(&cfg.explorer, "explorer", cfg.explorer, "")
+	fs.Var((*boolValue)(&cfg.explorer), "explorer", "")
 	def("explorer", "GATEWAY_EXPLORER", "serve the catalogue explorer at /explorer")
-	fs.BoolVar(&cfg.accessLog, "access-log", cfg.accessLog, "")
+	fs.Var(&cfg.logFormat, "log-format", "")
+	def("log-format", "GATEWAY_LOG_FORMAT", "how log lines are written: json, or text for a terminal")
+	fs.Var(&cfg.logLevel, "log-level", "")
+	def("log-level", "GATEWAY_LOG_LEVEL", "least severe level logged: debug, info, warn or error")
+	fs.Var((*boolValue)(&cfg.accessLog), "access-log", "")
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
-	fs.BoolVar(&cfg.compiledPlans, "compiled-plans", cfg.compiledPlans, "")
+	fs.Var((*boolValue)(&cfg.compiledPlans), "compiled-plans", "")
 	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "run queries from plans compiled once per document where possible; false runs every query through gqlgen's executor")
-	fs.DurationVar(&cfg.shutdownDelay, "shutdown-delay", cfg.shutdownDelay, "")
+	fs.Var((*durationValue)(&cfg.shutdownDelay), "shutdown-delay", "")
 	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
 	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
-	fs.BoolVar(&cfg.trustTraceparent, "trust-traceparent", cfg.trustTraceparent, "")
+	fs.Var((*boolValue)(&cfg.trustTraceparent), "trust-traceparent", "")
 	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stderr, "Usage: gateway [flags]\n\nServes the game catalogue as GraphQL and as the upstream's REST paths.\nEvery flag has an environment variable; the flag wins.\n\nFlags:")
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
+			printDefaults(stderr, fs)
 			return cfg, err
 		}
 		return cfg, err
@@ -218,6 +224,89 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	cfg.tracing = tracing
 	return cfg, cfg.check()
+}
+
+// printDefaults is flag.PrintDefaults, naming the kind of value of the
+// flags whose types are ours, which the flag package calls "value".
+func printDefaults(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		if name == "value" {
+			switch f.Value.(type) {
+			case *durationValue:
+				name = "duration"
+			case *intValue, *int64Value:
+				name = "int"
+			case *logFormat:
+				name = "format"
+			case *logLevel:
+				name = "level"
+			}
+		}
+		line := "  -" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+		if def := f.DefValue; def != "" && def != "0" && def != "false" && def != "0s" {
+			line += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintln(w, line)
+	})
+}
+
+// Flag values that say what they want when they refuse a value: the flag
+// package's own say only "parse error", which leaves `-refresh 5` a riddle.
+type (
+	durationValue time.Duration
+	intValue      int
+	int64Value    int64
+	boolValue     bool
+)
+
+func (d *durationValue) String() string { return time.Duration(*d).String() }
+
+func (d *durationValue) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("want a duration such as 5m, 30s or 1h30m")
+	}
+	*d = durationValue(v)
+	return nil
+}
+
+func (n *intValue) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *intValue) Set(s string) error {
+	v, err := strconv.ParseInt(s, 10, strconv.IntSize)
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	*n = intValue(v)
+	return nil
+}
+
+func (n *int64Value) String() string { return strconv.FormatInt(int64(*n), 10) }
+
+func (n *int64Value) Set(s string) error {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	*n = int64Value(v)
+	return nil
+}
+
+func (b *boolValue) String() string   { return strconv.FormatBool(bool(*b)) }
+func (b *boolValue) IsBoolFlag() bool { return true }
+
+func (b *boolValue) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*b = boolValue(v)
+	return nil
 }
 
 // byteSize is a flag holding a number of bytes, written as a whole number

@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	logs := newLogBuffer(stderr)
 	defer logs.Close()
-	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	logger := newLogger(logs, cfg.logFormat, cfg.logLevel.Level)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		logger.Error("cannot listen", "addr", cfg.addr, "err", err)

@@ -106,6 +106,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag cors-origins", args: []string{"-cors-origins", "https://a.example,https://b.example"}, want: with(func(c *config) { c.corsOrigins = "https://a.example,https://b.example" })},
 		{name: "flag cors-origins empty", args: []string{"-cors-origins="}, want: with(func(c *config) { c.corsOrigins = "" })},
 		{name: "flag access-log off", args: []string{"-access-log=false"}, want: with(func(c *config) { c.accessLog = false })},
+		{name: "flag log-format text", args: []string{"-log-format", "text"}, want: with(func(c *config) { c.logFormat = "text" })},
+		{name: "env GATEWAY_LOG_LEVEL", env: map[string]string{"GATEWAY_LOG_LEVEL": "warn"}, want: with(func(c *config) { c.logLevel = logLevel{slog.LevelWarn} })},
 		{name: "flag upstream-timeout", args: []string{"-upstream-timeout", "5s"}, want: with(func(c *config) { c.upstreamTimeout = 5 * time.Second })},
 		{name: "env CATALOGUE_UPSTREAM_TIMEOUT", env: map[string]string{"CATALOGUE_UPSTREAM_TIMEOUT": "7s"}, want: with(func(c *config) { c.upstreamTimeout = 7 * time.Second })},
 		{name: "flag pprof-addr", args: []string{"-pprof-addr", "127.0.0.1:6060"}, want: with(func(c *config) { c.pprofAddr = "127.0.0.1:6060" })},
@@ -212,6 +214,12 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "upstream timeout too short", args: []string{"-upstream-timeout", "1ms"}, wantErr: "upstream-timeout"},
 		{name: "bad introspection", args: []string{"-introspection=maybe"}, wantErr: "introspection"},
 		{name: "bad pprof addr", args: []string{"-pprof-addr", "6060"}, wantErr: "6060"},
+		{name: "duration says what it wants", args: []string{"-refresh", "5"}, wantErr: "-refresh: want a duration such as 5m"},
+		{name: "env duration names its variable", env: map[string]string{"CATALOGUE_REFRESH": "5"}, wantErr: "CATALOGUE_REFRESH: want a duration such as 5m"},
+		{name: "number says what it wants", args: []string{"-max-depth", "deep"}, wantErr: "-max-depth: want a whole number"},
+		{name: "boolean says what it wants", env: map[string]string{"GATEWAY_ACCESS_LOG": "sometimes"}, wantErr: "GATEWAY_ACCESS_LOG: want true or false"},
+		{name: "bad log format", args: []string{"-log-format", "xml"}, wantErr: "want json or text"},
+		{name: "bad log level", env: map[string]string{"GATEWAY_LOG_LEVEL": "loud"}, wantErr: "GATEWAY_LOG_LEVEL: want debug, info, warn or error"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -285,6 +293,8 @@ func TestRunHelp(t *testing.T) {
 		"introspection":        "GATEWAY_INTROSPECTION",
 		"cors-origins":         "GATEWAY_CORS_ORIGINS",
 		"access-log":           "GATEWAY_ACCESS_LOG",
+		"log-format":           "GATEWAY_LOG_FORMAT",
+		"log-level":            "GATEWAY_LOG_LEVEL",
 		"pprof-addr":           "GATEWAY_PPROF_ADDR",
 		"trust-traceparent":    "GATEWAY_TRUST_TRACEPARENT",
 

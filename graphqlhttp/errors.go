@@ -75,7 +75,7 @@ func (e *endpoint) presentErrorAt(ctx context.Context, path ast.Path, err error)
 		return gerr
 	}
 	id := RequestID(ctx)
-	e.opts.Logger.Error("graphql: internal error", "request_id", id, "path", path, "err", err)
+	e.opts.Logger.ErrorContext(ctx, "graphql: internal error", "request_id", id, "path", path, "err", err)
 	return &gqlerror.Error{
 		Message:    "internal error",
 		Path:       path,
@@ -96,6 +96,6 @@ func pathOf(ctx context.Context) ast.Path {
 // recoverPanic turns a resolver's panic into an internal error; the stack
 // goes to the log, never to the caller.
 func (e *endpoint) recoverPanic(ctx context.Context, p any) error {
-	e.opts.Logger.Error("graphql: panic", "request_id", RequestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	e.opts.Logger.ErrorContext(ctx, "graphql: panic", "request_id", RequestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 	return errors.New("panic in a resolver")
 }
