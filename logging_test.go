@@ -21,7 +21,7 @@ func TestLogLinesJoinTraces(t *testing.T) {
 	})
 	traced := trace.ContextWithSpanContext(context.Background(), sc)
 	for _, tt := range []struct {
-		format         logFormat
+		format          logFormat
 		traceID, spanID string
 	}{
 		{"json", `"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736"`, `"span_id":"00f067aa0ba902b7"`},
