@@ -119,7 +119,7 @@ type rootPlan struct {
 	// plan loads it by id itself, in a batch of its own, rather than
 	// through the resolver's loader and its batching window.
 	byID   bool
-	idKind loader.Kind
+	idKind catalogue.Kind
 	value  *valuePlan
 }
 
@@ -167,7 +167,7 @@ type fieldPlan struct {
 // refPlan is a reference field: an id of the object, resolved through the
 // request's loader of its kind.
 type refPlan struct {
-	kind  loader.Kind
+	kind  catalogue.Kind
 	index []int // the id field: int64, *int64 or catalogue.JSONValue
 	// byName, if set, makes the field at index a name, which it turns
 	// into the id of the record it names (see namedReferences).
@@ -184,87 +184,59 @@ var (
 
 // references are the reference fields the plan resolves itself: the
 // record type, the GraphQL field, the Go field holding the id, and the
-// kind of record it names. They are those of records.resolvers.go, where
-// gqlgen's executor resolves the same fields one by one; TestCompiledMatchesGQLGen
-// checks the two agree on every reference of the golden queries.
-var references = map[reflect.Type]map[string]struct {
+// kind of record it names. Like records.resolvers.go, where gqlgen's
+// executor resolves the same fields one by one, they are the schema's
+// @ref fields (catalogue.References).
+var references = map[reflect.Type]map[string]idReference{}
+
+type idReference struct {
 	idField string
-	kind    loader.Kind
-}{
-	reflect.TypeFor[catalogue.AlchemyMaterial]():       {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.BaseTowerReward]():       {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.ChestContent]():          {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.ChestFind]():             {"chest": {"ChestID", loader.EventChestKind}},
-	reflect.TypeFor[catalogue.CookingMaterial]():       {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.CookingRecipe]():         {"item": {"ItemID", loader.ItemKind}, "burntItem": {"BurntID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.DiscoveryDrop]():         {"location": {"LocationID", loader.DiscoveryLocationKind}},
-	reflect.TypeFor[catalogue.DiscoveryLocationDrop](): {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.EventChest]():            {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.EventChestDrop]():        {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.EventDrop]():             {"chest": {"ChestID", loader.EventChestKind}},
-	reflect.TypeFor[catalogue.FarmingSeed]():           {"item": {"ItemID", loader.ItemKind}, "rewardItem": {"RewardID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.FletchingRecipe]():       {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.ForestryTree]():          {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.ItemAmount]():            {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.ItemMonsterDrop]():       {"monster": {"MonsterID", loader.MonsterKind}},
-	reflect.TypeFor[catalogue.MiningRock]():            {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.MonsterDrop]():           {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.QuestReward]():           {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.SecretRare]():            {"item": {"ItemID", loader.ItemKind}},
-	reflect.TypeFor[catalogue.UsedInBasecamp]():        {"basecamp": {"BasecampID", loader.BaseCampKind}},
-	reflect.TypeFor[catalogue.UsedInCooking]():         {"cooking": {"CookingID", loader.CookingRecipeKind}},
-	reflect.TypeFor[catalogue.UsedInFarming]():         {"farming": {"FarmingID", loader.FarmingSeedKind}},
-	reflect.TypeFor[catalogue.UsedInFletching]():       {"fletching": {"FletchingID", loader.FletchingRecipeKind}},
-	reflect.TypeFor[catalogue.UsedInForestry]():        {"forestry": {"ForestryID", loader.ForestryTreeKind}},
-	reflect.TypeFor[catalogue.UsedInQuest]():           {"quest": {"QuestID", loader.QuestKind}},
+	kind    catalogue.Kind
 }
 
 // namedReferences are the references by name the plan resolves itself:
 // the Go field holding the name, the kind of record, and how the snapshot
 // finds the id of the record of that name. The record is then loaded by
-// that id, through the loader, as the resolver (prerequisite) does.
-var namedReferences = map[reflect.Type]map[string]struct {
+// that id, through the loader, as the resolver does.
+var namedReferences = map[reflect.Type]map[string]nameReference{}
+
+type nameReference struct {
 	nameField string
-	kind      loader.Kind
+	kind      catalogue.Kind
 	byName    func(s *catalogue.Snapshot, name string) (int64, bool)
-}{
-	reflect.TypeFor[catalogue.Quest](): {"prerequisite": {"PrerequisiteQuest", loader.QuestKind, questIDNamed}},
 }
 
-// questIDNamed is the id of the first quest of that name; none for an
-// empty name.
-func questIDNamed(s *catalogue.Snapshot, name string) (int64, bool) {
-	if s == nil || name == "" {
-		return 0, false
+func init() {
+	for _, r := range catalogue.References {
+		t := r.OwnerType
+		if r.ByName {
+			if namedReferences[t] == nil {
+				namedReferences[t] = map[string]nameReference{}
+			}
+			k := r.Target
+			namedReferences[t][r.Field] = nameReference{r.GoSource, k, func(s *catalogue.Snapshot, name string) (int64, bool) {
+				return s.IDNamed(k, name)
+			}}
+			continue
+		}
+		if references[t] == nil {
+			references[t] = map[string]idReference{}
+		}
+		references[t][r.Field] = idReference{r.GoSource, r.Target}
 	}
-	q, ok := s.QuestNamed(name)
-	if !ok {
-		return 0, false
+	for _, r := range catalogue.Relations {
+		if relations[r.OwnerType] == nil {
+			relations[r.OwnerType] = map[string]reverseRelation{}
+		}
+		relations[r.OwnerType][r.Field] = relationOf(r.List)
 	}
-	return q.ID, true
 }
 
 // relations are the reverse relations the plan answers itself: lists the
 // snapshot computed once, by the id of the record asked about. They are
-// those of records.resolvers.go (related), where gqlgen's executor answers
-// the same fields; TestCompiledMatchesGQLGen checks the two agree.
-var relations = map[reflect.Type]map[string]reverseRelation{
-	reflect.TypeFor[catalogue.Item](): {
-		"droppedByMonsters":           relationOf((*catalogue.Snapshot).MonstersDropping),
-		"rewardedByQuests":            relationOf((*catalogue.Snapshot).QuestsRewarding),
-		"requiredByQuests":            relationOf((*catalogue.Snapshot).QuestsRequiring),
-		"requiredByBaseCamps":         relationOf((*catalogue.Snapshot).BaseCampsRequiring),
-		"rewardedByBaseCamps":         relationOf((*catalogue.Snapshot).BaseCampsRewarding),
-		"ingredientOf":                relationOf((*catalogue.Snapshot).ItemsUsing),
-		"usedInCookingRecipes":        relationOf((*catalogue.Snapshot).CookingRecipesUsing),
-		"usedInFletchingRecipes":      relationOf((*catalogue.Snapshot).FletchingRecipesUsing),
-		"droppedAtDiscoveryLocations": relationOf((*catalogue.Snapshot).DiscoveryLocationsDropping),
-		"inEventChests":               relationOf((*catalogue.Snapshot).EventChestsContaining),
-		"secretRares":                 relationOf((*catalogue.Snapshot).SecretRaresOf),
-	},
-	reflect.TypeFor[catalogue.Monster](): {"droppedItems": relationOf((*catalogue.Snapshot).ItemsDroppedBy)},
-	reflect.TypeFor[catalogue.Quest]():   {"unlocks": relationOf((*catalogue.Snapshot).QuestsUnlockedBy)},
-}
+// the schema's @reverse and @follow fields (catalogue.Relations), which
+// gqlgen's executor answers through records.resolvers.go (related).
+var relations = map[reflect.Type]map[string]reverseRelation{}
 
 // reverseRelation is a reverse relation: the Go type of its list, and how
 // to read it for a record's id.
@@ -273,48 +245,33 @@ type reverseRelation struct {
 	get func(s *catalogue.Snapshot, id int64) reflect.Value
 }
 
-func relationOf[T any](list func(*catalogue.Snapshot, int64) []*T) reverseRelation {
-	return reverseRelation{typ: reflect.TypeFor[[]*T](), get: func(s *catalogue.Snapshot, id int64) reflect.Value {
-		if s == nil {
-			return reflect.ValueOf([]*T(nil))
-		}
+func relationOf(list func(*catalogue.Snapshot, int64) any) reverseRelation {
+	return reverseRelation{typ: reflect.TypeOf(list(nil, 0)), get: func(s *catalogue.Snapshot, id int64) reflect.Value {
 		return reflect.ValueOf(list(s, id))
 	}}
 }
 
 // recordTypes are the Go types of the records each kind of reference names.
-var recordTypes = [...]reflect.Type{
-	loader.ItemKind:              reflect.TypeFor[*catalogue.Item](),
-	loader.MonsterKind:           reflect.TypeFor[*catalogue.Monster](),
-	loader.QuestKind:             reflect.TypeFor[*catalogue.Quest](),
-	loader.BaseCampKind:          reflect.TypeFor[*catalogue.BaseCamp](),
-	loader.EventChestKind:        reflect.TypeFor[*catalogue.EventChest](),
-	loader.DiscoveryLocationKind: reflect.TypeFor[*catalogue.DiscoveryLocation](),
-	loader.CookingRecipeKind:     reflect.TypeFor[*catalogue.CookingRecipe](),
-	loader.FletchingRecipeKind:   reflect.TypeFor[*catalogue.FletchingRecipe](),
-	loader.FarmingSeedKind:       reflect.TypeFor[*catalogue.FarmingSeed](),
-	loader.ForestryTreeKind:      reflect.TypeFor[*catalogue.ForestryTree](),
-}
+var recordTypes = func() (t [catalogue.NumKinds]reflect.Type) {
+	for k, info := range catalogue.Kinds {
+		t[k] = info.GoType
+	}
+	return t
+}()
 
 // recordCollections are the collections each kind of record comes from.
-var recordCollections = [...]catalogue.Collection{
-	loader.ItemKind:              catalogue.Items,
-	loader.MonsterKind:           catalogue.Monsters,
-	loader.QuestKind:             catalogue.Quests,
-	loader.BaseCampKind:          catalogue.BaseCamps,
-	loader.EventChestKind:        catalogue.Events,
-	loader.DiscoveryLocationKind: catalogue.Discovery,
-	loader.CookingRecipeKind:     catalogue.Cooking,
-	loader.FletchingRecipeKind:   catalogue.Fletching,
-	loader.FarmingSeedKind:       catalogue.Farming,
-	loader.ForestryTreeKind:      catalogue.Forestry,
-}
+var recordCollections = func() (c [catalogue.NumKinds]catalogue.Collection) {
+	for k, info := range catalogue.Kinds {
+		c[k] = info.Collection
+	}
+	return c
+}()
 
 // kindOf returns the kind of reference whose records are of type t.
-func kindOf(t reflect.Type) (loader.Kind, bool) {
+func kindOf(t reflect.Type) (catalogue.Kind, bool) {
 	for k, rt := range recordTypes {
 		if rt == t {
-			return loader.Kind(k), true
+			return catalogue.Kind(k), true
 		}
 	}
 	return 0, false
@@ -563,19 +520,19 @@ type execution struct {
 // pendingGroup is the references of one level that one selection names.
 type pendingGroup struct {
 	target *valuePlan
-	kind   loader.Kind
+	kind   catalogue.Kind
 	ids    []int64
 }
 
 // lookup returns the record of kind k with id, and whether it has been
 // resolved.
-func (ex *execution) lookup(k loader.Kind, id int64) (reflect.Value, bool) {
+func (ex *execution) lookup(k catalogue.Kind, id int64) (reflect.Value, bool) {
 	v, ok := ex.resolved[k][id]
 	return v, ok
 }
 
 // queue notes a reference to resolve at the next level.
-func (ex *execution) queue(target *valuePlan, k loader.Kind, id int64) {
+func (ex *execution) queue(target *valuePlan, k catalogue.Kind, id int64) {
 	for i := range ex.pending {
 		if g := &ex.pending[i]; g.target == target && g.kind == k {
 			g.ids = append(g.ids, id)
@@ -711,7 +668,7 @@ func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, b
 // loadRoot answers a one-record field as its resolver (lookup) does: the
 // record, or null if there is none; a collection not loaded yet is an
 // error, left to gqlgen.
-func (ex *execution) loadRoot(k loader.Kind, id int) (reflect.Value, bool) {
+func (ex *execution) loadRoot(k catalogue.Kind, id int) (reflect.Value, bool) {
 	snap, err := loader.Snapshot(ex.ctx)
 	if err != nil || snap == nil || snap.Part(recordCollections[k]) == nil {
 		return reflect.Value{}, false
@@ -806,7 +763,7 @@ func (ex *execution) resolve() bool {
 		if len(ids) == 0 {
 			continue
 		}
-		recs, err := loader.LoadMany(ex.ctx, loader.Kind(k), ids)
+		recs, err := loader.LoadMany(ex.ctx, catalogue.Kind(k), ids)
 		if err != nil {
 			return false
 		}

@@ -1,0 +1,85 @@
+package resolvers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// RootField runs one Query field's resolver with the field's arguments, as
+// graphql.CollectedField.ArgumentMap gives them (variables substituted,
+// defaults applied, input objects as maps with enums as their names). A
+// null result is an untyped nil, so callers can test it with == nil.
+// RootFields (roots_gen.go, generated from the schema) has one per field.
+type RootField func(ctx context.Context, args map[string]any) (any, error)
+
+// The argument decoders RootFields calls, one per Go type an argument is
+// bound to. A wrong type is an error naming the argument; gqlgen has
+// validated the values before, so it means a caller that did not.
+
+func intArgument(args map[string]any, name string) (int, error) {
+	n, ok := intArg(args[name])
+	if !ok {
+		return 0, fmt.Errorf("argument %s: %v is not an Int", name, args[name])
+	}
+	return n, nil
+}
+
+func optionalIntArgument(args map[string]any, name string) (*int, error) {
+	if args[name] == nil {
+		return nil, nil
+	}
+	n, err := intArgument(args, name)
+	return &n, err
+}
+
+func stringArgument(args map[string]any, name string) (string, error) {
+	s, ok := args[name].(string)
+	if !ok {
+		return "", fmt.Errorf("argument %s: %v is not a String", name, args[name])
+	}
+	return s, nil
+}
+
+func optionalStringArgument(args map[string]any, name string) (*string, error) {
+	if args[name] == nil {
+		return nil, nil
+	}
+	s, err := stringArgument(args, name)
+	return &s, err
+}
+
+func boolArgument(args map[string]any, name string) (bool, error) {
+	b, ok := args[name].(bool)
+	if !ok {
+		return false, fmt.Errorf("argument %s: %v is not a Boolean", name, args[name])
+	}
+	return b, nil
+}
+
+func optionalBoolArgument(args map[string]any, name string) (*bool, error) {
+	if args[name] == nil {
+		return nil, nil
+	}
+	b, err := boolArgument(args, name)
+	return &b, err
+}
+
+// inputArgument decodes an input object into its model type through the
+// model's JSON form, as inputArg does: its fields are tagged with the
+// schema's names and its enums check their values.
+func inputArgument[T any](args map[string]any, name string) (*T, error) {
+	v := args[name]
+	if v == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("argument %s: %w", name, err)
+	}
+	p := new(T)
+	if err := json.Unmarshal(b, p); err != nil {
+		return nil, fmt.Errorf("argument %s: %w", name, err)
+	}
+	return p, nil
+}
