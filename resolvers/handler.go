@@ -18,7 +18,7 @@ import (
 // serves: a request that began before a refresh neither reads nor fills
 // the new snapshot's cache.
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
-	cfg := graph.Config{Resolvers: &Resolver{src: src}}
+	cfg := graph.Config{Resolvers: &Resolver{src: src}, Schema: graph.ServedSchema()}
 	// Unless told otherwise, operations run from compiled plans where
 	// they can (see Compiled), and by gqlgen's executor where not.
 	if httpOpts.Executor == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // schemaAST parses graph/*.graphqls as written, directives and all.
@@ -118,6 +119,36 @@ func TestReferenceGraphIsComplete(t *testing.T) {
 	for typ := range targets {
 		if !kinds[typ] {
 			t.Errorf("%s is the target of a @ref but no kind", typ)
+		}
+	}
+}
+
+// TestServedSchemaHidesTheGraph: the reference graph's directives say how
+// the gateway is built; introspection lists none of them, and every type
+// and field of the schema as written is still served.
+func TestServedSchemaHidesTheGraph(t *testing.T) {
+	srv := serve(t, storeOf(fixture(t)), loader.Options{})
+	d := data(t, srv, `{ __schema { directives { name } types { name fields { name } } } }`, nil)
+	schema := d["__schema"].(map[string]any)
+	for _, dir := range schema["directives"].([]any) {
+		switch name := dir.(map[string]any)["name"]; name {
+		case "record", "ref", "reverse", "follow":
+			t.Errorf("introspection lists @%s", name)
+		}
+	}
+	served := map[string]bool{}
+	for _, typ := range schema["types"].([]any) {
+		typ := typ.(map[string]any)
+		fields, _ := typ["fields"].([]any)
+		for _, f := range fields {
+			served[typ["name"].(string)+"."+f.(map[string]any)["name"].(string)] = true
+		}
+	}
+	for name, def := range schemaAST(t).Types {
+		for _, f := range def.Fields {
+			if def.Kind == ast.Object && !strings.HasPrefix(f.Name, "__") && !served[name+"."+f.Name] {
+				t.Errorf("%s.%s is not served", name, f.Name)
+			}
 		}
 	}
 }
