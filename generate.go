@@ -1,5 +1,5 @@
 package main
 
-// gqlgen is pinned as a module tool (go.mod's tool directive), so every
-// checkout generates with the same version.
-//go:generate go tool gqlgen generate
+// gqlgen and the reference graph's plugin (graph/refgraph), run by
+// graph/gqlgen; gqlgen's version is the one go.mod pins.
+//go:generate go run ./graph/gqlgen

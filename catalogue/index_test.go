@@ -813,53 +813,53 @@ func TestRelations(t *testing.T) {
 	}{
 		// Hen drops Egg twice: it is listed once. Item 999 is unknown, but
 		// Hen still drops it.
-		{"MonstersDropping(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonstersDropping(1), monsterID) }, []catalogue.Collection{catalogue.Monsters}, []int64{100, 101}},
-		{"MonstersDropping(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonstersDropping(2), monsterID) }, []catalogue.Collection{catalogue.Monsters}, []int64{100}},
-		{"MonstersDropping(999)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonstersDropping(999), monsterID) }, []catalogue.Collection{catalogue.Monsters}, []int64{100}},
-		{"MonstersDropping(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonstersDropping(5), monsterID) }, nil, nil},
+		{"ItemDroppedByMonsters(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedByMonsters(1), monsterID) }, []catalogue.Collection{catalogue.Monsters}, []int64{100, 101}},
+		{"ItemDroppedByMonsters(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedByMonsters(2), monsterID) }, []catalogue.Collection{catalogue.Monsters}, []int64{100}},
+		{"ItemDroppedByMonsters(999)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedByMonsters(999), monsterID) }, []catalogue.Collection{catalogue.Monsters}, []int64{100}},
+		{"ItemDroppedByMonsters(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedByMonsters(5), monsterID) }, nil, nil},
 
 		// In drop order, once each, without the unknown item 999 and the
 		// drop that names no item.
-		{"ItemsDroppedBy(100)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsDroppedBy(100), itemID) }, []catalogue.Collection{catalogue.Monsters, catalogue.Items}, []int64{2, 1}},
-		{"ItemsDroppedBy(101)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsDroppedBy(101), itemID) }, []catalogue.Collection{catalogue.Monsters, catalogue.Items}, []int64{1}},
-		{"ItemsDroppedBy(102)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsDroppedBy(102), itemID) }, nil, nil},
-		{"ItemsDroppedBy(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsDroppedBy(1), itemID) }, nil, nil},
+		{"MonsterDroppedItems(100)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonsterDroppedItems(100), itemID) }, []catalogue.Collection{catalogue.Monsters, catalogue.Items}, []int64{2, 1}},
+		{"MonsterDroppedItems(101)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonsterDroppedItems(101), itemID) }, []catalogue.Collection{catalogue.Monsters, catalogue.Items}, []int64{1}},
+		{"MonsterDroppedItems(102)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonsterDroppedItems(102), itemID) }, nil, nil},
+		{"MonsterDroppedItems(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.MonsterDroppedItems(1), itemID) }, nil, nil},
 
-		{"QuestsRewarding(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsRewarding(2), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{200, 201}},
-		{"QuestsRewarding(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsRewarding(3), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{201, 202}},
-		{"QuestsRewarding(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsRewarding(1), questID) }, nil, nil},
-		{"QuestsRequiring(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsRequiring(1), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{200}},
-		{"QuestsRequiring(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsRequiring(2), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{201}},
-		{"QuestsRequiring(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsRequiring(3), questID) }, nil, nil},
+		{"ItemRewardedByQuests(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemRewardedByQuests(2), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{200, 201}},
+		{"ItemRewardedByQuests(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemRewardedByQuests(3), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{201, 202}},
+		{"ItemRewardedByQuests(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemRewardedByQuests(1), questID) }, nil, nil},
+		{"ItemRequiredByQuests(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemRequiredByQuests(1), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{200}},
+		{"ItemRequiredByQuests(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemRequiredByQuests(2), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{201}},
+		{"ItemRequiredByQuests(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemRequiredByQuests(3), questID) }, nil, nil},
 
 		// Cake uses Flour in crafting and cooking, Bread twice in crafting:
 		// each is listed once.
-		{"ItemsUsing(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsUsing(1), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{3, 7}},
-		{"ItemsUsing(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsUsing(2), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{3, 6}},
-		{"ItemsUsing(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsUsing(5), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{4}},
-		{"ItemsUsing(42)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsUsing(42), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{6}},
-		{"ItemsUsing(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemsUsing(3), itemID) }, nil, nil},
+		{"ItemIngredientOf(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(1), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{3, 7}},
+		{"ItemIngredientOf(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(2), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{3, 6}},
+		{"ItemIngredientOf(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(5), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{4}},
+		{"ItemIngredientOf(42)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(42), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{6}},
+		{"ItemIngredientOf(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(3), itemID) }, nil, nil},
 
-		{"CookingRecipesUsing(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.CookingRecipesUsing(1), cookingID) }, []catalogue.Collection{catalogue.Cooking}, []int64{300, 301}},
-		{"CookingRecipesUsing(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.CookingRecipesUsing(2), cookingID) }, []catalogue.Collection{catalogue.Cooking}, []int64{300}},
-		{"CookingRecipesUsing(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.CookingRecipesUsing(3), cookingID) }, nil, nil},
-		{"FletchingRecipesUsing(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.FletchingRecipesUsing(5), fletchingID) }, []catalogue.Collection{catalogue.Fletching}, []int64{400}},
-		{"FletchingRecipesUsing(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.FletchingRecipesUsing(1), fletchingID) }, nil, nil},
-		{"DiscoveryLocationsDropping(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.DiscoveryLocationsDropping(2), discoveryID) }, []catalogue.Collection{catalogue.Discovery}, []int64{500}},
-		{"DiscoveryLocationsDropping(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.DiscoveryLocationsDropping(5), discoveryID) }, []catalogue.Collection{catalogue.Discovery}, []int64{501}},
-		{"DiscoveryLocationsDropping(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.DiscoveryLocationsDropping(1), discoveryID) }, nil, nil},
-		{"EventChestsContaining(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.EventChestsContaining(6), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{600}},
-		{"EventChestsContaining(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.EventChestsContaining(1), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{600}},
-		{"EventChestsContaining(77)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.EventChestsContaining(77), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{601}},
-		{"EventChestsContaining(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.EventChestsContaining(2), eventID) }, nil, nil},
-		{"SecretRaresOf(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.SecretRaresOf(6), secretRareID) }, []catalogue.Collection{catalogue.SecretRares}, []int64{700, 701}},
-		{"SecretRaresOf(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.SecretRaresOf(1), secretRareID) }, nil, nil},
+		{"ItemUsedInCookingRecipes(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(1), cookingID) }, []catalogue.Collection{catalogue.Cooking}, []int64{300, 301}},
+		{"ItemUsedInCookingRecipes(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(2), cookingID) }, []catalogue.Collection{catalogue.Cooking}, []int64{300}},
+		{"ItemUsedInCookingRecipes(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(3), cookingID) }, nil, nil},
+		{"ItemUsedInFletchingRecipes(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInFletchingRecipes(5), fletchingID) }, []catalogue.Collection{catalogue.Fletching}, []int64{400}},
+		{"ItemUsedInFletchingRecipes(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInFletchingRecipes(1), fletchingID) }, nil, nil},
+		{"ItemDroppedAtDiscoveryLocations(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(2), discoveryID) }, []catalogue.Collection{catalogue.Discovery}, []int64{500}},
+		{"ItemDroppedAtDiscoveryLocations(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(5), discoveryID) }, []catalogue.Collection{catalogue.Discovery}, []int64{501}},
+		{"ItemDroppedAtDiscoveryLocations(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(1), discoveryID) }, nil, nil},
+		{"ItemInEventChests(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(6), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{600}},
+		{"ItemInEventChests(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(1), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{600}},
+		{"ItemInEventChests(77)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(77), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{601}},
+		{"ItemInEventChests(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(2), eventID) }, nil, nil},
+		{"ItemSecretRares(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemSecretRares(6), secretRareID) }, []catalogue.Collection{catalogue.SecretRares}, []int64{700, 701}},
+		{"ItemSecretRares(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemSecretRares(1), secretRareID) }, nil, nil},
 
 		// 202 is named First Steps too, but the first of the name wins.
-		{"QuestsUnlockedBy(200)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsUnlockedBy(200), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{201, 205}},
-		{"QuestsUnlockedBy(201)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsUnlockedBy(201), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{203}},
-		{"QuestsUnlockedBy(202)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsUnlockedBy(202), questID) }, nil, nil},
-		{"QuestsUnlockedBy(203)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestsUnlockedBy(203), questID) }, nil, nil},
+		{"QuestUnlocks(200)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestUnlocks(200), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{201, 205}},
+		{"QuestUnlocks(201)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestUnlocks(201), questID) }, []catalogue.Collection{catalogue.Quests}, []int64{203}},
+		{"QuestUnlocks(202)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestUnlocks(202), questID) }, nil, nil},
+		{"QuestUnlocks(203)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.QuestUnlocks(203), questID) }, nil, nil},
 		{`QuestNamed("First Steps")`, questNamed("First Steps"), []catalogue.Collection{catalogue.Quests}, []int64{200}},
 		{`QuestNamed("Side Steps")`, questNamed("Side Steps"), []catalogue.Collection{catalogue.Quests}, []int64{205}},
 		{`QuestNamed("first steps")`, questNamed("first steps"), nil, nil},
@@ -887,12 +887,12 @@ func TestRelations(t *testing.T) {
 	t.Run("records are the tables' own", func(t *testing.T) {
 		s := snaps[0].s // all
 		hen, _ := s.Monsters().Get(100)
-		if got := s.MonstersDropping(1); len(got) == 0 || got[0] != hen {
-			t.Errorf("MonstersDropping(1)[0] is not Monsters().Get(100)")
+		if got := s.ItemDroppedByMonsters(1); len(got) == 0 || got[0] != hen {
+			t.Errorf("ItemDroppedByMonsters(1)[0] is not Monsters().Get(100)")
 		}
 		egg, _ := s.Items().Get(2)
-		if got := s.ItemsDroppedBy(100); len(got) == 0 || got[0] != egg {
-			t.Errorf("ItemsDroppedBy(100)[0] is not Items().Get(2)")
+		if got := s.MonsterDroppedItems(100); len(got) == 0 || got[0] != egg {
+			t.Errorf("MonsterDroppedItems(100)[0] is not Items().Get(2)")
 		}
 		first, _ := s.Quests().Get(200)
 		if got, _ := s.QuestNamed("First Steps"); got != first {

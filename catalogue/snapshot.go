@@ -188,7 +188,7 @@ func (s *Snapshot) index() {
 		}
 	}
 
-	s.relations = s.buildRelations()
+	s.buildRelations()
 	s.integrity = s.checkIntegrity()
 }
 

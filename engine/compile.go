@@ -145,32 +145,22 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 			c.decline() // fields with arguments are resolvers
 			return p
 		default:
-			if ref, ok := references[t][f.Name]; ok {
-				idField, found := t.FieldByName(ref.idField)
+			if ref, ok := references[fieldKey{typeName, f.Name}]; ok {
+				if ref.OwnerType != t || f.Definition.Type.NonNull {
+					c.decline() // every reference is nullable: a dangling id is null
+					return p
+				}
+				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, node: c.nodes.Add(1),
+					target: c.value(recordType(ref.Target), f.Definition.Type, f.Selections)}
+				break
+			}
+			if rel, ok := relations[fieldKey{typeName, f.Name}]; ok {
+				_, index, _, found := bind(t, "id")
 				if !found {
 					c.decline()
 					return p
 				}
-				fp.ref = &refPlan{kind: ref.kind, index: idField.Index, node: c.nodes.Add(1),
-					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
-				if f.Definition.Type.NonNull {
-					c.decline() // every reference is nullable: a dangling id is null
-				}
-				break
-			}
-			if ref, ok := namedReferences[t][f.Name]; ok {
-				nameField, found := t.FieldByName(ref.nameField)
-				if !found || f.Definition.Type.NonNull {
-					c.decline()
-					return p
-				}
-				fp.ref = &refPlan{kind: ref.kind, index: nameField.Index, byName: ref.byName, node: c.nodes.Add(1),
-					target: c.value(recordTypes[ref.kind], f.Definition.Type, f.Selections)}
-				break
-			}
-			if rel, ok := relations[t][f.Name]; ok {
-				idField, _ := t.FieldByName("ID")
-				fp.relation, fp.index = &rel, idField.Index
+				fp.relation, fp.index = &rel, index
 				fp.value = c.value(rel.typ, f.Definition.Type, f.Selections)
 				break
 			}

@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"reflect"
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // operationPlan is a query's root fields.
@@ -29,7 +27,7 @@ type rootPlan struct {
 	// plan loads it by id itself, in a batch of its own, rather than
 	// through the resolver's loader and its batching window.
 	byID   bool
-	idKind loader.Kind
+	idKind catalogue.Kind
 	value  *valuePlan
 }
 
@@ -77,20 +75,14 @@ type fieldPlan struct {
 // refPlan is a reference field: an id of the object, resolved through the
 // request's loader of its kind.
 type refPlan struct {
-	kind  loader.Kind
-	index []int // the id field: int64, *int64 or catalogue.JSONValue
-	// byName, if set, makes the field at index a name, which it turns
-	// into the id of the record it names (see namedReferences).
-	byName func(s *catalogue.Snapshot, name string) (int64, bool)
+	kind catalogue.Kind
+	// id reads the id the struct names (generated from the schema's @ref:
+	// an id field, nullable or not, a JSON value, or a name looked up in
+	// the snapshot), given a pointer to the struct.
+	id func(s *catalogue.Snapshot, rec any) (int64, bool)
 	// target writes the record, a pointer to its struct.
 	target *valuePlan
 	// node numbers the selection, for the renderings kept of it (see
 	// fragments.go).
 	node uint32
 }
-
-var (
-	numberType    = reflect.TypeFor[catalogue.Number]()
-	jsonValueType = reflect.TypeFor[catalogue.JSONValue]()
-	int64PtrType  = reflect.TypeFor[*int64]()
-)

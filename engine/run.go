@@ -31,29 +31,29 @@ type execution struct {
 	fragments *fragmentStore
 	// resolved holds each kind's records by id; an invalid Value marks an
 	// id asked for at the current level and not loaded yet.
-	resolved [len(recordTypes)]map[int64]reflect.Value
+	resolved [catalogue.NumKinds]map[int64]reflect.Value
 	// pending are the references found at the current level, by the
 	// selection of the record they name.
 	pending []pendingGroup
-	ids     [len(recordTypes)][]int64
+	ids     [catalogue.NumKinds][]int64
 }
 
 // pendingGroup is the references of one level that one selection names.
 type pendingGroup struct {
 	target *valuePlan
-	kind   loader.Kind
+	kind   catalogue.Kind
 	ids    []int64
 }
 
 // lookup returns the record of kind k with id, and whether it has been
 // resolved.
-func (ex *execution) lookup(k loader.Kind, id int64) (reflect.Value, bool) {
+func (ex *execution) lookup(k catalogue.Kind, id int64) (reflect.Value, bool) {
 	v, ok := ex.resolved[k][id]
 	return v, ok
 }
 
 // queue notes a reference to resolve at the next level.
-func (ex *execution) queue(target *valuePlan, k loader.Kind, id int64) {
+func (ex *execution) queue(target *valuePlan, k catalogue.Kind, id int64) {
 	for i := range ex.pending {
 		if g := &ex.pending[i]; g.target == target && g.kind == k {
 			g.ids = append(g.ids, id)
@@ -229,9 +229,9 @@ func intArg(v any) (int64, bool) {
 // or null, but through LoadMany, with no batching window to wait out.
 // Anything else (a collection not loaded yet, an id out of range) it
 // leaves to the resolver, which says what is wrong.
-func (ex *execution) loadRoot(k loader.Kind, arg any) (reflect.Value, bool) {
+func (ex *execution) loadRoot(k catalogue.Kind, arg any) (reflect.Value, bool) {
 	id, ok := intArg(arg)
-	if !ok || ex.snap == nil || ex.snap.Part(recordCollections[k]) == nil {
+	if !ok || ex.snap == nil || ex.snap.Part(catalogue.Kinds[k].Collection) == nil {
 		return reflect.Value{}, false
 	}
 	recs, err := loader.LoadMany(ex.ctx, k, []int64{id})
@@ -240,7 +240,7 @@ func (ex *execution) loadRoot(k loader.Kind, arg any) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	if recs[0] == nil {
-		return reflect.Zero(recordTypes[k]), true
+		return reflect.Zero(recordType(catalogue.Kind(k))), true
 	}
 	return reflect.ValueOf(recs[0]), true
 }
@@ -272,13 +272,13 @@ func (ex *execution) resolve() bool {
 		if len(ids) == 0 {
 			continue
 		}
-		recs, err := loader.LoadMany(ex.ctx, loader.Kind(k), ids)
+		recs, err := loader.LoadMany(ex.ctx, catalogue.Kind(k), ids)
 		if err != nil {
 			return false
 		}
 		m := ex.resolved[k]
 		for i, id := range ids {
-			v := reflect.Zero(recordTypes[k])
+			v := reflect.Zero(recordType(catalogue.Kind(k)))
 			if recs[i] != nil {
 				v = reflect.ValueOf(recs[i])
 			}
@@ -370,24 +370,12 @@ func (p *valuePlan) hasRefs() bool {
 
 // refID is the id a reference of the struct v names, if any.
 func (ex *execution) refID(r *refPlan, v reflect.Value) (int64, bool) {
-	fv := field(v, r.index)
-	if r.byName != nil {
-		return r.byName(ex.snap, fv.String())
+	if !v.CanAddr() { // a struct held by value: read a copy
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		v = p.Elem()
 	}
-	return refID(fv)
-}
-
-func refID(v reflect.Value) (int64, bool) {
-	switch v.Type() {
-	case int64PtrType:
-		if v.IsNil() {
-			return 0, false
-		}
-		return v.Elem().Int(), true
-	case jsonValueType:
-		return v.Interface().(catalogue.JSONValue).ID()
-	}
-	return v.Int(), true
+	return r.id(ex.snap, v.Addr().Interface())
 }
 
 // fieldValue reads a planned field of the struct v.
@@ -498,7 +486,7 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 func (ex *execution) writeRef(buf []byte, v reflect.Value, r *refPlan) ([]byte, bool) {
 	id, found := ex.refID(r, v)
 	if !found {
-		return ex.write(buf, reflect.Zero(recordTypes[r.kind]), r.target)
+		return ex.write(buf, reflect.Zero(recordType(r.kind)), r.target)
 	}
 	key := fragmentKey{r.node, id}
 	if ex.fragments != nil {
@@ -508,7 +496,7 @@ func (ex *execution) writeRef(buf []byte, v reflect.Value, r *refPlan) ([]byte, 
 	}
 	rec, done := ex.lookup(r.kind, id)
 	if !done || !rec.IsValid() {
-		rec = reflect.Zero(recordTypes[r.kind])
+		rec = reflect.Zero(recordType(r.kind))
 	}
 	start := len(buf)
 	buf, ok := ex.write(buf, rec, r.target)

@@ -4273,7 +4273,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "records.graphqls" "schema.graphqls"
+//go:embed "records.graphqls" "refgraph.graphqls" "schema.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4286,6 +4286,7 @@ func sourceData(filename string) string {
 
 var sources = []*ast.Source{
 	{Name: "records.graphqls", Input: sourceData("records.graphqls"), BuiltIn: false},
+	{Name: "refgraph.graphqls", Input: sourceData("refgraph.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)

@@ -65,16 +65,7 @@ type Loaders struct {
 	snapshot *catalogue.Snapshot
 	opts     batching
 
-	item              lazy[catalogue.Item]
-	monster           lazy[catalogue.Monster]
-	quest             lazy[catalogue.Quest]
-	baseCamp          lazy[catalogue.BaseCamp]
-	eventChest        lazy[catalogue.EventChest]
-	discoveryLocation lazy[catalogue.DiscoveryLocation]
-	cookingRecipe     lazy[catalogue.CookingRecipe]
-	fletchingRecipe   lazy[catalogue.FletchingRecipe]
-	farmingSeed       lazy[catalogue.FarmingSeed]
-	forestryTree      lazy[catalogue.ForestryTree]
+	kinds kindLoaders // kinds_gen.go
 }
 
 // New returns loaders reading snap, which may be nil before the first

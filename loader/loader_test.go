@@ -34,7 +34,7 @@ func TestLoadManySharesTheRequestLoader(t *testing.T) {
 		t.Fatalf("Item(2) = %v, %v; want the fixture's item 2", one, err)
 	}
 	const dangling = 999999
-	recs, err := loader.LoadMany(ctx, loader.ItemKind, []int64{1, 2, dangling, 3})
+	recs, err := loader.LoadMany(ctx, catalogue.ItemKind, []int64{1, 2, dangling, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestLoadManySharesTheRequestLoader(t *testing.T) {
 	if recs[2] != nil {
 		t.Errorf("a dangling id gave %v, want nil", recs[2])
 	}
-	if _, err := loader.LoadMany(ctx, loader.ItemKind, []int64{dangling, 2}); err != nil {
+	if _, err := loader.LoadMany(ctx, catalogue.ItemKind, []int64{dangling, 2}); err != nil {
 		t.Fatal(err)
 	}
 	want := [][2]any{{"item", 1}, {"item", 3}, {"item", 1}}

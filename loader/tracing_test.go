@@ -36,7 +36,7 @@ func TestBatchSpans(t *testing.T) {
 		keys int64
 	}{
 		{"LoadMany", func(ctx context.Context) error {
-			_, err := loader.LoadMany(ctx, loader.ItemKind, []int64{1, 2, 3})
+			_, err := loader.LoadMany(ctx, catalogue.ItemKind, []int64{1, 2, 3})
 			return err
 		}, 3},
 		{"Item", func(ctx context.Context) error {

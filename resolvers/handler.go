@@ -20,7 +20,7 @@ import (
 // the new snapshot's cache.
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
 	resolver := &Resolver{src: src}
-	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver})
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver, Schema: graph.ServedSchema()})
 	// Unless told otherwise, queries run on the engine, and introspection
 	// on gqlgen's executor.
 	if httpOpts.Executor == nil {
@@ -39,6 +39,5 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 
 // NewEngine returns the engine over the resolvers' root fields.
 func NewEngine() *engine.Engine {
-	r := &Resolver{}
-	return engine.New(r.Roots(graph.NewExecutableSchema(graph.Config{Resolvers: r}).Schema()))
+	return engine.New((&Resolver{}).RootFields())
 }

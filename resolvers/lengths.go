@@ -18,7 +18,7 @@ import (
 // graphqlhttp/cost.go). It is read off the records themselves, so it
 // needs no table of its own: a record type's list fields are its slice
 // fields, named by their json tags as gqlgen's autobind names them, and
-// its reverse relations are those of the plans' relations table.
+// its reverse relations are catalogue.Relations.
 type listLengths map[string]int
 
 func (l listLengths) Longest(typeName, field string) (int, bool) {
@@ -44,8 +44,8 @@ func lengthsOf(s *catalogue.Snapshot) listLengths {
 			w.walk(records.Index(i))
 		}
 	}
-	for _, t := range recordTypes {
-		w.shape(t.Elem())
+	for _, k := range catalogue.Kinds {
+		w.shape(k.GoType.Elem())
 	}
 	return w.out
 }
@@ -63,7 +63,7 @@ type lengthField struct {
 	typ   reflect.Type
 	// relation is set for a reverse relation, read by the record's id
 	// at index.
-	relation *reverseRelation
+	relation func(s *catalogue.Snapshot, id int64) any
 }
 
 // shape returns the fields of struct type t worth walking, noting each
@@ -99,11 +99,11 @@ func (w *lengthWalker) shape(t reflect.Type) []lengthField {
 			fields = append(fields, lengthField{index: sf.Index, typ: sf.Type})
 		}
 	}
-	for name, rel := range relations[t] {
-		key := t.Name() + "." + name
+	for _, rel := range relationsOf[t] {
+		key := rel.Owner + "." + rel.Field
 		w.out[key] = max(w.out[key], 0)
 		idField, _ := t.FieldByName("ID")
-		fields = append(fields, lengthField{key: key, index: idField.Index, relation: &rel})
+		fields = append(fields, lengthField{key: key, index: idField.Index, relation: rel.List})
 	}
 	w.shapes[t] = fields
 	return fields
@@ -126,7 +126,7 @@ func (w *lengthWalker) walk(v reflect.Value) {
 		for _, f := range w.shapes[v.Type()] {
 			fv := v.FieldByIndex(f.index)
 			if f.relation != nil {
-				if n := f.relation.get(w.snap, fv.Int()).Len(); n > w.out[f.key] {
+				if n := reflect.ValueOf(f.relation(w.snap, fv.Int())).Len(); n > w.out[f.key] {
 					w.out[f.key] = n
 				}
 				continue

@@ -14,171 +14,171 @@ import (
 )
 
 func (r *alchemyMaterialResolver) Item(ctx context.Context, obj *catalogue.AlchemyMaterial) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefAlchemyMaterialItem, obj)
 }
 
 func (r *baseTowerRewardResolver) Item(ctx context.Context, obj *catalogue.BaseTowerReward) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefBaseTowerRewardItem, obj)
 }
 
 func (r *chestContentResolver) Item(ctx context.Context, obj *catalogue.ChestContent) (*catalogue.Item, error) {
-	return optionalItem(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefChestContentItem, obj)
 }
 
 func (r *chestFindResolver) Chest(ctx context.Context, obj *catalogue.ChestFind) (*catalogue.EventChest, error) {
-	return loader.EventChest(ctx, obj.ChestID)
+	return loader.EventChestRef(ctx, catalogue.RefChestFindChest, obj)
 }
 
 func (r *cookingMaterialResolver) Item(ctx context.Context, obj *catalogue.CookingMaterial) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefCookingMaterialItem, obj)
 }
 
 func (r *cookingRecipeResolver) Item(ctx context.Context, obj *catalogue.CookingRecipe) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefCookingRecipeItem, obj)
 }
 
 func (r *cookingRecipeResolver) BurntItem(ctx context.Context, obj *catalogue.CookingRecipe) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.BurntID)
+	return loader.ItemRef(ctx, catalogue.RefCookingRecipeBurntItem, obj)
 }
 
 func (r *discoveryDropResolver) Location(ctx context.Context, obj *catalogue.DiscoveryDrop) (*catalogue.DiscoveryLocation, error) {
-	return loader.DiscoveryLocation(ctx, obj.LocationID)
+	return loader.DiscoveryLocationRef(ctx, catalogue.RefDiscoveryDropLocation, obj)
 }
 
 func (r *discoveryLocationDropResolver) Item(ctx context.Context, obj *catalogue.DiscoveryLocationDrop) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefDiscoveryLocationDropItem, obj)
 }
 
 func (r *eventChestResolver) Item(ctx context.Context, obj *catalogue.EventChest) (*catalogue.Item, error) {
-	return eventChestItem(ctx, obj)
+	return loader.ItemRef(ctx, catalogue.RefEventChestItem, obj)
 }
 
 func (r *eventChestDropResolver) Item(ctx context.Context, obj *catalogue.EventChestDrop) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefEventChestDropItem, obj)
 }
 
 func (r *eventDropResolver) Chest(ctx context.Context, obj *catalogue.EventDrop) (*catalogue.EventChest, error) {
-	return loader.EventChest(ctx, obj.ChestID)
+	return loader.EventChestRef(ctx, catalogue.RefEventDropChest, obj)
 }
 
 func (r *farmingSeedResolver) Item(ctx context.Context, obj *catalogue.FarmingSeed) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefFarmingSeedItem, obj)
 }
 
 func (r *farmingSeedResolver) RewardItem(ctx context.Context, obj *catalogue.FarmingSeed) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.RewardID)
+	return loader.ItemRef(ctx, catalogue.RefFarmingSeedRewardItem, obj)
 }
 
 func (r *fletchingRecipeResolver) Item(ctx context.Context, obj *catalogue.FletchingRecipe) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefFletchingRecipeItem, obj)
 }
 
 func (r *forestryTreeResolver) Item(ctx context.Context, obj *catalogue.ForestryTree) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefForestryTreeItem, obj)
 }
 
 func (r *itemResolver) DroppedByMonsters(ctx context.Context, obj *catalogue.Item) ([]*catalogue.Monster, error) {
-	return related(ctx, (*catalogue.Snapshot).MonstersDropping, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemDroppedByMonsters, obj.ID)
 }
 
 func (r *itemResolver) RewardedByQuests(ctx context.Context, obj *catalogue.Item) ([]*catalogue.Quest, error) {
-	return related(ctx, (*catalogue.Snapshot).QuestsRewarding, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemRewardedByQuests, obj.ID)
 }
 
 func (r *itemResolver) RequiredByQuests(ctx context.Context, obj *catalogue.Item) ([]*catalogue.Quest, error) {
-	return related(ctx, (*catalogue.Snapshot).QuestsRequiring, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemRequiredByQuests, obj.ID)
 }
 
 func (r *itemResolver) RequiredByBaseCamps(ctx context.Context, obj *catalogue.Item) ([]*catalogue.BaseCamp, error) {
-	return related(ctx, (*catalogue.Snapshot).BaseCampsRequiring, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemRequiredByBaseCamps, obj.ID)
 }
 
 func (r *itemResolver) RewardedByBaseCamps(ctx context.Context, obj *catalogue.Item) ([]*catalogue.BaseCamp, error) {
-	return related(ctx, (*catalogue.Snapshot).BaseCampsRewarding, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemRewardedByBaseCamps, obj.ID)
 }
 
 func (r *itemResolver) IngredientOf(ctx context.Context, obj *catalogue.Item) ([]*catalogue.Item, error) {
-	return related(ctx, (*catalogue.Snapshot).ItemsUsing, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemIngredientOf, obj.ID)
 }
 
 func (r *itemResolver) UsedInCookingRecipes(ctx context.Context, obj *catalogue.Item) ([]*catalogue.CookingRecipe, error) {
-	return related(ctx, (*catalogue.Snapshot).CookingRecipesUsing, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemUsedInCookingRecipes, obj.ID)
 }
 
 func (r *itemResolver) UsedInFletchingRecipes(ctx context.Context, obj *catalogue.Item) ([]*catalogue.FletchingRecipe, error) {
-	return related(ctx, (*catalogue.Snapshot).FletchingRecipesUsing, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemUsedInFletchingRecipes, obj.ID)
 }
 
 func (r *itemResolver) DroppedAtDiscoveryLocations(ctx context.Context, obj *catalogue.Item) ([]*catalogue.DiscoveryLocation, error) {
-	return related(ctx, (*catalogue.Snapshot).DiscoveryLocationsDropping, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemDroppedAtDiscoveryLocations, obj.ID)
 }
 
 func (r *itemResolver) InEventChests(ctx context.Context, obj *catalogue.Item) ([]*catalogue.EventChest, error) {
-	return related(ctx, (*catalogue.Snapshot).EventChestsContaining, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemInEventChests, obj.ID)
 }
 
 func (r *itemResolver) SecretRares(ctx context.Context, obj *catalogue.Item) ([]*catalogue.SecretRare, error) {
-	return related(ctx, (*catalogue.Snapshot).SecretRaresOf, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).ItemSecretRares, obj.ID)
 }
 
 func (r *itemAmountResolver) Item(ctx context.Context, obj *catalogue.ItemAmount) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefItemAmountItem, obj)
 }
 
 func (r *itemMonsterDropResolver) Monster(ctx context.Context, obj *catalogue.ItemMonsterDrop) (*catalogue.Monster, error) {
-	return loader.Monster(ctx, obj.MonsterID)
+	return loader.MonsterRef(ctx, catalogue.RefItemMonsterDropMonster, obj)
 }
 
 func (r *miningRockResolver) Item(ctx context.Context, obj *catalogue.MiningRock) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefMiningRockItem, obj)
 }
 
 func (r *monsterResolver) DroppedItems(ctx context.Context, obj *catalogue.Monster) ([]*catalogue.Item, error) {
-	return related(ctx, (*catalogue.Snapshot).ItemsDroppedBy, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).MonsterDroppedItems, obj.ID)
 }
 
 func (r *monsterDropResolver) Item(ctx context.Context, obj *catalogue.MonsterDrop) (*catalogue.Item, error) {
-	return optionalItem(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefMonsterDropItem, obj)
 }
 
 func (r *questResolver) Prerequisite(ctx context.Context, obj *catalogue.Quest) (*catalogue.Quest, error) {
-	return prerequisite(ctx, obj)
+	return loader.QuestRef(ctx, catalogue.RefQuestPrerequisite, obj)
 }
 
 func (r *questResolver) Unlocks(ctx context.Context, obj *catalogue.Quest) ([]*catalogue.Quest, error) {
-	return related(ctx, (*catalogue.Snapshot).QuestsUnlockedBy, obj.ID)
+	return related(ctx, (*catalogue.Snapshot).QuestUnlocks, obj.ID)
 }
 
 func (r *questRewardResolver) Item(ctx context.Context, obj *catalogue.QuestReward) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefQuestRewardItem, obj)
 }
 
 func (r *secretRareResolver) Item(ctx context.Context, obj *catalogue.SecretRare) (*catalogue.Item, error) {
-	return loader.Item(ctx, obj.ItemID)
+	return loader.ItemRef(ctx, catalogue.RefSecretRareItem, obj)
 }
 
 func (r *usedInBasecampResolver) Basecamp(ctx context.Context, obj *catalogue.UsedInBasecamp) (*catalogue.BaseCamp, error) {
-	return loader.BaseCamp(ctx, obj.BasecampID)
+	return loader.BaseCampRef(ctx, catalogue.RefUsedInBasecampBasecamp, obj)
 }
 
 func (r *usedInCookingResolver) Cooking(ctx context.Context, obj *catalogue.UsedInCooking) (*catalogue.CookingRecipe, error) {
-	return loader.CookingRecipe(ctx, obj.CookingID)
+	return loader.CookingRecipeRef(ctx, catalogue.RefUsedInCookingCooking, obj)
 }
 
 func (r *usedInFarmingResolver) Farming(ctx context.Context, obj *catalogue.UsedInFarming) (*catalogue.FarmingSeed, error) {
-	return loader.FarmingSeed(ctx, obj.FarmingID)
+	return loader.FarmingSeedRef(ctx, catalogue.RefUsedInFarmingFarming, obj)
 }
 
 func (r *usedInFletchingResolver) Fletching(ctx context.Context, obj *catalogue.UsedInFletching) (*catalogue.FletchingRecipe, error) {
-	return loader.FletchingRecipe(ctx, obj.FletchingID)
+	return loader.FletchingRecipeRef(ctx, catalogue.RefUsedInFletchingFletching, obj)
 }
 
 func (r *usedInForestryResolver) Forestry(ctx context.Context, obj *catalogue.UsedInForestry) (*catalogue.ForestryTree, error) {
-	return loader.ForestryTree(ctx, obj.ForestryID)
+	return loader.ForestryTreeRef(ctx, catalogue.RefUsedInForestryForestry, obj)
 }
 
 func (r *usedInQuestResolver) Quest(ctx context.Context, obj *catalogue.UsedInQuest) (*catalogue.Quest, error) {
-	return loader.Quest(ctx, obj.QuestID)
+	return loader.QuestRef(ctx, catalogue.RefUsedInQuestQuest, obj)
 }
 
 func (r *Resolver) AlchemyMaterial() graph.AlchemyMaterialResolver {

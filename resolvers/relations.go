@@ -22,37 +22,6 @@ func related[T any](ctx context.Context, rel func(*catalogue.Snapshot, int64) []
 	return []*T{}, nil
 }
 
-// optionalItem resolves an item id that may be absent.
-func optionalItem(ctx context.Context, id *int64) (*catalogue.Item, error) {
-	if id == nil {
-		return nil, nil
-	}
-	return loader.Item(ctx, *id)
-}
-
-// prerequisite resolves a quest's prerequisiteQuest, a quest name.
-func prerequisite(ctx context.Context, q *catalogue.Quest) (*catalogue.Quest, error) {
-	snap, err := loader.Snapshot(ctx)
-	if err != nil || snap == nil || q.PrerequisiteQuest == "" {
-		return nil, err
-	}
-	pre, ok := snap.QuestNamed(q.PrerequisiteQuest)
-	if !ok {
-		return nil, nil
-	}
-	return loader.Quest(ctx, pre.ID)
-}
-
-// eventChestItem resolves an event chest's itemId, whose type the upstream
-// leaves open: a number or a string holding one names an item.
-func eventChestItem(ctx context.Context, c *catalogue.EventChest) (*catalogue.Item, error) {
-	id, ok := c.ItemID.ID()
-	if !ok {
-		return nil, nil
-	}
-	return loader.Item(ctx, id)
-}
-
 // lookup answers a one-record field: the record of collection c with the
 // id, or null if there is none; an error if c has not been loaded yet.
 func lookup[T any](ctx context.Context, c catalogue.Collection, load func(context.Context, int64) (*T, error), id int) (*T, error) {

@@ -1,71 +1,101 @@
 package resolvers
 
 import (
-	"context"
 	"encoding/json"
-	"reflect"
+	"fmt"
 	"strconv"
-	"strings"
-
-	"github.com/vektah/gqlparser/v2/ast"
-
-	"github.com/catalogue-gateway/gateway/engine"
 )
 
-// Roots returns the schema's Query fields as the engine calls them.
-// TODO(refgraph): generated from the schema; this reflective adapter goes.
-func (r *Resolver) Roots(schema *ast.Schema) map[string]engine.Root {
-	q := reflect.ValueOf(r.Query())
-	roots := map[string]engine.Root{}
-	for _, f := range schema.Query.Fields {
-		m := q.MethodByName(strings.ToUpper(f.Name[:1]) + f.Name[1:])
-		if !m.IsValid() {
-			continue
-		}
-		mt := m.Type()
-		names := make([]string, len(f.Arguments))
-		for i, a := range f.Arguments {
-			names[i] = a.Name
-		}
-		roots[f.Name] = engine.Root{Type: mt.Out(0), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
-			in := []reflect.Value{reflect.ValueOf(ctx)}
-			for i, name := range names {
-				v, err := argValue(args[name], mt.In(i+1))
-				if err != nil {
-					return nil, err
-				}
-				in = append(in, v)
-			}
-			out := m.Call(in)
-			if err, _ := out[1].Interface().(error); err != nil {
-				return nil, err
-			}
-			if out[0].IsNil() {
-				return nil, nil
-			}
-			return out[0].Interface(), nil
-		}}
+// RootFields (roots_gen.go, generated from the schema) gives the engine
+// every Query field: the Go type of its value, and a call of its resolver
+// with the field's arguments, as graphql.CollectedField.ArgumentMap gives
+// them (variables substituted, defaults applied, input objects as maps
+// with enums as their names). A null result is an untyped nil.
+
+// The argument decoders RootFields calls, one per Go type an argument is
+// bound to. A wrong type is an error naming the argument; gqlgen has
+// validated the values before, so it means a caller that did not.
+
+func intArgument(args map[string]any, name string) (int, error) {
+	n, ok := intArg(args[name])
+	if !ok {
+		return 0, fmt.Errorf("argument %s: %v is not an Int", name, args[name])
 	}
-	return roots
+	return n, nil
 }
 
-// argValue turns an argument as gqlgen coerced it into the Go type the
-// resolver takes, through JSON: the models' fields are tagged with the
-// schema's names and their enums check their values.
-func argValue(v any, t reflect.Type) (reflect.Value, error) {
-	if v == nil {
-		return reflect.Zero(t), nil
+func optionalIntArgument(args map[string]any, name string) (*int, error) {
+	if args[name] == nil {
+		return nil, nil
 	}
-	if n, ok := v.(int64); ok {
-		v = json.Number(strconv.FormatInt(n, 10))
+	n, err := intArgument(args, name)
+	return &n, err
+}
+
+func stringArgument(args map[string]any, name string) (string, error) {
+	s, ok := args[name].(string)
+	if !ok {
+		return "", fmt.Errorf("argument %s: %v is not a String", name, args[name])
+	}
+	return s, nil
+}
+
+func optionalStringArgument(args map[string]any, name string) (*string, error) {
+	if args[name] == nil {
+		return nil, nil
+	}
+	s, err := stringArgument(args, name)
+	return &s, err
+}
+
+func boolArgument(args map[string]any, name string) (bool, error) {
+	b, ok := args[name].(bool)
+	if !ok {
+		return false, fmt.Errorf("argument %s: %v is not a Boolean", name, args[name])
+	}
+	return b, nil
+}
+
+func optionalBoolArgument(args map[string]any, name string) (*bool, error) {
+	if args[name] == nil {
+		return nil, nil
+	}
+	b, err := boolArgument(args, name)
+	return &b, err
+}
+
+// inputArgument decodes an input object into its model type through the
+// model's JSON form, as inputArg does: its fields are tagged with the
+// schema's names and its enums check their values.
+func inputArgument[T any](args map[string]any, name string) (*T, error) {
+	v := args[name]
+	if v == nil {
+		return nil, nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return reflect.Value{}, err
+		return nil, fmt.Errorf("argument %s: %w", name, err)
 	}
-	p := reflect.New(t)
-	if err := json.Unmarshal(b, p.Interface()); err != nil {
-		return reflect.Value{}, err
+	p := new(T)
+	if err := json.Unmarshal(b, p); err != nil {
+		return nil, fmt.Errorf("argument %s: %w", name, err)
 	}
-	return p.Elem(), nil
+	return p, nil
+}
+
+// intArg reads an Int argument as gqlgen hands it over: an int64 from the
+// document, a json.Number or an int from the variables.
+func intArg(v any) (int, bool) {
+	switch v := v.(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), int64(int(v)) == v
+	case int32:
+		return int(v), true
+	case json.Number:
+		n, err := strconv.Atoi(string(v))
+		return n, err == nil
+	}
+	return 0, false
 }

@@ -1,0 +1,118 @@
+package refgraph
+
+import (
+	"fmt"
+	"go/format"
+	"go/types"
+	"os"
+	"path/filepath"
+
+	"github.com/99designs/gqlgen/codegen"
+)
+
+// Options say where the generated files go.
+type Options struct {
+	// Catalogue, Loader and Resolvers are the directories of those
+	// packages, relative to where the generator runs (the module root);
+	// CataloguePath and ResolversPath their import paths.
+	Catalogue, Loader, Resolvers string
+	CataloguePath, ResolversPath string
+}
+
+// Plugin is the gqlgen plugin: a ResolverImplementer for the bodies of
+// the fields with @ref, @reverse and @follow, and a CodeGenerator for the
+// files derived from the graph.
+type Plugin struct {
+	opts Options
+}
+
+// New returns the plugin.
+func New(opts Options) *Plugin { return &Plugin{opts: opts} }
+
+// Name is the plugin's name in gqlgen's errors.
+func (p *Plugin) Name() string { return "refgraph" }
+
+// Implement returns the body of a resolver: a lookup through the loaders
+// for a @ref, a read of the snapshot's relation for a @reverse or a
+// @follow, and otherwise the body written by hand (gqlgen's stub when
+// there is none yet).
+func (p *Plugin) Implement(prev string, f *codegen.Field) string {
+	switch {
+	case f.FieldDefinition.Directives.ForName("ref") != nil:
+		ref := reference{owner: f.Object.Name, field: f.Name}
+		return fmt.Sprintf("return loader.%sRef(ctx, catalogue.%s, obj)", f.Type.Name(), ref.constName())
+	case f.FieldDefinition.Directives.ForName("reverse") != nil, f.FieldDefinition.Directives.ForName("follow") != nil:
+		rel := relation{owner: &record{name: f.Object.Name}, field: f.Name}
+		id := "ID"
+		if st, ok := f.Object.Type.Underlying().(*types.Struct); ok {
+			if gf := fieldByTag(st, "id"); gf != nil {
+				id = gf.name
+			}
+		}
+		return fmt.Sprintf("return related(ctx, (*catalogue.Snapshot).%s, obj.%s)", rel.method(), id)
+	case prev != "":
+		return prev
+	}
+	return fmt.Sprintf("panic(fmt.Errorf(\"not implemented: %v - %v\"))", f.GoFieldName, f.Name)
+}
+
+// GenerateCode writes the files derived from the graph.
+func (p *Plugin) GenerateCode(data *codegen.Data) error {
+	objects := map[string]types.Type{}
+	for _, o := range data.Objects {
+		objects[o.Name] = o.Type
+	}
+	bound := func(name string) types.Type {
+		t := objects[name]
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == p.opts.CataloguePath {
+			return t
+		}
+		return nil
+	}
+	files, err := p.files(data, bound)
+	if err != nil {
+		return err
+	}
+	for name, src := range files {
+		if err := write(name, src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// files returns the generated files' contents by path.
+func (p *Plugin) files(data *codegen.Data, bound goTypes) (map[string]string, error) {
+	g, err := read(data.Schema, bound)
+	if err != nil {
+		return nil, err
+	}
+	occs, err := g.occurrences(data.Schema, bound)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{
+		filepath.Join(p.opts.Catalogue, "refgraph_gen.go"): g.catalogueFile(occs),
+		filepath.Join(p.opts.Loader, "kinds_gen.go"):       g.loaderFile(p.opts.CataloguePath),
+	}
+	if data.QueryRoot != nil {
+		src, err := rootsFile(data.QueryRoot, p.opts.ResolversPath)
+		if err != nil {
+			return nil, err
+		}
+		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = src
+	}
+	return files, nil
+}
+
+// write formats src and writes it, unless the file already holds it.
+func write(name, src string) error {
+	out, err := format.Source([]byte(src))
+	if err != nil {
+		return fmt.Errorf("formatting %s: %w\n%s", name, err, src)
+	}
+	if old, err := os.ReadFile(name); err == nil && string(old) == string(out) {
+		return nil // keeps its mtime, so the build after need not redo it
+	}
+	return os.WriteFile(name, out, 0o644)
+}
