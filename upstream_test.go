@@ -770,9 +770,10 @@ func (b *syncBuffer) String() string {
 func TestRestartFromDiskCache(t *testing.T) {
 	t.Parallel()
 	// fromCache bounds how long a restart takes to serve from the cache:
-	// long enough for decoding it on a loaded machine under -race, well
-	// short of the 10s the upstream client waits for a hung upstream.
-	const fromCache = 5 * time.Second
+	// long enough for decoding it on a loaded machine under -race. The
+	// hung upstream is then given far longer (hungFor), so that a gateway
+	// that waited for it before serving the cache cannot pass.
+	const fromCache, hungFor = 20 * time.Second, time.Minute
 	up := newUpstreams(t)
 	dir := t.TempDir()
 
@@ -817,7 +818,9 @@ func TestRestartFromDiskCache(t *testing.T) {
 
 	t.Run("upstream hanging", func(t *testing.T) {
 		up.setFaultAll(upstreamtest.Hang)
-		g := startGateway(t, up.config(time.Second, dir), nil)
+		cfg := up.config(time.Second, dir)
+		cfg.upstreamTimeout = hungFor
+		g := startGateway(t, cfg, nil)
 		rd := g.waitReady(t, fromCache)
 		for c := range catalogue.NumCollections {
 			if cr := rd.Collections[c.String()]; cr.Source != "cache" {
@@ -935,7 +938,7 @@ func TestColdStartWhileLoadingCache(t *testing.T) {
 	up := newUpstreamsOf(t, upstreamtest.EmbeddedBodies(t))
 	dir := t.TempDir()
 	first := startGateway(t, up.config(time.Minute, dir), nil)
-	first.waitReady(t, 20*time.Second)
+	first.waitReady(t, readyWithin)
 	first.stop()
 	if err := os.Remove(filepath.Join(dir, "items.cache")); err != nil {
 		t.Fatal(err)
