@@ -15,8 +15,8 @@ export const paths = {
   search: (q) => `${BASE}/search?${new URLSearchParams({ q })}`,
   record: (field, id) => `${BASE}/${KINDS[field].path}/${encodeURIComponent(id)}`,
   list: (field, params = {}) => {
-    const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v != null && v !== ''));
-    return `${BASE}/${KINDS[field].path}${query.size ? `?${query}` : ''}`;
+    const query = String(new URLSearchParams(Object.entries(params).filter(([, v]) => v != null && v !== '')));
+    return `${BASE}/${KINDS[field].path}${query ? `?${query}` : ''}`;
   },
   item: (id) => paths.record('items', id),
   monster: (id) => paths.record('monsters', id),

@@ -224,7 +224,7 @@ function pager(field, state, conn) {
 export function filterURL(form) {
   const params = {};
   for (const [k, v] of new FormData(form)) if (String(v).trim()) params[k] = String(v).trim();
-  const query = new URLSearchParams(params);
+  const query = String(new URLSearchParams(params));
   const path = new URL(form.action).pathname;
-  return query.size ? `${path}?${query}` : path;
+  return query ? `${path}?${query}` : path;
 }
