@@ -114,9 +114,10 @@ export async function launchBrowser() {
 
 // openPage opens a page in a fresh context that refuses, and records, any
 // request leaving 127.0.0.1, and records console errors and uncaught
-// exceptions. check() fails if anything was recorded.
-export async function openPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+// exceptions. check() fails if anything was recorded. options go to the
+// context (a phone's viewport, a time zone).
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
   const offsite = [];
   const errors = [];
   await context.route('**/*', (route) => {
@@ -141,6 +142,22 @@ export async function openPage(browser) {
       if (errors.length) throw new Error(`the page reported errors:\n${errors.join('\n')}`);
     },
   };
+}
+
+// axeViolations runs axe-core in the page (evaluated through the
+// DevTools protocol, which the page's Content-Security-Policy does not
+// govern) and returns its serious and critical violations, each as
+// "rule: target, target".
+const axeSource = readFileSync(join(here, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
 }
 
 // screenshot saves the page as ARTIFACTS_DIR/<name>.png.

@@ -52,12 +52,14 @@ test('search, item page, monster page, back, reload', async () => {
   await page.waitForSelector(byTestId('search-input'));
   await screenshot(page, 'explorer-home');
 
-  // Search by part of the name.
+  // Search by part of the name: the box suggests as it is filled (one
+  // Search of its own), and its button opens the search page.
   await page.fill(byTestId('search-input'), 'arrowhead');
+  await page.waitForSelector(`${byTestId('suggestions')} [role="option"]`);
   assert.deepEqual(await viewsDuring(() => page.click(byTestId('search-submit'))), ['Search']);
   assert.equal(new URL(page.url()).pathname, '/explorer/search');
   assert.equal(new URL(page.url()).searchParams.get('q'), 'arrowhead');
-  const result = page.locator(`${byTestId('result-item')}[href="/explorer/items/${item.id}"]`);
+  const result = page.locator(`${byTestId('result-items')}[href="/explorer/items/${item.id}"]`);
   await result.waitFor();
   await screenshot(page, 'explorer-search');
 

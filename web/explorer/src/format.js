@@ -49,3 +49,59 @@ export function rarityBadge(rarity) {
 export function plural(n, one, many) {
   return `${whole.format(n)} ${n === 1 ? one : many}`;
 }
+
+// A duration given in seconds, as "1 h 5 min" or "45 s".
+export function duration(seconds) {
+  const s = Number(seconds);
+  if (!Number.isFinite(s)) return '—';
+  if (s < 60) return `${decimal.format(s)} s`;
+  const parts = [];
+  let rest = Math.round(s);
+  for (const [unit, size] of [['d', 86400], ['h', 3600], ['min', 60], ['s', 1]]) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  return parts.slice(0, 2).join(' ');
+}
+
+// A moment of the catalogue (an ISO timestamp), in the viewer's own time
+// zone, with the zone's name so that nobody has to guess.
+const when = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
+});
+const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+
+export function localTime(iso) {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? when.format(t) : String(iso ?? '—');
+}
+
+// "in 3 hours", "20 minutes ago", from now.
+export function fromNow(iso, now = Date.now()) {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '';
+  const diff = (t - now) / 1000;
+  for (const [unit, size] of [['day', 86400], ['hour', 3600], ['minute', 60]]) {
+    if (Math.abs(diff) >= size) return relative.format(Math.round(diff / size), unit);
+  }
+  return relative.format(Math.round(diff), 'second');
+}
+
+// A <time> of a timestamp: local time, and how far from now (kept up to
+// date by main.js, which refreshes every [data-from-now] each minute).
+export function timeCell(iso) {
+  return h(
+    'time',
+    { datetime: iso, class: 'when' },
+    localTime(iso),
+    h('span', { class: 'sub', 'data-from-now': iso }, fromNow(iso)),
+  );
+}
+
+export function statusBadge(status) {
+  if (!status) return null;
+  const slug = String(status).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return h('span', { class: `badge status status-${slug}`, 'data-testid': 'boss-status' }, status);
+}

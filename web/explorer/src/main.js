@@ -12,16 +12,37 @@
 
 import './style.css';
 import { h, replace } from './dom.js';
+import { fromNow } from './format.js';
 import { RequestError, requestURL, runQuery } from './graphql.js';
+import { FIELDS, KINDS } from './kinds.js';
 import { startLive } from './live.js';
 import { isExplorerPath, match, paths } from './routes.js';
+import { typeahead } from './typeahead.js';
 import { home } from './views/home.js';
 import { item } from './views/item.js';
+import { filterURL, listView } from './views/list.js';
 import { monster } from './views/monster.js';
+import { RECORD_VIEWS } from './views/records.js';
 import { search } from './views/search.js';
 
 const SITE = 'Catalogue explorer';
-const views = { home, search, item, monster };
+const recordViews = { ...RECORD_VIEWS, items: item, monsters: monster };
+const lists = {};
+
+// The view that shows a route.
+function viewOf(route) {
+  if (route.name === 'home') return home;
+  if (route.name === 'search') return search;
+  if (route.name === 'record') return recordViews[route.field];
+  if (route.name === 'list') return (lists[route.field] ??= listView(route.field));
+  return null;
+}
+
+// Whether a view shows world bosses, which change by themselves and are
+// refreshed as soon as the catalogue says so.
+function showsBosses(route) {
+  return route.name === 'home' || route.field === 'worldBosses';
+}
 
 const main = document.getElementById('main');
 const form = document.getElementById('search-form');
@@ -30,6 +51,7 @@ const notice = document.getElementById('change-notice');
 const noticeText = document.getElementById('change-notice-text');
 const reloadButton = document.getElementById('change-reload');
 const liveStatus = document.getElementById('live-status');
+const announce = document.getElementById('announce');
 const how = {
   request: document.getElementById('how-request'),
   query: document.getElementById('query-text'),
@@ -52,12 +74,15 @@ const changedCollections = new Set();
 // Showing a view
 // ---------------------------------------------------------------------------
 
-async function show({ fresh = false, focus = false, scrollY = null } = {}) {
+async function show({ fresh = false, focus = false, scrollY = null, silent = false } = {}) {
   const route = match(window.location);
-  input.value = route.name === 'search' ? route.q : '';
+  if (!silent) {
+    input.value = route.name === 'search' ? route.q : '';
+    suggestions.reset();
+  }
   if (current) current.controller.abort();
 
-  const view = views[route.name];
+  const view = viewOf(route);
   const controller = new AbortController();
   const token = { route, controller, key: locationKey() };
   current = token;
@@ -72,7 +97,11 @@ async function show({ fresh = false, focus = false, scrollY = null } = {}) {
   const revalidate = fresh || catalogueChanged;
   const changesBefore = changeCount;
   describe(operation);
-  replace(main, h('p', { class: 'loading', 'data-testid': 'loading', role: 'status' }, 'Loading…'));
+  // The page on screen stays until the next one is ready (no blank flash,
+  // no jump); a first load has nothing to keep.
+  if (!main.querySelector('h1')) {
+    replace(main, h('p', { class: 'loading', 'data-testid': 'loading', role: 'status' }, 'Loading…'));
+  }
   main.setAttribute('aria-busy', 'true');
 
   let outcome;
@@ -104,6 +133,17 @@ async function show({ fresh = false, focus = false, scrollY = null } = {}) {
   const partial = errors.length
     ? errorBox(new RequestError('Part of this page could not be loaded.', { messages: errors, head: 'Part of this page could not be loaded:' }), { retry: false, page: false })
     : null;
+  if (silent) {
+    // A live refresh keeps the reader's place: where they scrolled to and
+    // what has the focus, when it is still there.
+    const focused = document.activeElement?.closest?.('main') ? document.activeElement : null;
+    const path = focused?.getAttribute('href');
+    const y = window.scrollY;
+    finish([partial, view.render(data, route)], view.title(data, route), { focus: false, scrollY: y });
+    const again = path && main.querySelector(`a[href="${CSS.escape(path)}"]`);
+    if (again) again.focus({ preventScroll: true });
+    return;
+  }
   finish([partial, view.render(data, route)], view.title(data, route), { focus, scrollY });
 }
 
@@ -113,8 +153,8 @@ function finish(content, title, { focus, scrollY }) {
   document.title = title ? `${title} · ${SITE}` : SITE;
   if (scrollY != null) window.scrollTo(0, scrollY);
   if (focus) {
-    const heading = main.querySelector('h1');
-    (heading || main).focus({ preventScroll: scrollY != null });
+    const target = (typeof focus === 'string' && main.querySelector(focus)) || main.querySelector('h1') || main;
+    target.focus({ preventScroll: scrollY != null && typeof focus !== 'string' });
   }
 }
 
@@ -132,14 +172,14 @@ function errorBox(err, { retry = true, page = true } = {}) {
 }
 
 function notFound(route) {
-  const what = route.what === 'item' || route.name === 'item' ? 'item' : route.what === 'monster' || route.name === 'monster' ? 'monster' : null;
+  const what = route.field ? KINDS[route.field].one : null;
   const id = route.id ?? route.raw;
   return h(
     'div',
     { class: 'not-found', 'data-testid': 'not-found' },
     h('h1', { tabindex: '-1' }, what ? `No such ${what}` : 'Page not found'),
     h('p', null, what ? `The catalogue has no ${what} with id “${id}”.` : 'The explorer has no page at this address.'),
-    h('p', null, h('a', { href: paths.home() }, 'Back to the search')),
+    h('p', null, what ? [h('a', { href: paths.list(route.field) }, `All ${KINDS[route.field].label.toLowerCase()}`), ' · '] : null, h('a', { href: paths.home() }, 'Home')),
   );
 }
 
@@ -211,7 +251,10 @@ document.addEventListener('click', (e) => {
   // A link to a place on this page (the skip link) is the browser's.
   if (url.hash && url.pathname + url.search === locationKey()) return;
   e.preventDefault();
-  navigate(url.pathname + url.search);
+  // A sort or page link keeps the focus on itself in the new list, so that
+  // a keyboard user sorts again or reads on from where they were.
+  const testid = a.dataset.testid;
+  navigate(url.pathname + url.search, { focus: /^(sort|page)-/.test(testid || '') ? `[data-testid="${testid}"]` : true });
 });
 
 form.addEventListener('submit', (e) => {
@@ -221,13 +264,29 @@ form.addEventListener('submit', (e) => {
     input.focus();
     return;
   }
-  navigate(paths.search(q), { focus: false });
+  navigate(paths.search(q));
 });
+
+// A list's filter form: its values become the list's URL.
+main.addEventListener('submit', (e) => {
+  const f = e.target;
+  if (!(f instanceof HTMLFormElement) || !f.classList.contains('filters')) return;
+  e.preventDefault();
+  navigate(filterURL(f));
+});
+
+// The site's navigation: every collection's list.
+replace(
+  document.getElementById('site-nav-list'),
+  FIELDS.map((f) => h('li', null, h('a', { href: paths.list(f) }, KINDS[f].label))),
+);
+
+const suggestions = typeahead({ input, form, navigate: (to) => navigate(to) });
 
 window.addEventListener('popstate', (e) => {
   // A hash change on the same page needs no new view.
   if (current && current.key === locationKey()) return;
-  show({ scrollY: e.state && typeof e.state.scrollY === 'number' ? e.state.scrollY : 0 });
+  show({ focus: true, scrollY: e.state && typeof e.state.scrollY === 'number' ? e.state.scrollY : 0 });
 });
 
 // ---------------------------------------------------------------------------
@@ -256,12 +315,26 @@ const liveText = { connecting: 'Live updates: connecting…', live: 'Live update
 // Start
 // ---------------------------------------------------------------------------
 
+// "in 3 hours" stays true while the page is open.
+setInterval(() => {
+  for (const el of main.querySelectorAll('[data-from-now]')) el.textContent = fromNow(el.dataset.fromNow);
+}, 30_000);
+
 if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 show({ scrollY: history.state && typeof history.state.scrollY === 'number' ? history.state.scrollY : null });
 startLive({
   onChange(change) {
     catalogueChanged = true;
     changeCount++;
+    // World bosses change by the minute: a view of them takes the change
+    // at once (the whole view is asked again, so it is all current).
+    if (current && change.collections.includes('worldboss') && showsBosses(current.route)) {
+      announce.textContent = '';
+      show({ fresh: true, silent: true }).then(() => {
+        announce.textContent = 'The world bosses were updated.';
+      });
+      return;
+    }
     for (const name of change.collections) changedCollections.add(name);
     showNotice();
   },

@@ -1,69 +1,259 @@
-// The operations the explorer sends: one per view, each asking in one
-// request for everything the view shows, relations nested. Values are
-// variables, never spliced into the text. The footer of every page shows
-// the one its view sent.
+// Every operation the explorer sends, and the variables each view gives
+// them: one named query per view, asking in one request for everything the
+// view shows, relations nested. Values are variables, never spliced into
+// the text. Nothing here touches the DOM, so `npm test` loads this module
+// in Node and validates each operation against graph/*.graphqls.
 
-export const HOME = `query Home($first: Int!) {
-  items(first: $first, orderBy: { field: VALUE, direction: DESC }) {
+// The collections, as the schema names them: list field, one-record field,
+// type, and the fields a list row shows. The list and page queries below
+// are built from this table.
+export const COLLECTIONS = {
+  items: { one: 'item', type: 'Item', row: 'id name type rarity value tradable' },
+  monsters: { one: 'monster', type: 'Monster', row: 'id name area combatLevel slayerLevel health isGod' },
+  quests: { one: 'quest', type: 'Quest', row: 'id questName questSeries prerequisite { id questName }' },
+  baseCamps: { one: 'baseCamp', type: 'BaseCamp', row: 'id baseTowerLevel baseTowerBenefit' },
+  discoveryLocations: { one: 'discoveryLocation', type: 'DiscoveryLocation', row: 'id discoveryLocation discoveryLevel discoveryExp' },
+  miningRocks: { one: 'miningRock', type: 'MiningRock', row: 'id miningRock minimumMiningLevel miningExp item { id name }' },
+  cookingRecipes: { one: 'cookingRecipe', type: 'CookingRecipe', row: 'id name requiredLevel cookingExp burntChance item { id name }' },
+  fletchingRecipes: { one: 'fletchingRecipe', type: 'FletchingRecipe', row: 'id name category fletchingLevel fletchingExp item { id name }' },
+  farmingSeeds: { one: 'farmingSeed', type: 'FarmingSeed', row: 'id seedName seedLevel seedExp seedDurationInSeconds rewardItem { id name }' },
+  forestryTrees: { one: 'forestryTree', type: 'ForestryTree', row: 'id tree minimumForestryLevel forestryExp item { id name }' },
+  eventChests: { one: 'eventChest', type: 'EventChest', row: 'id name item { id name }' },
+  secretRares: { one: 'secretRare', type: 'SecretRare', row: 'id itemName item { id name rarity }' },
+  worldBosses: { one: 'worldBoss', type: 'WorldBoss', row: 'id name level status battleStartsAt battleEndsAt location { id name }' },
+};
+
+const opName = (type, suffix) => `${type}${suffix}`;
+
+// ---------------------------------------------------------------------------
+// Lists: a page of a collection, with cursors, a filter and an order.
+// ---------------------------------------------------------------------------
+
+function listQuery(field, { type, row }) {
+  return `query ${opName(type, 'List')}($first: Int, $after: String, $last: Int, $before: String, $filter: ${type}Filter, $orderBy: ${type}Order) {
+  ${field}(first: $first, after: $after, last: $last, before: $before, filter: $filter, orderBy: $orderBy) {
     totalCount
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    nodes { ${row} }
+  }
+}`;
+}
+
+export const LIST_QUERIES = Object.fromEntries(
+  Object.entries(COLLECTIONS).map(([field, c]) => [field, { query: listQuery(field, c), operationName: opName(c.type, 'List') }]),
+);
+
+// A list's page size.
+export const PAGE_SIZE = 25;
+
+// listVariables turns a list's state (from its URL) into the variables of
+// its query: { sort: 'VALUE', desc: true, after | before, filter: {...} }.
+// A page before a cursor is the last PAGE_SIZE before it; `last: true`
+// asks for the last page.
+export function listVariables({ sort, desc, after, before, last, filter }) {
+  const v = {};
+  if (before) Object.assign(v, { last: PAGE_SIZE, before });
+  else if (last) v.last = PAGE_SIZE;
+  else {
+    v.first = PAGE_SIZE;
+    if (after) v.after = after;
+  }
+  const f = Object.fromEntries(Object.entries(filter || {}).filter(([, x]) => x !== undefined && x !== null && x !== ''));
+  if (Object.keys(f).length) v.filter = f;
+  if (sort) v.orderBy = { field: sort, direction: desc ? 'DESC' : 'ASC' };
+  return v;
+}
+
+// ---------------------------------------------------------------------------
+// Home and search
+// ---------------------------------------------------------------------------
+
+export const HOME = {
+  operationName: 'Home',
+  query: `query Home {
+  ${Object.keys(COLLECTIONS).filter((f) => f !== 'worldBosses').map((f) => `${f}(first: 0) { totalCount }`).join('\n  ')}
+  worldBosses(first: 20) {
+    totalCount
+    nodes { id name level status battleStartsAt battleEndsAt location { name } }
+  }
+  topItems: items(first: 8, orderBy: { field: VALUE, direction: DESC }) {
     nodes { id name rarity type value }
   }
-  monsters(first: $first, orderBy: { field: COMBAT_LEVEL, direction: DESC }) {
-    totalCount
-    nodes { id name combatLevel area }
-  }
-  quests(first: 0) { totalCount }
-}`;
+}`,
+};
 
-export const SEARCH = `query Search($text: String!, $first: Int!) {
-  items(first: $first, filter: { nameContains: $text }, orderBy: { field: NAME }) {
-    totalCount
-    nodes { id name rarity type value }
-  }
-  monsters(first: $first, filter: { nameContains: $text }, orderBy: { field: NAME }) {
-    totalCount
-    nodes { id name combatLevel area }
-  }
-}`;
+// What a search result shows of each kind: its id, its name and a hint.
+const SEARCH_FIELDS = {
+  items: 'id name type rarity',
+  monsters: 'id name area combatLevel',
+  quests: 'id questName questSeries',
+  baseCamps: 'id baseTowerLevel',
+  discoveryLocations: 'id discoveryLocation discoveryLevel',
+  miningRocks: 'id miningRock minimumMiningLevel',
+  cookingRecipes: 'id name requiredLevel',
+  fletchingRecipes: 'id name fletchingLevel',
+  farmingSeeds: 'id seedName seedLevel',
+  forestryTrees: 'id tree minimumForestryLevel',
+  eventChests: 'id name',
+  secretRares: 'id itemName',
+  worldBosses: 'id name level status',
+};
 
-export const ITEM_PAGE = `query ItemPage($id: Int!) {
+// One query finds a text in the names of every collection: the search page
+// asks for more of each, the suggestions under the search box for fewer.
+export const SEARCH = {
+  operationName: 'Search',
+  query: `query Search($text: String!, $first: Int!) {
+  ${Object.keys(COLLECTIONS)
+    .map((f) => `${f}(first: $first, filter: { nameContains: $text }) { totalCount nodes { ${SEARCH_FIELDS[f]} } }`)
+    .join('\n  ')}
+}`,
+};
+
+// ---------------------------------------------------------------------------
+// Record pages: one record, its references resolved, its reverse relations.
+// ---------------------------------------------------------------------------
+
+const page = (operationName, query) => ({ operationName, query });
+
+export const PAGES = {
+  items: page('ItemPage', `query ItemPage($id: Int!) {
   item(id: $id) {
     id name rarity type value tradable description limited
     healingAmount farmingLevel attackBonus strengthBonus defenceBonus healthBonus
     bowDamage bowCrit bowAccuracy bowSpeed
     monsterDrops {
-      monsterId monsterName minAmount maxAmount
-      baseChance luckChance extremeLuckChance rarity
+      monsterId minAmount maxAmount baseChance luckChance extremeLuckChance rarity
       monster { id name combatLevel area }
     }
-    discoveryDrops { locationName baseChance }
-    fishingDrops { locationName baseChance }
-    theivingDrops { locationName baseChance }
-    foundInChests { chestName minAmount maxAmount chanceText }
+    discoveryDrops { locationId baseChance luckChance extremeLuckChance location { id discoveryLocation discoveryLevel } }
+    fishingDrops { locationName locationLevel baseChance }
+    theivingDrops { locationName locationLevel baseChance }
+    safesDrops { safeName amount chance }
+    explorationDrops { explorationName amount chance }
+    eventDrops { chestId amount chanceText chest { id name } }
+    foundInChests { chestId minAmount maxAmount chanceText chest { id name } }
+    chest { min max text item { id name } name }
+    secrets { chanceText impactedByWishingWell conditions }
+    secretRares { id }
     rewardedByQuests { id questName questSeries questRewards { itemId amount } }
     requiredByQuests { id questName questSeries questItems { itemId amount } }
-    crafting { category craftingLevel materials { amount name item { id name } } }
-    cooking { cookingLevel materials { name item { id name } } }
-    fletching { fletchingLevel materials { amount name item { id name } } }
-    alchemy { levelRequired materials { amount itemName item { id name } } }
-    usedInCookingRecipes { id name requiredLevel item { id name } }
-    usedInFletchingRecipes { id name fletchingLevel item { id name } }
+    requiredByBaseCamps { id baseTowerLevel baseTowerItems { itemId amount } }
+    rewardedByBaseCamps { id baseTowerLevel }
+    crafting { category craftingLevel craftingExp materials { amount name item { id name } } }
+    cooking { cookingLevel cookingExp burnt burntLevel materials { name item { id name } } }
+    fletching { category fletchingLevel fletchingExp materials { amount name item { id name } } }
+    alchemy { levelRequired alchemyExpProvided materials { amount itemName item { id name } } }
+    farming { farmingLevel farmingExp farmingSeed scytheText }
+    mining { miningLevel miningExp gemText }
+    forestry { tree forestryLevel forestryExp forestryBurnExp }
+    blessed { level description requirement originalCost }
+    usedIn {
+      cooking { cooking { id name requiredLevel } }
+      fletching { fletching { id name fletchingLevel } }
+      farming { farming { id seedName seedLevel } }
+      forestry { forestry { id tree minimumForestryLevel } }
+    }
     ingredientOf { id name type }
   }
-}`;
-
-export const MONSTER_PAGE = `query MonsterPage($id: Int!) {
+}`),
+  monsters: page('MonsterPage', `query MonsterPage($id: Int!) {
   monster(id: $id) {
     id name area isGod combatLevel health attack strength defence
-    attackSpeedText weakness slayerLevel slayerExp treasureScrollChance
+    attackSpeedText weakness slayerLevel slayerExp
+    treasureScrollChance treasureScrollChanceWithWwMax treasureScrollChanceWithWwMaxAndBC72
     drops {
-      dropId itemId name min max
-      baseChance luckChance extremeLuckChance rarity
+      itemId name min max baseChance luckChance extremeLuckChance rarity
       item { id name rarity type }
     }
   }
-}`;
+}`),
+  quests: page('QuestPage', `query QuestPage($id: Int!) {
+  quest(id: $id) {
+    id questName questSeries prerequisiteQuest
+    requiredSkills { name level }
+    questItems { itemId name amount item { id name rarity } }
+    questRewards { type amount skill itemId name item { id name rarity } }
+    prerequisite { id questName prerequisite { id questName prerequisite { id questName prerequisite { id questName prerequisite { id questName } } } } }
+    unlocks { id questName unlocks { id questName unlocks { id questName unlocks { id questName unlocks { id questName } } } } }
+  }
+}`),
+  baseCamps: page('BaseCampPage', `query BaseCampPage($id: Int!) {
+  baseCamp(id: $id) {
+    id baseTowerLevel baseTowerBenefit
+    requiredSkills { name level }
+    baseTowerItems { itemId name amount item { id name rarity } }
+    baseTowerRewards { type name amount itemId item { id name rarity } }
+  }
+}`),
+  discoveryLocations: page('DiscoveryLocationPage', `query DiscoveryLocationPage($id: Int!) {
+  discoveryLocation(id: $id) {
+    id discoveryLocation discoveryExp discoveryLevel
+    drops { itemId name rarity baseChance luckChance extremeLuckChance item { id name rarity type } }
+  }
+}`),
+  miningRocks: page('MiningRockPage', `query MiningRockPage($id: Int!) {
+  miningRock(id: $id) {
+    id miningRock miningBaseSpeedInMilliseconds minimumMiningLevel miningSuccessBaseRate
+    miningExp chanceForIlluminantGem chanceForIlluminantGemText
+    itemId item { id name rarity type value }
+  }
+}`),
+  cookingRecipes: page('CookingRecipePage', `query CookingRecipePage($id: Int!) {
+  cookingRecipe(id: $id) {
+    id name burnt requiredLevel burntLevel burntChance cookingExp
+    itemId item { id name rarity healingAmount }
+    burntId burntItem { id name }
+    materials { itemId name item { id name rarity } }
+  }
+}`),
+  fletchingRecipes: page('FletchingRecipePage', `query FletchingRecipePage($id: Int!) {
+  fletchingRecipe(id: $id) {
+    id name category fletchingLevel fletchingExp
+    itemId item { id name rarity }
+    materials { itemId name amount item { id name rarity } }
+  }
+}`),
+  farmingSeeds: page('FarmingSeedPage', `query FarmingSeedPage($id: Int!) {
+  farmingSeed(id: $id) {
+    id seedName seedDurationInSeconds seedLevel seedExp reward chanceForScythe chanceForScytheText
+    itemId item { id name rarity }
+    rewardId rewardItem { id name rarity }
+  }
+}`),
+  forestryTrees: page('ForestryTreePage', `query ForestryTreePage($id: Int!) {
+  forestryTree(id: $id) {
+    id tree log forestryBaseSpeedInMilliseconds minimumForestryLevel nestChance forestryExp forestryBurnExp
+    itemId item { id name rarity }
+  }
+}`),
+  eventChests: page('EventChestPage', `query EventChestPage($id: Int!) {
+  eventChest(id: $id) {
+    id name itemId item { id name rarity }
+    drops { itemId name amount percentage text item { id name rarity } }
+  }
+}`),
+  secretRares: page('SecretRarePage', `query SecretRarePage($id: Int!) {
+  secretRare(id: $id) {
+    id itemName itemId item { id name rarity type }
+    secretDrops {
+      chance chanceText impactedByWishingWell conditions
+      chanceWithMaxWwText chanceWithMaxWwAndBC65Text chanceWithMaxWwAndBC65AndRingOfSecretsText chanceWithSoulReaperPotionText
+    }
+  }
+}`),
+  worldBosses: page('WorldBossPage', `query WorldBossPage($id: Int!) {
+  worldBoss(id: $id) {
+    id name level status battleStartsAt battleEndsAt endpointUpdatesAt
+    location { id name }
+    loot { name quality quantity chance }
+  }
+}`),
+};
 
 export const CATALOGUE_CHANGED = `subscription CatalogueChanged {
   catalogueChanged { version collections }
 }`;
+
+// Every query the explorer sends, for the schema check in test/.
+export const ALL_QUERIES = [HOME, SEARCH, ...Object.values(LIST_QUERIES), ...Object.values(PAGES)];

@@ -1,5 +1,7 @@
 import { h } from '../dom.js';
-import { amount, chance, chanceCell } from '../format.js';
+import { amount, chance, chanceCell, num, rarityBadge } from '../format.js';
+import { KINDS } from '../kinds.js';
+import { paths } from '../routes.js';
 
 export function link(href, text, attrs = {}) {
   return h('a', { href, ...attrs }, text);
@@ -83,5 +85,64 @@ export function dropTable(tableAttrs, firstColumn, drops, row) {
         }),
       ),
     ),
+  );
+}
+
+// A link to a record's page, named as the record is (or as given).
+export function ref(field, record, text, attrs) {
+  if (!record) return text ?? null;
+  return link(paths.record(field, record.id), text ?? KINDS[field].name(record), attrs);
+}
+
+// An item's link, with its rarity when known.
+export function itemRef(item, fallback) {
+  if (!item) return fallback ?? 'Unknown item';
+  return [ref('items', item), item.rarity ? [' ', rarityBadge(item.rarity)] : null];
+}
+
+// A plain data table: columns are { label, num, extra, cell(row) }; the
+// first column's cells are row headers.
+export function table(attrs, columns, rows) {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'data', ...attrs },
+      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col', class: cls(c) }, c.label)))),
+      h(
+        'tbody',
+        null,
+        rows.map((r) =>
+          h('tr', null, columns.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, class: cls(c) }, c.cell(r)))),
+        ),
+      ),
+    ),
+  );
+}
+
+export function cls(c) {
+  return [c.num && 'num', c.extra && 'extra'].filter(Boolean).join(' ') || null;
+}
+
+// A list of links, or a line saying there is none.
+export function linkList(testid, entries, none) {
+  if (!entries.length) return empty(none);
+  return h('ul', { class: 'plain-list', 'data-testid': testid }, entries.map((e) => h('li', null, e)));
+}
+
+// "Skill 12" requirements as a line of chips.
+export function skills(list) {
+  if (!list?.length) return empty('No skill requirement.');
+  return h('ul', { class: 'inline-list' }, list.map((s) => h('li', null, `${s.name} ${num(s.level)}`)));
+}
+
+// Items with amounts (materials, quest items, base camp items).
+export function materials(testid, list) {
+  if (!list?.length) return empty('None.');
+  return h(
+    'ul',
+    { class: 'inline-list', 'data-testid': testid },
+    list.map((m) => h('li', null, m.amount != null ? `${num(m.amount)} × ` : null, itemRef(m.item, m.name ?? m.itemName))),
   );
 }

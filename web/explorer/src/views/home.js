@@ -1,14 +1,16 @@
 import { h } from '../dom.js';
-import { num, plural, rarityBadge } from '../format.js';
+import { num, rarityBadge, statusBadge, timeCell } from '../format.js';
+import { FIELDS, KINDS } from '../kinds.js';
 import { HOME } from '../queries.js';
 import { paths } from '../routes.js';
-import { link, section } from './common.js';
+import { link, ref, section, table } from './common.js';
 
+// The home page: every collection with its size, the world bosses' battles
+// (kept live), and the most valuable items.
 export const home = {
-  operation: () => ({ query: HOME, variables: { first: 8 }, operationName: 'Home' }),
+  operation: () => ({ ...HOME, variables: {} }),
   title: () => null,
   render(data) {
-    const { items, monsters, quests } = data;
     return h(
       'div',
       { class: 'home' },
@@ -16,54 +18,36 @@ export const home = {
         'header',
         { class: 'page-header' },
         h('h1', { tabindex: '-1' }, 'Explore the catalogue'),
+        h('p', { class: 'lede' }, 'Every item, monster, quest, recipe and boss of the game, linked to each other. Search above, or browse a collection.'),
+      ),
+      section(
+        'collections',
+        'Collections',
         h(
-          'p',
-          { class: 'lede' },
-          `${plural(items.totalCount, 'item', 'items')}, ${plural(monsters.totalCount, 'monster', 'monsters')} and ${plural(quests.totalCount, 'quest', 'quests')}. `,
-          'Search by name above, or try ',
-          link(paths.search('bread'), 'bread'),
-          ', ',
-          link(paths.search('troll'), 'troll'),
-          ' or ',
-          link(paths.search('dragon'), 'dragon'),
-          '.',
+          'ul',
+          { class: 'tiles', 'data-testid': 'collection-links' },
+          FIELDS.map((f) => h('li', null, link(paths.list(f), [h('span', { class: 'tile-name' }, KINDS[f].label), h('span', { class: 'tile-count' }, num(data[f].totalCount))]))),
         ),
       ),
       h(
         'div',
         { class: 'columns' },
         section(
+          'world-bosses',
+          'World bosses',
+          table({ 'data-testid': 'home-bosses' }, [
+            { label: 'Boss', cell: (b) => [ref('worldBosses', b), h('span', { class: 'sub' }, `level ${num(b.level)} · ${b.location?.name ?? ''}`)] },
+            { label: 'Status', cell: (b) => statusBadge(b.status) },
+            { label: 'Battle', cell: (b) => timeCell(b.battleStartsAt) },
+          ], data.worldBosses.nodes),
+        ),
+        section(
           'top-items',
           'Most valuable items',
           h(
             'ol',
             { class: 'plain-list' },
-            items.nodes.map((it) =>
-              h(
-                'li',
-                null,
-                link(paths.item(it.id), it.name),
-                ' ',
-                rarityBadge(it.rarity),
-                h('span', { class: 'muted' }, ` ${num(it.value)} coins`),
-              ),
-            ),
-          ),
-        ),
-        section(
-          'top-monsters',
-          'Strongest monsters',
-          h(
-            'ol',
-            { class: 'plain-list' },
-            monsters.nodes.map((m) =>
-              h(
-                'li',
-                null,
-                link(paths.monster(m.id), m.name ?? `Monster ${m.id}`),
-                h('span', { class: 'muted' }, ` level ${num(m.combatLevel)}${m.area ? ` · ${m.area}` : ''}`),
-              ),
-            ),
+            data.topItems.nodes.map((it) => h('li', null, ref('items', it), ' ', rarityBadge(it.rarity), h('span', { class: 'muted' }, ` ${num(it.value)} coins`))),
           ),
         ),
       ),

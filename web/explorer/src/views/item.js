@@ -1,11 +1,11 @@
 import { h } from '../dom.js';
 import { amount, chance, num, rarityBadge } from '../format.js';
-import { ITEM_PAGE } from '../queries.js';
+import { PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, link, pageHeader, section, stats } from './common.js';
+import { dropTable, empty, itemRef, link, pageHeader, ref, section, stats, table } from './common.js';
 
 export const item = {
-  operation: (route) => ({ query: ITEM_PAGE, variables: { id: route.id }, operationName: 'ItemPage' }),
+  operation: (route) => ({ ...PAGES.items, variables: { id: route.id } }),
   // null: not found.
   found: (data) => data.item != null,
   title: (data) => data.item.name,
@@ -14,12 +14,21 @@ export const item = {
     return h(
       'article',
       { class: 'item-page', 'data-testid': 'item-page' },
-      pageHeader('item-name', it.name, rarityBadge(it.rarity), h('span', { class: 'badge' }, it.type)),
+      pageHeader(
+        'item-name',
+        it.name,
+        h('span', { class: 'badge' }, `Item #${it.id}`),
+        link(paths.list('items', { rarity: it.rarity }), rarityBadge(it.rarity)),
+        link(paths.list('items', { type: it.type }), it.type, { class: 'badge' }),
+      ),
       it.description ? h('p', { class: 'description' }, it.description) : null,
       section('item-section-stats', 'Stats', itemStats(it)),
+      skillUses(it),
       droppedBy(it),
       otherSources(it),
+      chestContents(it),
       quests(it),
+      baseCamps(it),
       madeFrom(it),
       recipes(it),
     );
@@ -80,10 +89,14 @@ function droppedBy(it) {
 // chests. These have no page of their own here.
 function otherSources(it) {
   const rows = [
-    ...(it.discoveryDrops ?? []).map((d) => ['Discovery', d.locationName, chance(d.baseChance)]),
+    ...(it.discoveryDrops ?? []).map((d) => ['Discovery', d.location ? ref('discoveryLocations', d.location) : d.locationName, chance(d.baseChance)]),
     ...(it.fishingDrops ?? []).map((d) => ['Fishing', d.locationName, chance(d.baseChance)]),
     ...(it.theivingDrops ?? []).map((d) => ['Thieving', d.locationName, chance(d.baseChance)]),
-    ...(it.foundInChests ?? []).map((c) => ['Chest', `${c.chestName} (×${amount(c.minAmount, c.maxAmount)})`, c.chanceText]),
+    ...(it.safesDrops ?? []).map((d) => ['Safe', `${d.safeName} (×${num(d.amount)})`, d.chance]),
+    ...(it.explorationDrops ?? []).map((d) => ['Exploration', `${d.explorationName} (×${num(d.amount)})`, d.chance]),
+    ...(it.foundInChests ?? []).map((c) => ['Chest', [ref('eventChests', c.chest) ?? c.chestName, ` ×${amount(c.minAmount, c.maxAmount)}`], c.chanceText]),
+    ...(it.eventDrops ?? []).map((c) => ['Event', [ref('eventChests', c.chest) ?? c.chestName, ` ×${num(c.amount)}`], c.chanceText]),
+    ...(it.secrets ? [['Secret', it.secretRares?.[0] ? ref('secretRares', it.secretRares[0], 'secret rare drop') : 'secret rare drop', it.secrets.chanceText]] : []),
   ];
   if (rows.length === 0) return null;
   return section(
@@ -108,7 +121,7 @@ function quests(it) {
     h(
       'li',
       null,
-      h('span', { class: 'quest-name' }, q.questName),
+      ref('quests', q, null, { class: 'quest-name' }),
       h('span', { class: 'muted' }, amountText),
       q.questSeries ? h('span', { class: 'sub' }, q.questSeries) : null,
     );
@@ -167,7 +180,7 @@ function madeFrom(it) {
               'li',
               null,
               mat.amount != null ? `${num(mat.amount)} × ` : null,
-              mat.item ? link(paths.item(mat.item.id), name) : name,
+              itemRef(mat.item, name),
             );
           }),
         ),
@@ -181,18 +194,15 @@ function madeFrom(it) {
 function recipes(it) {
   const seen = new Set();
   const rows = [];
-  for (const r of it.usedInCookingRecipes ?? []) {
-    if (r.item) seen.add(r.item.id);
-    rows.push(['Cooking', r.item, r.name, `level ${num(r.requiredLevel)}`]);
-  }
-  for (const r of it.usedInFletchingRecipes ?? []) {
-    if (r.item) seen.add(r.item.id);
-    rows.push(['Fletching', r.item, r.name, `level ${num(r.fletchingLevel)}`]);
-  }
+  const used = it.usedIn ?? {};
+  for (const u of used.cooking ?? []) if (u.cooking) rows.push(['Cooking', paths.record('cookingRecipes', u.cooking.id), u.cooking.name, `level ${num(u.cooking.requiredLevel)}`]);
+  for (const u of used.fletching ?? []) if (u.fletching) rows.push(['Fletching', paths.record('fletchingRecipes', u.fletching.id), u.fletching.name, `level ${num(u.fletching.fletchingLevel)}`]);
+  for (const u of used.farming ?? []) if (u.farming) rows.push(['Farming', paths.record('farmingSeeds', u.farming.id), u.farming.seedName, `level ${num(u.farming.seedLevel)}`]);
+  for (const u of used.forestry ?? []) if (u.forestry) rows.push(['Forestry', paths.record('forestryTrees', u.forestry.id), u.forestry.tree, `level ${num(u.forestry.minimumForestryLevel)}`]);
   for (const other of it.ingredientOf ?? []) {
     if (seen.has(other.id)) continue;
     seen.add(other.id);
-    rows.push(['Ingredient of', other, other.name, other.type]);
+    rows.push(['Ingredient of', paths.item(other.id), other.name, other.type]);
   }
   if (rows.length === 0) return section('recipes', 'Used in recipes', empty('No recipe uses this item.'));
   return section(
@@ -207,10 +217,54 @@ function recipes(it) {
           null,
           h('span', { class: 'kind' }, kind),
           ' ',
-          target ? link(paths.item(target.id), name) : name,
+          link(target, name),
           detail ? h('span', { class: 'muted' }, ` ${detail}`) : null,
         ),
       ),
+    ),
+  );
+}
+
+// What the item means to a gathering skill (the item is a crop, an ore, a
+// log) or to blessing.
+function skillUses(it) {
+  const rows = [
+    it.farming && ['Farming', `level ${num(it.farming.farmingLevel)}, ${num(it.farming.farmingExp)} xp, from ${it.farming.farmingSeed}; scythe ${it.farming.scytheText}`],
+    it.mining && ['Mining', `level ${num(it.mining.miningLevel)}, ${num(it.mining.miningExp)} xp; gem ${it.mining.gemText}`],
+    it.forestry && ['Forestry', `${it.forestry.tree}: level ${num(it.forestry.forestryLevel)}, ${num(it.forestry.forestryExp)} xp, ${num(it.forestry.forestryBurnExp)} xp burnt`],
+    it.blessed && ['Blessed', `${it.blessed.level}: ${it.blessed.description} (${it.blessed.requirement})`],
+  ].filter(Boolean);
+  if (!rows.length) return null;
+  return section('skills', 'Skills', h('ul', { class: 'plain-list' }, rows.map(([k, v]) => h('li', null, h('span', { class: 'kind' }, k), ' ', v))));
+}
+
+// What the item holds, when it is a chest.
+function chestContents(it) {
+  if (!it.chest?.length) return null;
+  return section(
+    'chest',
+    `Contents (${it.chest.length})`,
+    table({ 'data-testid': 'item-chest' }, [
+      { label: 'Item', cell: (c) => itemRef(c.item, c.name) },
+      { label: 'Amount', num: true, cell: (c) => amount(c.min, c.max) },
+      { label: 'Chance', num: true, cell: (c) => c.text },
+    ], it.chest),
+  );
+}
+
+function baseCamps(it) {
+  const needed = it.requiredByBaseCamps ?? [];
+  const rewarded = it.rewardedByBaseCamps ?? [];
+  if (!needed.length && !rewarded.length) return null;
+  const amountOf = (b) => (b.baseTowerItems ?? []).filter((x) => x.itemId === it.id).reduce((n, x) => n + Number(x.amount || 0), 0);
+  return section(
+    'base-camps',
+    'Base camp',
+    h(
+      'ul',
+      { class: 'plain-list' },
+      needed.map((b) => h('li', null, h('span', { class: 'kind' }, 'Needed by'), ' ', ref('baseCamps', b), h('span', { class: 'muted' }, ` ×${num(amountOf(b))}`))),
+      rewarded.map((b) => h('li', null, h('span', { class: 'kind' }, 'Reward of'), ' ', ref('baseCamps', b))),
     ),
   );
 }

@@ -1,11 +1,11 @@
 import { h } from '../dom.js';
 import { chance, num, rarityBadge } from '../format.js';
-import { MONSTER_PAGE } from '../queries.js';
+import { PAGES } from '../queries.js';
 import { paths } from '../routes.js';
 import { dropTable, empty, link, pageHeader, section, stats } from './common.js';
 
 export const monster = {
-  operation: (route) => ({ query: MONSTER_PAGE, variables: { id: route.id }, operationName: 'MonsterPage' }),
+  operation: (route) => ({ ...PAGES.monsters, variables: { id: route.id } }),
   found: (data) => data.monster != null,
   title: (data) => data.monster.name ?? `Monster ${data.monster.id}`,
   render(data) {
@@ -16,7 +16,8 @@ export const monster = {
       pageHeader(
         'monster-name',
         m.name ?? `Monster ${m.id}`,
-        m.area ? h('span', { class: 'badge' }, m.area) : null,
+        h('span', { class: 'badge' }, `Monster #${m.id}`),
+        m.area ? link(paths.list('monsters', { area: m.area }), m.area, { class: 'badge' }) : null,
         m.isGod ? h('span', { class: 'badge god' }, 'God') : null,
       ),
       section('monster-section-stats', 'Stats', monsterStats(m)),
@@ -38,6 +39,8 @@ function monsterStats(m) {
     ['Slayer level', n(m.slayerLevel)],
     ['Slayer experience', n(m.slayerExp)],
     ['Treasure scroll', m.treasureScrollChance == null ? null : chance(m.treasureScrollChance)],
+    ['… max wishing well', m.treasureScrollChanceWithWwMax == null ? null : chance(m.treasureScrollChanceWithWwMax)],
+    ['… and base camp 72', m.treasureScrollChanceWithWwMaxAndBC72 == null ? null : chance(m.treasureScrollChanceWithWwMaxAndBC72)],
   ]);
 }
 

@@ -1,17 +1,37 @@
 import { h } from '../dom.js';
-import { num, rarityBadge } from '../format.js';
+import { num } from '../format.js';
+import { FIELDS, KINDS } from '../kinds.js';
 import { SEARCH } from '../queries.js';
 import { paths } from '../routes.js';
-import { empty, link, section } from './common.js';
+import { empty, ref, section } from './common.js';
 
-const FIRST = 30;
+const FIRST = 10;
 
+// A hint beside a result: what tells two records of a kind apart.
+export function hint(field, r) {
+  switch (field) {
+    case 'items': return `${r.rarity} ${r.type}`;
+    case 'monsters': return r.combatLevel != null ? `level ${num(r.combatLevel)}${r.area ? ` · ${r.area}` : ''}` : r.area;
+    case 'quests': return r.questSeries;
+    case 'discoveryLocations': return `level ${num(r.discoveryLevel)}`;
+    case 'miningRocks': return `level ${num(r.minimumMiningLevel)}`;
+    case 'cookingRecipes': return `level ${num(r.requiredLevel)}`;
+    case 'fletchingRecipes': return `level ${num(r.fletchingLevel)}`;
+    case 'farmingSeeds': return `level ${num(r.seedLevel)}`;
+    case 'forestryTrees': return `level ${num(r.minimumForestryLevel)}`;
+    case 'worldBosses': return `level ${num(r.level)} · ${r.status}`;
+    default: return '';
+  }
+}
+
+// The search page: what the suggestions found, with more of each kind,
+// and a link to the whole filtered list.
 export const search = {
-  operation: (route) => ({ query: SEARCH, variables: { text: route.q, first: FIRST }, operationName: 'Search' }),
+  operation: (route) => ({ ...SEARCH, variables: { text: route.q, first: FIRST } }),
   title: (_data, route) => `Search “${route.q}”`,
   render(data, route) {
-    const { items, monsters } = data;
-    const total = items.totalCount + monsters.totalCount;
+    const found = FIELDS.filter((f) => data[f].totalCount > 0);
+    const total = found.reduce((n, f) => n + data[f].totalCount, 0);
     return h(
       'div',
       { class: 'search-page', 'data-testid': 'search-page' },
@@ -21,55 +41,26 @@ export const search = {
         h('h1', { tabindex: '-1' }, 'Results for ', h('q', null, route.q)),
         h('p', { class: 'lede' }, total === 0 ? 'Nothing in the catalogue has that in its name.' : `${num(total)} found.`),
       ),
-      h(
-        'div',
-        { class: 'columns' },
-        section(
-          'item-results',
-          `Items (${num(items.totalCount)})`,
-          items.nodes.length
-            ? h(
-                'ul',
-                { class: 'plain-list results' },
-                items.nodes.map((it) =>
-                  h(
-                    'li',
-                    null,
-                    link(paths.item(it.id), it.name, { 'data-testid': 'result-item' }),
-                    ' ',
-                    rarityBadge(it.rarity),
-                    h('span', { class: 'muted' }, ` ${it.type}`),
-                  ),
+      total === 0
+        ? empty('Try part of a name: “bread”, “troll”, “lantern”.')
+        : h(
+            'div',
+            { class: 'columns' },
+            found.map((f) =>
+              section(
+                `${KINDS[f].path}-results`,
+                `${KINDS[f].label} (${num(data[f].totalCount)})`,
+                h(
+                  'ul',
+                  { class: 'plain-list results' },
+                  data[f].nodes.map((r) => h('li', null, ref(f, r, null, { 'data-testid': `result-${KINDS[f].path}` }), h('span', { class: 'muted' }, ` ${hint(f, r)}`))),
                 ),
-              )
-            : empty('No item matches.'),
-          more(items),
-        ),
-        section(
-          'monster-results',
-          `Monsters (${num(monsters.totalCount)})`,
-          monsters.nodes.length
-            ? h(
-                'ul',
-                { class: 'plain-list results' },
-                monsters.nodes.map((m) =>
-                  h(
-                    'li',
-                    null,
-                    link(paths.monster(m.id), m.name ?? `Monster ${m.id}`, { 'data-testid': 'result-monster' }),
-                    h('span', { class: 'muted' }, ` level ${num(m.combatLevel)}${m.area ? ` · ${m.area}` : ''}`),
-                  ),
-                ),
-              )
-            : empty('No monster matches.'),
-          more(monsters),
-        ),
-      ),
+                data[f].totalCount > data[f].nodes.length
+                  ? h('p', null, h('a', { href: paths.list(f, { q: route.q }) }, `All ${num(data[f].totalCount)} ${KINDS[f].label.toLowerCase()} named “${route.q}”`))
+                  : null,
+              ),
+            ),
+          ),
     );
   },
 };
-
-function more(conn) {
-  if (conn.totalCount <= conn.nodes.length) return null;
-  return h('p', { class: 'muted' }, `Showing the first ${num(conn.nodes.length)} of ${num(conn.totalCount)}: type more of the name to narrow it down.`);
-}

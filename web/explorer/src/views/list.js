@@ -1,0 +1,230 @@
+// A browse list of any collection: a page of records (a Relay connection,
+// paged by cursor), sortable on the orderings the schema offers, filtered
+// on its filter input. The whole state is in the URL (routes.js).
+
+import { h } from '../dom.js';
+import { duration, num, rarityBadge, statusBadge, timeCell } from '../format.js';
+import { KINDS } from '../kinds.js';
+import { LIST_QUERIES, listVariables } from '../queries.js';
+import { listParams, paths } from '../routes.js';
+import { cls, link, ref } from './common.js';
+
+// The values a text filter has been seen to take, offered as suggestions
+// (the schema has no list of types or areas; the lists shown so far do).
+const seen = new Map();
+
+const yesNo = (v) => (v == null ? '—' : v ? 'Yes' : 'No');
+// A filter link: the list with this value as its filter.
+const filterLink = (field, param, value) => (value ? link(paths.list(field, { [param]: value }), value) : '—');
+const lvl = (label, key, sort) => ({ label, num: true, sort, cell: (r) => num(r[key]) });
+
+// The columns of each list; `sort` names the order field the column sorts by.
+const COLUMNS = {
+  items: [
+    { label: 'Type', cell: (r) => filterLink('items', 'type', r.type), seen: ['type', (r) => r.type] },
+    { label: 'Rarity', cell: (r) => (r.rarity ? link(paths.list('items', { rarity: r.rarity }), rarityBadge(r.rarity)) : '—'), seen: ['rarity', (r) => r.rarity] },
+    { label: 'Value', num: true, sort: 'VALUE', cell: (r) => num(r.value) },
+    { label: 'Tradable', extra: true, cell: (r) => yesNo(r.tradable) },
+  ],
+  monsters: [
+    { label: 'Area', cell: (r) => filterLink('monsters', 'area', r.area), seen: ['area', (r) => r.area] },
+    lvl('Combat level', 'combatLevel', 'COMBAT_LEVEL'),
+    { ...lvl('Slayer level', 'slayerLevel', 'SLAYER_LEVEL'), extra: true },
+    { ...lvl('Health', 'health', 'HEALTH'), extra: true },
+    { label: 'God', extra: true, cell: (r) => yesNo(r.isGod) },
+  ],
+  quests: [
+    { label: 'Series', cell: (r) => filterLink('quests', 'series', r.questSeries), seen: ['series', (r) => r.questSeries] },
+    { label: 'After', extra: true, cell: (r) => ref('quests', r.prerequisite) ?? '—' },
+  ],
+  baseCamps: [{ label: 'Benefit', cell: (r) => r.baseTowerBenefit }],
+  discoveryLocations: [lvl('Level', 'discoveryLevel', 'LEVEL'), lvl('Experience', 'discoveryExp', 'EXP')],
+  miningRocks: [{ label: 'Ore', cell: (r) => ref('items', r.item) ?? '—' }, lvl('Level', 'minimumMiningLevel', 'LEVEL'), lvl('Experience', 'miningExp', 'EXP')],
+  cookingRecipes: [
+    { label: 'Makes', extra: true, cell: (r) => ref('items', r.item) ?? '—' },
+    lvl('Level', 'requiredLevel', 'LEVEL'),
+    lvl('Experience', 'cookingExp', 'EXP'),
+  ],
+  fletchingRecipes: [
+    { label: 'Category', extra: true, cell: (r) => r.category },
+    lvl('Level', 'fletchingLevel', 'LEVEL'),
+    lvl('Experience', 'fletchingExp', 'EXP'),
+  ],
+  farmingSeeds: [
+    { label: 'Grows', cell: (r) => ref('items', r.rewardItem) ?? '—' },
+    lvl('Level', 'seedLevel', 'LEVEL'),
+    lvl('Experience', 'seedExp', 'EXP'),
+    { label: 'Time', num: true, extra: true, cell: (r) => duration(r.seedDurationInSeconds) },
+  ],
+  forestryTrees: [{ label: 'Log', cell: (r) => ref('items', r.item) ?? '—' }, lvl('Level', 'minimumForestryLevel', 'LEVEL'), lvl('Experience', 'forestryExp', 'EXP')],
+  eventChests: [{ label: 'Chest item', cell: (r) => ref('items', r.item) ?? '—' }],
+  secretRares: [{ label: 'Item', cell: (r) => (r.item ? [ref('items', r.item), ' ', rarityBadge(r.item.rarity)] : '—') }],
+  worldBosses: [
+    lvl('Level', 'level', 'LEVEL'),
+    { label: 'Status', cell: (r) => statusBadge(r.status), seen: ['status', (r) => r.status] },
+    { label: 'Battle', cell: (r) => timeCell(r.battleStartsAt) },
+    { label: 'Location', extra: true, cell: (r) => r.location?.name },
+  ],
+};
+
+// The columns every list starts with: the id and the name, both links.
+const leading = (field) => [
+  { label: 'Name', sort: 'NAME', cell: (r) => ref(field, r, null, { 'data-testid': 'list-link' }) },
+  { label: 'ID', num: true, sort: 'ID', cell: (r) => link(paths.record(field, r.id), `#${r.id}`, { 'aria-label': `${KINDS[field].one} ${r.id}` }) },
+];
+
+export function listView(field) {
+  const kind = KINDS[field];
+  const columns = [...leading(field), ...COLUMNS[field]];
+  return {
+    operation: (route) => ({ ...LIST_QUERIES[field], variables: listVariables(route.state) }),
+    title: (_data, route) => (filtered(route.state) ? `${kind.label} (filtered)` : kind.label),
+    render(data, route) {
+      const conn = data[field];
+      const state = route.state;
+      for (const c of columns) {
+        if (!c.seen) continue;
+        const [param, get] = c.seen;
+        if (!seen.has(param)) seen.set(param, new Set());
+        for (const r of conn.nodes) if (get(r)) seen.get(param).add(get(r));
+      }
+      return h(
+        'div',
+        { class: 'list-page', 'data-testid': 'list-page' },
+        h(
+          'header',
+          { class: 'page-header' },
+          h('h1', { tabindex: '-1' }, kind.label),
+          h('p', { class: 'lede', 'data-testid': 'list-count' }, `${num(conn.totalCount)} ${conn.totalCount === 1 ? kind.one : kind.label.toLowerCase()}${filtered(state) ? ' match' : ''}.`),
+        ),
+        filterForm(field, state),
+        conn.nodes.length
+          ? h(
+              'div',
+              { class: 'table-scroll' },
+              h(
+                'table',
+                { class: 'data list', 'data-testid': 'list-table' },
+                h('caption', { class: 'visually-hidden' }, `${kind.label}${sortCaption(columns, state)}`),
+                h('thead', null, h('tr', null, columns.map((c) => header(field, c, state)))),
+                h(
+                  'tbody',
+                  null,
+                  conn.nodes.map((r) =>
+                    h('tr', null, columns.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, class: cls(c) }, c.cell(r)))),
+                  ),
+                ),
+              ),
+            )
+          : h('p', { class: 'empty card' }, `No ${kind.label.toLowerCase()} match these filters.`),
+        pager(field, state, conn),
+      );
+    },
+  };
+}
+
+function filtered(state) {
+  return Object.keys(state.filter).length > 0;
+}
+
+function sortCaption(columns, state) {
+  const c = columns.find((x) => x.sort && x.sort === state.sort);
+  return c ? `, by ${c.label.toLowerCase()}, ${state.desc ? 'descending' : 'ascending'}` : '';
+}
+
+// A column header; a sortable one is a link to the list in that order
+// (numbers largest first at the first click, names A to Z), and says how
+// the list is sorted with aria-sort.
+function header(field, c, state) {
+  const attrs = { scope: 'col', class: cls(c) };
+  if (!c.sort) return h('th', attrs, c.label);
+  const active = state.sort === c.sort;
+  const desc = active ? !state.desc : Boolean(c.num) && c.sort !== 'ID';
+  const href = paths.list(field, listParams(field, { ...state, sort: c.sort, desc, after: null, before: null, last: false }));
+  return h(
+    'th',
+    { ...attrs, 'aria-sort': active ? (state.desc ? 'descending' : 'ascending') : 'none' },
+    link(href, [c.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, active ? (state.desc ? ' ▼' : ' ▲') : ' ↕')], {
+      class: 'sort',
+      'data-testid': `sort-${c.sort.toLowerCase()}`,
+    }),
+  );
+}
+
+function filterForm(field, state) {
+  const kind = KINDS[field];
+  const id = (p) => `filter-${p}`;
+  const control = (f) => {
+    const value = state.filter[f.key];
+    if (f.type === 'bool') {
+      return h(
+        'select',
+        { id: id(f.param), name: f.param },
+        h('option', { value: '' }, 'Any'),
+        h('option', { value: 'yes', selected: value === true }, f.yes),
+        h('option', { value: 'no', selected: value === false }, f.no),
+      );
+    }
+    const list = seen.get(f.param);
+    return [
+      h('input', {
+        id: id(f.param),
+        name: f.param,
+        type: f.type === 'number' ? 'number' : 'text',
+        step: f.type === 'number' ? 'any' : null,
+        inputmode: f.type === 'number' ? 'decimal' : null,
+        value: value ?? '',
+        list: list?.size ? `${id(f.param)}-values` : null,
+        autocomplete: 'off',
+      }),
+      list?.size ? h('datalist', { id: `${id(f.param)}-values` }, [...list].sort().map((v) => h('option', { value: v }))) : null,
+    ];
+  };
+  const fields = [{ param: 'q', key: 'nameContains', label: 'Name contains', type: 'text' }, ...kind.filters];
+  return h(
+    'form',
+    { class: 'filters card', 'data-testid': 'filters', 'aria-label': `Filter ${kind.label.toLowerCase()}`, action: paths.list(field), method: 'get' },
+    fields.map((f) => h('div', { class: 'filter' }, h('label', { for: id(f.param) }, f.label), control(f))),
+    state.sort ? h('input', { type: 'hidden', name: 'sort', value: state.sort.toLowerCase() }) : null,
+    state.sort && state.desc ? h('input', { type: 'hidden', name: 'dir', value: 'desc' }) : null,
+    h(
+      'div',
+      { class: 'filter-actions' },
+      h('button', { type: 'submit' }, 'Filter'),
+      filtered(state) ? link(paths.list(field, listParams(field, { ...state, filter: {}, after: null, before: null, last: false })), 'Clear filters') : null,
+    ),
+  );
+}
+
+// First, previous, next and last pages, by cursor.
+function pager(field, state, conn) {
+  const { pageInfo } = conn;
+  const at = (change) => paths.list(field, listParams(field, { ...state, after: null, before: null, last: false, ...change }));
+  const hasPrev = pageInfo.hasPreviousPage && conn.nodes.length > 0;
+  const hasNext = pageInfo.hasNextPage && conn.nodes.length > 0;
+  const item = (on, href, text, rel, testid) =>
+    h('li', null, on ? link(href, text, { rel, 'data-testid': testid }) : h('span', { class: 'disabled', 'aria-disabled': 'true' }, text));
+  if (!hasPrev && !hasNext) return null;
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages', 'data-testid': 'pager' },
+    h(
+      'ul',
+      null,
+      item(hasPrev, at({}), '« First', null, 'page-first'),
+      item(hasPrev, at({ before: pageInfo.startCursor }), '‹ Previous', 'prev', 'page-prev'),
+      item(hasNext, at({ after: pageInfo.endCursor }), 'Next ›', 'next', 'page-next'),
+      item(hasNext, at({ last: true }), 'Last »', null, 'page-last'),
+    ),
+  );
+}
+
+// The filter form's values as a list URL (main.js sends a submitted form
+// here, so that a filter is a link like any other view).
+export function filterURL(form) {
+  const params = {};
+  for (const [k, v] of new FormData(form)) if (String(v).trim()) params[k] = String(v).trim();
+  const query = String(new URLSearchParams(params));
+  const path = new URL(form.action).pathname;
+  return query ? `${path}?${query}` : path;
+}

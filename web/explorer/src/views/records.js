@@ -1,0 +1,249 @@
+// The page of a record of any kind but items and monsters (item.js,
+// monster.js): what it is, what it needs and gives, every reference a link.
+
+import { h } from '../dom.js';
+import { chance, chanceCell, duration, localTime, num, statusBadge, timeCell } from '../format.js';
+import { KINDS } from '../kinds.js';
+import { COLLECTIONS, PAGES } from '../queries.js';
+import { paths } from '../routes.js';
+import { dropTable, empty, itemRef, link, linkList, materials, pageHeader, ref, section, skills, stats, table } from './common.js';
+
+// recordView makes the view of one kind's page from its title and body:
+// the operation is the kind's page query, and a null record is "not found".
+export function recordView(field, render) {
+  const one = COLLECTIONS[field].one;
+  const name = KINDS[field].name;
+  return {
+    operation: (route) => ({ ...PAGES[field], variables: { id: route.id } }),
+    found: (data) => data[one] != null,
+    title: (data) => name(data[one]),
+    render: (data) => {
+      const r = data[one];
+      return h(
+        'article',
+        { class: 'record-page', 'data-testid': 'record-page', 'data-kind': KINDS[field].path },
+        render(r, name(r)),
+        h('p', { class: 'muted back' }, 'All ', link(paths.list(field), KINDS[field].label.toLowerCase()), '.'),
+      );
+    },
+  };
+}
+
+// The header of a page: the record's name, its kind and id.
+const head = (field, r, title, ...badges) =>
+  pageHeader('record-name', title, h('span', { class: 'badge' }, `${cap(KINDS[field].one)} #${r.id}`), ...badges);
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const n = (v) => (v == null ? null : num(v));
+const ms = (v) => (v == null ? null : `${num(Number(v) / 1000)} s`);
+
+function questChain(q) {
+  // Up the prerequisites, nearest last; then this quest; then down the
+  // first quest each unlocks (the others are listed under "Unlocks").
+  const before = [];
+  for (let p = q.prerequisite; p; p = p.prerequisite) before.unshift(p);
+  const after = [];
+  for (let u = q.unlocks?.[0]; u; u = u.unlocks?.[0]) after.push(u);
+  return h(
+    'ol',
+    { class: 'chain', 'data-testid': 'quest-chain' },
+    before.map((p) => h('li', null, ref('quests', p))),
+    h('li', { 'aria-current': 'page' }, h('strong', null, q.questName)),
+    after.map((u) => h('li', null, ref('quests', u))),
+  );
+}
+
+export const RECORD_VIEWS = {
+  quests: recordView('quests', (q, title) => [
+    head('quests', q, title, link(paths.list('quests', { series: q.questSeries }), q.questSeries, { class: 'badge' })),
+    section('quest-chain', 'Quest chain', questChain(q)),
+    h(
+      'div',
+      { class: 'columns' },
+      section(
+        'prerequisite',
+        'Comes after',
+        q.prerequisite
+          ? h('p', null, ref('quests', q.prerequisite, null, { 'data-testid': 'prerequisite-link' }))
+          : empty(q.prerequisiteQuest ? `${q.prerequisiteQuest} (not in the catalogue)` : 'No quest comes first.'),
+      ),
+      section('unlocks', 'Unlocks', linkList('unlocks-list', q.unlocks.map((u) => ref('quests', u)), 'No quest follows it.')),
+    ),
+    section('required-skills', 'Required skills', skills(q.requiredSkills)),
+    section('quest-items', 'Items needed', materials('quest-items-list', q.questItems)),
+    section(
+      'quest-rewards',
+      'Rewards',
+      q.questRewards.length
+        ? h(
+            'ul',
+            { class: 'plain-list' },
+            q.questRewards.map((w) =>
+              h('li', null, `${num(w.amount)} × `, w.item ? itemRef(w.item) : w.skill ? `${w.skill} experience` : w.name || w.type),
+            ),
+          )
+        : empty('No reward.'),
+    ),
+  ]),
+
+  baseCamps: recordView('baseCamps', (b, title) => [
+    head('baseCamps', b, title),
+    b.baseTowerBenefit ? h('p', { class: 'description' }, b.baseTowerBenefit) : null,
+    section('required-skills', 'Required skills', skills(b.requiredSkills)),
+    section('basecamp-items', 'Materials', materials('basecamp-materials', b.baseTowerItems)),
+    section(
+      'basecamp-rewards',
+      'Rewards',
+      b.baseTowerRewards.length
+        ? h('ul', { class: 'plain-list' }, b.baseTowerRewards.map((w) => h('li', null, `${num(w.amount)} × `, w.item ? itemRef(w.item) : w.name || w.type)))
+        : empty('No reward.'),
+    ),
+  ]),
+
+  discoveryLocations: recordView('discoveryLocations', (d, title) => [
+    head('discoveryLocations', d, title),
+    section('stats', 'Discovery', stats('record-stats', [['Level', n(d.discoveryLevel)], ['Experience', n(d.discoveryExp)]])),
+    section(
+      'drops',
+      `Drops here (${d.drops.length})`,
+      d.drops.length
+        ? dropTable({ 'data-testid': 'drop-table' }, 'Item', d.drops, (x) => ({ head: [itemRef(x.item, x.name)], min: null, max: null, chanceAttrs: {} }))
+        : empty('Nothing drops here.'),
+    ),
+  ]),
+
+  miningRocks: recordView('miningRocks', (m, title) => [
+    head('miningRocks', m, title),
+    section(
+      'stats',
+      'Mining',
+      stats('record-stats', [
+        ['Ore', itemRef(m.item)],
+        ['Level', n(m.minimumMiningLevel)],
+        ['Experience', n(m.miningExp)],
+        ['Base speed', ms(m.miningBaseSpeedInMilliseconds)],
+        ['Success rate', n(m.miningSuccessBaseRate)],
+        ['Illuminant gem', m.chanceForIlluminantGemText || chance(m.chanceForIlluminantGem)],
+      ]),
+    ),
+  ]),
+
+  cookingRecipes: recordView('cookingRecipes', (c, title) => [
+    head('cookingRecipes', c, title),
+    section(
+      'stats',
+      'Cooking',
+      stats('record-stats', [
+        ['Makes', itemRef(c.item)],
+        ['Level', n(c.requiredLevel)],
+        ['Experience', n(c.cookingExp)],
+        ['Burns into', itemRef(c.burntItem, c.burnt)],
+        ['Burn chance', chance(c.burntChance)],
+        ['No burning from level', n(c.burntLevel)],
+      ]),
+    ),
+    section('materials', 'Ingredients', materials('materials-list', c.materials)),
+  ]),
+
+  fletchingRecipes: recordView('fletchingRecipes', (f, title) => [
+    head('fletchingRecipes', f, title, h('span', { class: 'badge' }, f.category)),
+    section('stats', 'Fletching', stats('record-stats', [['Makes', itemRef(f.item)], ['Level', n(f.fletchingLevel)], ['Experience', n(f.fletchingExp)]])),
+    section('materials', 'Materials', materials('materials-list', f.materials)),
+  ]),
+
+  farmingSeeds: recordView('farmingSeeds', (s, title) => [
+    head('farmingSeeds', s, title),
+    section(
+      'stats',
+      'Farming',
+      stats('record-stats', [
+        ['Seed', itemRef(s.item)],
+        ['Grows', itemRef(s.rewardItem, s.reward)],
+        ['Level', n(s.seedLevel)],
+        ['Experience', n(s.seedExp)],
+        ['Growing time', duration(s.seedDurationInSeconds)],
+        ['Scythe', s.chanceForScytheText || chance(s.chanceForScythe)],
+      ]),
+    ),
+  ]),
+
+  forestryTrees: recordView('forestryTrees', (t, title) => [
+    head('forestryTrees', t, title),
+    section(
+      'stats',
+      'Forestry',
+      stats('record-stats', [
+        ['Log', itemRef(t.item, t.log)],
+        ['Level', n(t.minimumForestryLevel)],
+        ['Experience', n(t.forestryExp)],
+        ['Burning experience', n(t.forestryBurnExp)],
+        ['Base speed', ms(t.forestryBaseSpeedInMilliseconds)],
+        ['Nest chance', chance(t.nestChance)],
+      ]),
+    ),
+  ]),
+
+  eventChests: recordView('eventChests', (c, title) => [
+    head('eventChests', c, title),
+    c.item ? h('p', null, 'Opened from ', itemRef(c.item), '.') : null,
+    section(
+      'contents',
+      `Contents (${c.drops.length})`,
+      c.drops.length
+        ? table({ 'data-testid': 'chest-contents' }, [
+            { label: 'Item', cell: (d) => itemRef(d.item, d.name) },
+            { label: 'Amount', num: true, cell: (d) => num(d.amount) },
+            { label: 'Chance', num: true, cell: (d) => chanceCell(d.percentage) },
+          ], c.drops)
+        : empty('This chest holds nothing.'),
+    ),
+  ]),
+
+  secretRares: recordView('secretRares', (s, title) => [
+    head('secretRares', s, title),
+    h('p', null, 'The secret drop of ', itemRef(s.item, s.itemName), '.'),
+    s.secretDrops.map((d, i) =>
+      section(
+        `secret-${i}`,
+        s.secretDrops.length > 1 ? `Chance ${i + 1}` : 'Chance',
+        stats('record-stats', [
+          ['Base', d.chanceText],
+          ['Max wishing well', d.chanceWithMaxWwText],
+          ['… and base camp 65', d.chanceWithMaxWwAndBC65Text],
+          ['… and ring of secrets', d.chanceWithMaxWwAndBC65AndRingOfSecretsText],
+          ['Soul reaper potion', d.chanceWithSoulReaperPotionText],
+          ['Wishing well helps', d.impactedByWishingWell ? 'Yes' : 'No'],
+        ]),
+        d.conditions.length ? [h('h3', null, 'Conditions'), h('ul', null, d.conditions.map((x) => h('li', null, x)))] : null,
+      ),
+    ),
+  ]),
+
+  worldBosses: recordView('worldBosses', (b, title) => [
+    head('worldBosses', b, title, statusBadge(b.status)),
+    section(
+      'battle',
+      'Battle',
+      stats('record-stats', [
+        ['Status', b.status],
+        ['Starts', timeCell(b.battleStartsAt)],
+        ['Ends', timeCell(b.battleEndsAt)],
+        ['Level', n(b.level)],
+        ['Location', b.location?.name],
+      ]),
+      h('p', { class: 'muted' }, `Times are in your time zone. The game last updated this at ${localTime(b.endpointUpdatesAt)}.`),
+    ),
+    section(
+      'loot',
+      `Loot (${b.loot.length})`,
+      b.loot.length
+        ? table({ 'data-testid': 'boss-loot' }, [
+            // Loot names a hashed id, not a catalogue item: the link finds it by name.
+            { label: 'Item', cell: (l) => link(paths.search(l.name), l.name) },
+            { label: 'Quality', cell: (l) => l.quality },
+            { label: 'Quantity', num: true, cell: (l) => num(l.quantity) },
+            { label: 'Chance', num: true, cell: (l) => chanceCell(l.chance) },
+          ], b.loot)
+        : empty('No loot is listed.'),
+    ),
+  ]),
+};

@@ -1,0 +1,86 @@
+// Every operation the explorer sends is checked against the gateway's
+// schema (graph/*.graphqls) with graphql-js: it parses, it validates, its
+// variables as the views build them coerce, and its GET URL fits the
+// gateway's -max-url-bytes (8192 by default).
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { buildSchema, getOperationAST, getVariableValues, parse, validate } from 'graphql';
+import { requestURL } from '../src/graphql.js';
+import { ALL_QUERIES, CATALOGUE_CHANGED, LIST_QUERIES, PAGES, SEARCH, listVariables } from '../src/queries.js';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const graphDir = join(root, 'graph');
+const schema = buildSchema(
+  readdirSync(graphDir)
+    .filter((f) => f.endsWith('.graphqls'))
+    .sort()
+    .map((f) => readFileSync(join(graphDir, f), 'utf8'))
+    .join('\n'),
+);
+
+const MAX_URL_BYTES = 8192;
+// A cursor as long as the gateway's longest (they name the order, the
+// snapshot and the record), and then some.
+const cursor = 'Y'.repeat(120);
+
+function check(operation, variableSets) {
+  const doc = parse(operation.query);
+  const errors = validate(schema, doc);
+  assert.deepEqual(errors.map((e) => e.message), [], `${operation.operationName} validates`);
+  const op = getOperationAST(doc, operation.operationName);
+  assert.ok(op, `${operation.operationName} names its operation`);
+  for (const variables of variableSets) {
+    const coerced = getVariableValues(schema, op.variableDefinitions ?? [], variables);
+    assert.deepEqual((coerced.errors ?? []).map((e) => e.message), [], `${operation.operationName} takes ${JSON.stringify(variables)}`);
+    const url = requestURL({ ...operation, variables });
+    assert.ok(url.length < MAX_URL_BYTES, `${operation.operationName}: a ${url.length}-byte URL`);
+  }
+}
+
+test('every list query validates with every state a list URL can hold', () => {
+  const filters = {
+    items: { nameContains: 'bread', type: 'Food', rarity: 'Common', tradable: true },
+    monsters: { nameContains: 'troll', area: 'Troll Peaks', isGod: false, combatLevelMin: 10, combatLevelMax: 99.5 },
+    quests: { nameContains: 'lantern', questSeries: 'The Burning Lantern' },
+    worldBosses: { nameContains: 'frost', status: 'upcoming' },
+  };
+  const sorts = {
+    items: 'VALUE', monsters: 'COMBAT_LEVEL', quests: 'NAME', baseCamps: 'NAME', discoveryLocations: 'EXP',
+    miningRocks: 'LEVEL', cookingRecipes: 'LEVEL', fletchingRecipes: 'EXP', farmingSeeds: 'LEVEL',
+    forestryTrees: 'EXP', eventChests: 'NAME', secretRares: 'NAME', worldBosses: 'LEVEL',
+  };
+  for (const [field, operation] of Object.entries(LIST_QUERIES)) {
+    const filter = filters[field] ?? { nameContains: 'a' };
+    check(operation, [
+      listVariables({}),
+      listVariables({ sort: sorts[field], desc: true, after: cursor, filter }),
+      listVariables({ sort: 'ID', before: cursor, filter: { nameContains: 'x'.repeat(100) } }),
+      listVariables({ last: true }),
+    ]);
+  }
+});
+
+test('every record page, the home page and the search validate', () => {
+  for (const operation of Object.values(PAGES)) check(operation, [{ id: 1 }, { id: 2147483647 }]);
+  check(ALL_QUERIES.find((o) => o.operationName === 'Home'), [{}]);
+  check(SEARCH, [{ text: 'troll', first: 5 }, { text: 'x'.repeat(100), first: 20 }]);
+});
+
+test('the change subscription validates', () => {
+  const errors = validate(schema, parse(CATALOGUE_CHANGED));
+  assert.deepEqual(errors.map((e) => e.message), []);
+});
+
+test('every operation has its own name, and no other module holds one', () => {
+  const names = ALL_QUERIES.map((o) => o.operationName);
+  assert.equal(new Set(names).size, names.length, 'operation names are distinct');
+  const src = new URL('../src/', import.meta.url).pathname;
+  const files = readdirSync(src, { recursive: true }).filter((f) => f.endsWith('.js') && f !== 'queries.js');
+  for (const f of files) {
+    const text = readFileSync(join(src, f), 'utf8');
+    assert.doesNotMatch(text, /\b(query|subscription|mutation)\s+[A-Z]\w*\s*[({]/, `${f} holds an operation: they belong in queries.js`);
+  }
+});
