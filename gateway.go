@@ -42,6 +42,7 @@ type gateway struct {
 	logger *slog.Logger
 	// playground and explorer are the browser apps; nil when turned off.
 	playground, explorer *web.App
+
 	// draining is set when the server starts to shut down: /readyz then
 	// answers 503.
 	draining atomic.Bool
@@ -51,6 +52,9 @@ type gateway struct {
 	// closeStreams ends the subscription streams open, at shutdown.
 	closeStreams func()
 	streamsDone  <-chan struct{}
+	// websockets counts the WebSocket connections open, which the
+	// server's Shutdown does not wait for.
+	websockets sync.WaitGroup
 }
 
 // newGateway builds the gateway for cfg: on the embedded catalogue,
@@ -161,7 +165,10 @@ func (g *gateway) handler() http.Handler {
 			MaxStreamsPerClient: g.cfg.maxSubscriptionsPerClient,
 			TrustedProxies:      trustedProxies,
 			StreamMaxAge:        g.cfg.subscriptionMaxAge,
+			AllowedOrigins:      g.corsOrigins(),
+			Connections:         &g.websockets,
 		}))
+
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 	})
@@ -190,7 +197,7 @@ func (g *gateway) handler() http.Handler {
 	}
 	if g.cfg.corsOrigins != "" {
 		h = cors.New(cors.Options{
-			AllowedOrigins: strings.Split(g.cfg.corsOrigins, ","),
+			AllowedOrigins: g.corsOrigins(),
 			AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
 			AllowedHeaders: []string{"Content-Type", "Accept", "X-Request-ID", "If-None-Match"},
 			ExposedHeaders: []string{"ETag", "X-Request-ID"},
@@ -201,6 +208,16 @@ func (g *gateway) handler() http.Handler {
 		h = traceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
 	}
 	return h
+}
+
+// corsOrigins are the origins whose pages may call the gateway (CORS) and
+// open a WebSocket to it, besides its own; none when -cors-origins is
+// empty.
+func (g *gateway) corsOrigins() []string {
+	if g.cfg.corsOrigins == "" {
+		return nil
+	}
+	return strings.Split(g.cfg.corsOrigins, ",")
 }
 
 // answerUncleanPaths answers a path that is not in its clean form (with

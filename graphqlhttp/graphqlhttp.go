@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -94,6 +95,24 @@ type Options struct {
 	// it. Default 30m.
 	StreamMaxAge time.Duration
 
+	// Connections, if set, counts the WebSocket connections open: a
+	// server's Shutdown does not wait for them, so a caller that closes
+	// Done waits on it to let them complete their subscriptions and close.
+	Connections *sync.WaitGroup
+
+	// AllowedOrigins are the origins whose pages may open a WebSocket,
+	// besides the endpoint's own: the CORS policy's, with its patterns
+	// ("*" for any, "https://*.example.com"). Nil: the own origin only.
+	AllowedOrigins []string
+	// PerOperation, if set, is called for each operation a WebSocket
+	// carries, and returns what to add to the operation's contexts: a
+	// connection is one HTTP request that runs many operations over its
+	// life, each of which must see what a request of its own would have
+	// been given by middleware (the loaders, on the snapshot current when
+	// it starts). The result is applied to the context the operation is
+	// checked in and to the one it runs in.
+	PerOperation func(ctx context.Context) func(context.Context) context.Context
+
 	// Tracer, if set, records each operation's phases as spans, children
 	// of the span in the request's context: graphql.parse,
 	// graphql.validate and graphql.execute (under which the loaders'
@@ -129,7 +148,10 @@ type Observer interface {
 // documented way to extend it, and it is done once, here.
 func init() {
 	for _, code := range []string{CodeTooDeep, CodeTooManyFields, CodeTooManyAliases, CodeTooManyDirective,
-		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection} {
+		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection,
+		// Refusals of a subscription over a WebSocket: the protocol's
+		// error message, not a result.
+		CodeTooManyStreams, CodeTooManyStreamsForClient, CodeStreamsOff} {
 		errcode.RegisterErrorType(code, errcode.KindProtocol)
 	}
 }
@@ -237,6 +259,11 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-ID", id)
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 
+	if isWebSocket(r) {
+		outcome := e.websocket(w, r)
+		e.opts.Observer.Request("", outcome, time.Since(start), 0)
+		return
+	}
 	req, herr := e.admit(w, r)
 	if herr != nil {
 		e.opts.Observer.Rejected(herr.limit)
