@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -42,7 +43,8 @@ type gateway struct {
 	logger *slog.Logger
 	// playground and explorer are the browser apps; nil when turned off.
 	playground, explorer *web.App
-
+	// schema serves the schema's SDL; nil with introspection off.
+	schema http.Handler
 	// draining is set when the server starts to shut down: /readyz then
 	// answers 503.
 	draining atomic.Bool
@@ -65,6 +67,13 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	var err error
+	if cfg.introspection {
+		// Printed from the schema the server runs, descriptions and all:
+		// what introspection would tell, as one document.
+		if g.schema, err = graphqlhttp.SchemaHandler(graph.NewExecutableSchema(graph.Config{}).Schema()); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.playground {
 		if g.playground, err = web.Playground(); err != nil {
 			return nil, err
@@ -168,7 +177,9 @@ func (g *gateway) handler() http.Handler {
 			AllowedOrigins:      g.corsOrigins(),
 			Connections:         &g.websockets,
 		}))
-
+	if g.schema != nil {
+		mux.Handle("GET /schema.graphql", g.schema)
+	}
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 	})
