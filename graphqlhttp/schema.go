@@ -22,7 +22,16 @@ import (
 // it on each use, since a deploy may change the schema at any time.
 func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
 	var sdl bytes.Buffer
-	formatter.NewFormatter(&sdl, formatter.WithIndent("  ")).FormatSchema(schema)
+	f := formatter.NewFormatter(&sdl, formatter.WithIndent("  "))
+	f.FormatSchema(schema)
+	// The printer leaves out the directives every GraphQL server knows;
+	// @defer, which gqlgen serves, is not one of them, and a generator
+	// reading a document that uses it must find it declared.
+	if d := schema.Directives["defer"]; d != nil {
+		declared := *d
+		declared.Position = nil // not the prelude's: printed
+		f.FormatSchemaDocument(&ast.SchemaDocument{Directives: ast.DirectiveDefinitionList{&declared}})
+	}
 	sum := sha256.Sum256(sdl.Bytes())
 	base := "sdl-" + hex.EncodeToString(sum[:16])
 	var bodies [contentcoding.NumEncodings][]byte
