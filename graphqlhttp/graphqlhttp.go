@@ -1,7 +1,9 @@
 // Package graphqlhttp serves a gqlgen schema over HTTP for a public,
 // unauthenticated endpoint: GraphQL over HTTP as the specification and
 // common clients expect it (POST with JSON, GET for queries, automatic
-// persisted queries), with every request bounded before it runs (body, URL,
+// persisted queries), subscriptions as Server-Sent Events (POST and GET)
+// and over WebSockets (graphql-transport-ws), the schema as SDL for code
+// generators, with every request bounded before it runs (body, URL,
 // tokens, depth, fields, aliases, directives, complexity, time), errors
 // shaped once so that no stack, path, host or Go type leaks, and a request
 // id that ties a response to the log.
@@ -66,12 +68,14 @@ type Options struct {
 	// to stay as it is. 0 means no-cache: reuse only after a 304.
 	MaxAge time.Duration
 
-	// MaxStreams caps the event streams (subscriptions over Server-Sent
-	// Events) open at once; beyond it a new one is refused with 503 and
-	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all.
+	// MaxStreams caps the subscriptions open at once: event streams
+	// (Server-Sent Events) and WebSockets together, a WebSocket counting
+	// as one from its start and one more for each subscription beyond its
+	// first. Beyond it a new one is refused with 503 and
+	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all, and every WebSocket.
 	MaxStreams int
-	// MaxStreamsPerClient caps the event streams one client holds open at
-	// once, so that one client cannot take every place of MaxStreams:
+	// MaxStreamsPerClient caps the subscriptions one client holds open at
+	// once, counted as for MaxStreams, so that one client cannot take every place of MaxStreams:
 	// beyond it a new one is refused with 429 and
 	// TOO_MANY_SUBSCRIPTIONS_FOR_CLIENT. A client is an IPv4 address or
 	// an IPv6 /64 (see TrustedProxies). Default 10.
@@ -82,10 +86,12 @@ type Options struct {
 	// Nil: a stream counts against its peer's address.
 	TrustedProxies []netip.Prefix
 	// KeepAlive is how often an idle stream gets a comment line, so that
-	// proxies and browsers keep it open. Default 15s.
+	// proxies and browsers keep it open, and how often a WebSocket is
+	// pinged (a client that has not answered within two is dropped).
+	// Default 15s.
 	KeepAlive time.Duration
-	// Done, once closed, ends every open stream cleanly, with the
-	// protocol's "complete" event: the server is shutting down. Nil: streams
+	// Done, once closed, ends every open stream and WebSocket cleanly,
+	// with the protocols' "complete": the server is shutting down. Nil: streams
 	// end only when their clients leave or reach StreamMaxAge.
 	Done <-chan struct{}
 	// StreamMaxAge ends a stream open this long as Done does, with
