@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -41,6 +42,8 @@ type gateway struct {
 	logger *slog.Logger
 	// playground and explorer are the browser apps; nil when turned off.
 	playground, explorer *web.App
+	// schema serves the schema's SDL; nil with introspection off.
+	schema http.Handler
 	// draining is set when the server starts to shut down: /readyz then
 	// answers 503.
 	draining atomic.Bool
@@ -50,6 +53,9 @@ type gateway struct {
 	// closeStreams ends the subscription streams open, at shutdown.
 	closeStreams func()
 	streamsDone  <-chan struct{}
+	// websockets counts the WebSocket connections open, which the
+	// server's Shutdown does not wait for.
+	websockets sync.WaitGroup
 }
 
 // newGateway builds the gateway for cfg: on the embedded catalogue,
@@ -60,6 +66,13 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	var err error
+	if cfg.introspection {
+		// Printed from the schema the server runs, descriptions and all:
+		// what introspection would tell, as one document.
+		if g.schema, err = graphqlhttp.SchemaHandler(graph.NewExecutableSchema(graph.Config{}).Schema()); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.playground {
 		if g.playground, err = web.Playground(); err != nil {
 			return nil, err
@@ -151,7 +164,12 @@ func (g *gateway) handler() http.Handler {
 			MaxStreamsPerClient: g.cfg.maxSubscriptionsPerClient,
 			TrustedProxies:      trustedProxies,
 			StreamMaxAge:        g.cfg.subscriptionMaxAge,
+			AllowedOrigins:      g.corsOrigins(),
+			Connections:         &g.websockets,
 		}))
+	if g.schema != nil {
+		mux.Handle("GET /schema.graphql", g.schema)
+	}
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		restcompat.WriteError(w, http.StatusNotFound, "NOT_FOUND", "no such path")
 	})
@@ -180,7 +198,7 @@ func (g *gateway) handler() http.Handler {
 	}
 	if g.cfg.corsOrigins != "" {
 		h = cors.New(cors.Options{
-			AllowedOrigins: strings.Split(g.cfg.corsOrigins, ","),
+			AllowedOrigins: g.corsOrigins(),
 			AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
 			AllowedHeaders: []string{"Content-Type", "Accept", "X-Request-ID", "If-None-Match"},
 			ExposedHeaders: []string{"ETag", "X-Request-ID"},
@@ -191,6 +209,16 @@ func (g *gateway) handler() http.Handler {
 		h = traceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
 	}
 	return h
+}
+
+// corsOrigins are the origins whose pages may call the gateway (CORS) and
+// open a WebSocket to it, besides its own; none when -cors-origins is
+// empty.
+func (g *gateway) corsOrigins() []string {
+	if g.cfg.corsOrigins == "" {
+		return nil
+	}
+	return strings.Split(g.cfg.corsOrigins, ",")
 }
 
 // answerUncleanPaths answers a path that is not in its clean form (with

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // hostileDocuments are the documents whose validation or planning could
@@ -146,6 +148,28 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 		alive(t)
 	})
 
+	// Over a WebSocket, which stays open through the shutdown below.
+	ws := dialGraphQLWS(t, endpoint)
+	t.Run("over a WebSocket", func(t *testing.T) {
+		for i, doc := range hostileDocuments {
+			id := fmt.Sprint(i)
+			payload, _ := json.Marshal(map[string]string{"query": doc.query})
+			ws.send(t, map[string]any{"type": "subscribe", "id": id, "payload": json.RawMessage(payload)})
+			m := ws.next(t)
+			var errs []struct{ Extensions struct{ Code string } }
+			if err := json.Unmarshal(m.Payload, &errs); m.Type != "error" || m.ID != id || err != nil || len(errs) == 0 || errs[0].Extensions.Code != doc.code {
+				t.Errorf("%s: got %s %s %.300s, want an error message %s", doc.name, m.Type, m.ID, m.Payload, doc.code)
+			}
+			// (gqlgen follows an error with complete, which the
+			// protocol leaves out and its clients ignore.)
+			if m := ws.next(t); m.Type != "complete" || m.ID != id {
+				t.Errorf("%s: got %s %s, want complete", doc.name, m.Type, m.ID)
+			}
+		}
+		alive(t)
+	})
+	ws.send(t, map[string]any{"type": "subscribe", "id": "sub", "payload": map[string]string{"query": "subscription { catalogueChanged { version } }"}})
+
 	client.CloseIdleConnections()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -159,6 +183,104 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the gateway did not exit within 10s of SIGTERM")
 	}
+	// The WebSocket open at shutdown was ended as the protocol says.
+	if m := ws.next(t); m.Type != "complete" || m.ID != "sub" {
+		t.Errorf("at shutdown: got %+v, want complete", m)
+	}
+	if status := ws.closeStatus(t); status != websocket.StatusNormalClosure {
+		t.Errorf("at shutdown: closed with %d, want %d", status, websocket.StatusNormalClosure)
+	}
+}
+
+// graphQLWS is a graphql-transport-ws connection, as small as the tests
+// need: it answers the server's pings, and hands on the other messages.
+type graphQLWS struct {
+	conn     *websocket.Conn
+	messages chan graphQLWSMessage
+	closed   chan websocket.StatusCode
+}
+
+type graphQLWSMessage struct {
+	Type, ID string
+	Payload  json.RawMessage
+}
+
+// dialGraphQLWS opens a graphql-transport-ws connection to endpoint and
+// initialises it.
+func dialGraphQLWS(t *testing.T, endpoint string) *graphQLWS {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(endpoint, "http"),
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatalf("opening a WebSocket: %v", err)
+	}
+	conn.SetReadLimit(1 << 20)
+	t.Cleanup(func() { conn.CloseNow() })
+	ws := &graphQLWS{conn: conn, messages: make(chan graphQLWSMessage, 100), closed: make(chan websocket.StatusCode, 1)}
+	go func() {
+		defer close(ws.messages)
+		for {
+			_, b, err := conn.Read(context.Background())
+			if err != nil {
+				ws.closed <- websocket.CloseStatus(err)
+				return
+			}
+			var m graphQLWSMessage
+			if json.Unmarshal(b, &m) != nil {
+				ws.closed <- -2
+				return
+			}
+			if m.Type == "ping" {
+				ws.send(t, map[string]any{"type": "pong"})
+				continue
+			}
+			ws.messages <- m
+		}
+	}()
+	ws.send(t, map[string]any{"type": "connection_init"})
+	if m := ws.next(t); m.Type != "connection_ack" {
+		t.Fatalf("got %+v, want connection_ack", m)
+	}
+	return ws
+}
+
+func (ws *graphQLWS) send(t *testing.T, m any) {
+	b, _ := json.Marshal(m)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ws.conn.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Logf("sending %.100s: %v", b, err)
+	}
+}
+
+// next returns the next message but pings, failing the test if none
+// comes within 10 s or the connection closes first.
+func (ws *graphQLWS) next(t *testing.T) graphQLWSMessage {
+	t.Helper()
+	select {
+	case m, ok := <-ws.messages:
+		if !ok {
+			t.Fatal("the WebSocket closed")
+		}
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("no message within 10 s")
+	}
+	return graphQLWSMessage{}
+}
+
+// closeStatus waits for the connection to close and returns its status.
+func (ws *graphQLWS) closeStatus(t *testing.T) websocket.StatusCode {
+	t.Helper()
+	select {
+	case <-time.After(10 * time.Second):
+		t.Fatal("the WebSocket was not closed within 10 s")
+	case status := <-ws.closed:
+		return status
+	}
+	return 0
 }
 
 // methodsFor returns the methods a query can be sent with: POST, and GET
@@ -511,6 +633,34 @@ func TestStreamAttacksAgainstBinary(t *testing.T) {
 		}
 		if resp := open(t, "127.0.0.2", subscribe); resp.StatusCode != http.StatusOK {
 			t.Errorf("a stream from another address: status %d, want 200", resp.StatusCode)
+		}
+		// A WebSocket counts with the client's streams.
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(endpoint, "http"),
+			&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+		if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+			t.Errorf("a WebSocket from the address with 3 streams: %v (%v), want 429", resp, err)
+		}
+	})
+	t.Run("a 17 MB query over a WebSocket", func(t *testing.T) {
+		ws := dialGraphQLWS(t, endpoint)
+		start := time.Now()
+		ws.send(t, map[string]any{"type": "subscribe", "id": "q", "payload": map[string]string{"query": nestedDrops(1)}})
+		m := ws.next(t)
+		var r struct {
+			Data   json.RawMessage
+			Errors []struct{ Extensions struct{ Code string } }
+		}
+		if err := json.Unmarshal(m.Payload, &r); m.Type != "next" || err != nil || len(r.Errors) != 1 || string(r.Data) != "null" ||
+			(r.Errors[0].Extensions.Code != "REQUEST_TIMEOUT" && r.Errors[0].Extensions.Code != "RESPONSE_TOO_LARGE") {
+			t.Errorf("got %s %.300s, want REQUEST_TIMEOUT or RESPONSE_TOO_LARGE and no data", m.Type, m.Payload)
+		}
+		if len(m.Payload) > 1000 {
+			t.Errorf("%d bytes sent, want an error alone", len(m.Payload))
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("answered in %s, with a budget of 100ms", took.Round(time.Millisecond))
 		}
 	})
 	select {

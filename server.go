@@ -162,6 +162,16 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)
 	}
+	// WebSockets are not requests Shutdown waits for: they were told to
+	// end (closeStreams), and are given the rest of the time to send
+	// their last messages and close.
+	websocketsClosed := make(chan struct{})
+	go func() { g.websockets.Wait(); close(websocketsClosed) }()
+	select {
+	case <-websocketsClosed:
+	case <-shutdownCtx.Done():
+		logger.Warn("WebSockets still open at the end of the shutdown")
+	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serving HTTP: %w", err)
 	}

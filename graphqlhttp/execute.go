@@ -166,14 +166,30 @@ func (e *endpoint) withErrors(ctx context.Context, a Answer) []byte {
 	if len(a.Errors) == 0 {
 		return a.Body
 	}
+	body := append(marshal(e.answerErrors(ctx, a)), ',')
+	body = append([]byte(`{"errors":`), body...)
+	return append(body, a.Body[1:]...)
+}
+
+// answerErrors are an Executor's field errors, presented and capped as
+// gqlgen's are.
+func (e *endpoint) answerErrors(ctx context.Context, a Answer) gqlerror.List {
 	errs := make(gqlerror.List, len(a.Errors))
 	for i, fe := range a.Errors {
 		errs[i] = e.presentErrorAt(ctx, fe.Path, fe.Err)
 	}
-	resp := e.capErrors(ctx, func(context.Context) *graphql.Response { return &graphql.Response{Errors: errs} })
-	body := append(marshal(resp.Errors), ',')
-	body = append([]byte(`{"errors":`), body...)
-	return append(body, a.Body[1:]...)
+	return e.capErrors(ctx, func(context.Context) *graphql.Response { return &graphql.Response{Errors: errs} }).Errors
+}
+
+// answerResponse is an Executor's answer as a gqlgen response, for a
+// transport that writes those (the WebSocket's).
+func (e *endpoint) answerResponse(ctx context.Context, a Answer) *graphql.Response {
+	data, _ := bytes.CutPrefix(a.Body, []byte(`{"data":`))
+	resp := &graphql.Response{Data: data[:len(data)-1]}
+	if len(a.Errors) > 0 {
+		resp.Errors = e.answerErrors(ctx, a)
+	}
+	return resp
 }
 
 // stopped is the error of an answer an Executor stopped: too large, or

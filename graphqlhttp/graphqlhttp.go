@@ -1,7 +1,9 @@
 // Package graphqlhttp serves a gqlgen schema over HTTP for a public,
 // unauthenticated endpoint: GraphQL over HTTP as the specification and
 // common clients expect it (POST with JSON, GET for queries, automatic
-// persisted queries), with every request bounded before it runs (body, URL,
+// persisted queries), subscriptions as Server-Sent Events (POST and GET)
+// and over WebSockets (graphql-transport-ws), the schema as SDL for code
+// generators, with every request bounded before it runs (body, URL,
 // tokens, depth, fields, aliases, directives, complexity, time), errors
 // shaped once so that no stack, path, host or Go type leaks, and a request
 // id that ties a response to the log.
@@ -16,6 +18,7 @@ import (
 	"net/netip"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -65,12 +68,14 @@ type Options struct {
 	// to stay as it is. 0 means no-cache: reuse only after a 304.
 	MaxAge time.Duration
 
-	// MaxStreams caps the event streams (subscriptions over Server-Sent
-	// Events) open at once; beyond it a new one is refused with 503 and
-	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all.
+	// MaxStreams caps the subscriptions open at once: event streams
+	// (Server-Sent Events) and WebSockets together, a WebSocket counting
+	// as one from its start and one more for each subscription beyond its
+	// first. Beyond it a new one is refused with 503 and
+	// TOO_MANY_SUBSCRIPTIONS. 0 refuses them all, and every WebSocket.
 	MaxStreams int
-	// MaxStreamsPerClient caps the event streams one client holds open at
-	// once, so that one client cannot take every place of MaxStreams:
+	// MaxStreamsPerClient caps the subscriptions one client holds open at
+	// once, counted as for MaxStreams, so that one client cannot take every place of MaxStreams:
 	// beyond it a new one is refused with 429 and
 	// TOO_MANY_SUBSCRIPTIONS_FOR_CLIENT. A client is an IPv4 address or
 	// an IPv6 /64 (see TrustedProxies). Default 10.
@@ -81,10 +86,12 @@ type Options struct {
 	// Nil: a stream counts against its peer's address.
 	TrustedProxies []netip.Prefix
 	// KeepAlive is how often an idle stream gets a comment line, so that
-	// proxies and browsers keep it open. Default 15s.
+	// proxies and browsers keep it open, and how often a WebSocket is
+	// pinged (a client that has not answered within two is dropped).
+	// Default 15s.
 	KeepAlive time.Duration
-	// Done, once closed, ends every open stream cleanly, with the
-	// protocol's "complete" event: the server is shutting down. Nil: streams
+	// Done, once closed, ends every open stream and WebSocket cleanly,
+	// with the protocols' "complete": the server is shutting down. Nil: streams
 	// end only when their clients leave or reach StreamMaxAge.
 	Done <-chan struct{}
 	// StreamMaxAge ends a stream open this long as Done does, with
@@ -93,6 +100,24 @@ type Options struct {
 	// now picks. Each stream ends at a random time in the last tenth of
 	// it. Default 30m.
 	StreamMaxAge time.Duration
+
+	// Connections, if set, counts the WebSocket connections open: a
+	// server's Shutdown does not wait for them, so a caller that closes
+	// Done waits on it to let them complete their subscriptions and close.
+	Connections *sync.WaitGroup
+
+	// AllowedOrigins are the origins whose pages may open a WebSocket,
+	// besides the endpoint's own: the CORS policy's, with its patterns
+	// ("*" for any, "https://*.example.com"). Nil: the own origin only.
+	AllowedOrigins []string
+	// PerOperation, if set, is called for each operation a WebSocket
+	// carries, and returns what to add to the operation's contexts: a
+	// connection is one HTTP request that runs many operations over its
+	// life, each of which must see what a request of its own would have
+	// been given by middleware (the loaders, on the snapshot current when
+	// it starts). The result is applied to the context the operation is
+	// checked in and to the one it runs in.
+	PerOperation func(ctx context.Context) func(context.Context) context.Context
 
 	// Tracer, if set, records each operation's phases as spans, children
 	// of the span in the request's context: graphql.parse,
@@ -129,7 +154,10 @@ type Observer interface {
 // documented way to extend it, and it is done once, here.
 func init() {
 	for _, code := range []string{CodeTooDeep, CodeTooManyFields, CodeTooManyAliases, CodeTooManyDirective,
-		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection} {
+		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection,
+		// Refusals of a subscription over a WebSocket: the protocol's
+		// error message, not a result.
+		CodeTooManyStreams, CodeTooManyStreamsForClient, CodeStreamsOff} {
 		errcode.RegisterErrorType(code, errcode.KindProtocol)
 	}
 }
@@ -237,6 +265,11 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-ID", id)
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 
+	if isWebSocket(r) {
+		outcome := e.websocket(w, r)
+		e.opts.Observer.Request("", outcome, time.Since(start), 0)
+		return
+	}
 	req, herr := e.admit(w, r)
 	if herr != nil {
 		e.opts.Observer.Rejected(herr.limit)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -63,17 +64,49 @@ func openStream(t *testing.T, url, query string) *sseStream {
 // Accept header).
 func openStreamWith(t *testing.T, c *http.Client, url string, body map[string]any, header ...string) *sseStream {
 	t.Helper()
-	ctx, cancel := context.WithCancel(t.Context())
-	t.Cleanup(cancel)
 	b, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	return startStream(t, c, req, header...)
+}
+
+// openGetStream is openStreamWith by GET, as a browser's EventSource asks:
+// body's entries go in the URL, objects as JSON.
+func openGetStream(t *testing.T, c *http.Client, endpoint string, body map[string]any, header ...string) *sseStream {
+	t.Helper()
+	params := url.Values{}
+	for k, v := range body {
+		if s, ok := v.(string); ok {
+			params.Set(k, s)
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params.Set(k, string(b))
+	}
+	req, err := http.NewRequest(http.MethodGet, endpoint+"?"+params.Encode(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startStream(t, c, req, header...)
+}
+
+// startStream sends req with Accept: text/event-stream and returns the
+// response; for a 200, its events are read in the background until the
+// stream ends or the test does.
+func startStream(t *testing.T, c *http.Client, req *http.Request, header ...string) *sseStream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	req = req.WithContext(ctx)
 	req.Header.Set("Accept", "text/event-stream")
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
@@ -110,6 +143,13 @@ func openStreamWith(t *testing.T, c *http.Client, url string, body map[string]an
 		}
 	}()
 	return s
+}
+
+// streamOpeners open an event stream each way a client asks for one: by
+// POST (graphql-sse) and by GET (EventSource).
+var streamOpeners = map[string]func(t *testing.T, c *http.Client, url string, body map[string]any, header ...string) *sseStream{
+	"POST": openStreamWith,
+	"GET":  openGetStream,
 }
 
 // next returns the stream's next event that is not a keep-alive, and
@@ -170,11 +210,17 @@ func countingStreamServer(t *testing.T, opts graphqlhttp.Options) (*httptest.Ser
 }
 
 func TestSubscriptionOverSSE(t *testing.T) {
+	for method, open := range streamOpeners {
+		t.Run(method, func(t *testing.T) { testSubscriptionOverSSE(t, open) })
+	}
+}
+
+func testSubscriptionOverSSE(t *testing.T, open func(t *testing.T, c *http.Client, url string, body map[string]any, header ...string) *sseStream) {
 	done := make(chan struct{})
 	obs := &streamObserver{}
 	srv, st := streamServer(t, graphqlhttp.Options{MaxStreams: 1, KeepAlive: 50 * time.Millisecond, Done: done, Observer: obs})
 
-	s := openStream(t, srv.URL, changesSubscription)
+	s := open(t, http.DefaultClient, srv.URL, map[string]any{"query": changesSubscription})
 	if s.resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d, want 200", s.resp.StatusCode)
 	}
@@ -202,7 +248,7 @@ func TestSubscriptionOverSSE(t *testing.T) {
 	time.Sleep(400 * time.Millisecond) // past the read and write timeouts
 
 	t.Run("a second stream beyond the cap is refused", func(t *testing.T) {
-		s2 := openStream(t, srv.URL, changesSubscription)
+		s2 := open(t, http.DefaultClient, srv.URL, map[string]any{"query": changesSubscription})
 		if s2.resp.StatusCode != http.StatusServiceUnavailable {
 			t.Fatalf("status %d, want 503", s2.resp.StatusCode)
 		}
@@ -332,7 +378,7 @@ func TestOnlySubscriptionsAreStreamed(t *testing.T) {
 		message string // part of the one error's message
 	}{
 		{name: "query", body: map[string]any{"query": `{ item(id: 1) { name } }`},
-			message: "only subscriptions are served as Server-Sent Events; POST queries as application/json"},
+			message: "only subscriptions are served as Server-Sent Events; ask for queries as application/json"},
 		{name: "mutation", body: map[string]any{"query": `mutation { item(id: 1) { name } }`},
 			message: "only subscriptions are served as Server-Sent Events"},
 		{name: "the query of a document holding a subscription too", body: map[string]any{"query": twoOperations, "operationName": "Q"},
@@ -347,27 +393,29 @@ func TestOnlySubscriptionsAreStreamed(t *testing.T) {
 			body:    map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(hash[:])}}},
 			message: "query text"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			s := openStreamWith(t, http.DefaultClient, srv.URL, tt.body)
-			if s.resp.StatusCode != http.StatusBadRequest {
-				t.Fatalf("status %d, want 400", s.resp.StatusCode)
-			}
-			if ct := s.resp.Header.Get("Content-Type"); ct != "application/json" {
-				t.Errorf("Content-Type %q, want application/json", ct)
-			}
-			var body gqlResponse
-			if err := json.NewDecoder(s.resp.Body).Decode(&body); err != nil || len(body.Errors) != 1 {
-				t.Fatalf("body %+v (%v), want one error", body, err)
-			}
-			e := body.Errors[0]
-			if e.code() != graphqlhttp.CodeBadRequest || !strings.Contains(e.Message, tt.message) ||
-				e.Extensions["requestId"] != s.resp.Header.Get("X-Request-ID") {
-				t.Errorf("error %+v, want %s saying %q, with the request id", e, graphqlhttp.CodeBadRequest, tt.message)
-			}
-			if got := obs.rejections(); len(got) != 1 || got[0] != "stream_operation" {
-				t.Errorf("the observer was told of rejections %q, want [stream_operation]", got)
-			}
-		})
+		for method, open := range streamOpeners {
+			t.Run(tt.name+"/"+method, func(t *testing.T) {
+				s := open(t, http.DefaultClient, srv.URL, tt.body)
+				if s.resp.StatusCode != http.StatusBadRequest {
+					t.Fatalf("status %d, want 400", s.resp.StatusCode)
+				}
+				if ct := s.resp.Header.Get("Content-Type"); ct != "application/json" {
+					t.Errorf("Content-Type %q, want application/json", ct)
+				}
+				var body gqlResponse
+				if err := json.NewDecoder(s.resp.Body).Decode(&body); err != nil || len(body.Errors) != 1 {
+					t.Fatalf("body %+v (%v), want one error", body, err)
+				}
+				e := body.Errors[0]
+				if e.code() != graphqlhttp.CodeBadRequest || !strings.Contains(e.Message, tt.message) ||
+					e.Extensions["requestId"] != s.resp.Header.Get("X-Request-ID") {
+					t.Errorf("error %+v, want %s saying %q, with the request id", e, graphqlhttp.CodeBadRequest, tt.message)
+				}
+				if got := obs.rejections(); len(got) != 1 || got[0] != "stream_operation" {
+					t.Errorf("the observer was told of rejections %q, want [stream_operation]", got)
+				}
+			})
+		}
 	}
 	// None of them ran, nor took a stream's place.
 	if n := batches.Load(); n != 0 {
@@ -469,17 +517,23 @@ func TestStreamsPerClient(t *testing.T) {
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, MaxStreamsPerClient: perClient, Observer: obs})
 	first := clientFrom(t, "127.0.0.1")
 
+	// Streams by POST and by GET count together.
 	var open []*sseStream
 	for i := range perClient {
-		s := openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription})
+		openOne := openStreamWith
+		if i%2 == 1 {
+			openOne = openGetStream
+		}
+		s := openOne(t, first, srv.URL, map[string]any{"query": changesSubscription})
 		if s.resp.StatusCode != http.StatusOK {
 			t.Fatalf("stream %d: status %d, want 200", i, s.resp.StatusCode)
 		}
 		open = append(open, s)
 	}
 	checkRefusedForClient(t, openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription}))
-	if got := obs.rejections(); !slices.Equal(got, []string{"streams_per_client"}) {
-		t.Errorf("the observer was told of rejections %q, want [streams_per_client]", got)
+	checkRefusedForClient(t, openGetStream(t, first, srv.URL, map[string]any{"query": changesSubscription}))
+	if got := obs.rejections(); !slices.Equal(got, []string{"streams_per_client", "streams_per_client"}) {
+		t.Errorf("the observer was told of rejections %q, want [streams_per_client streams_per_client]", got)
 	}
 
 	t.Run("another client", func(t *testing.T) {
@@ -547,4 +601,19 @@ func TestStreamMaxAge(t *testing.T) {
 		t.Error("the stream went on after complete")
 	}
 	openWithin(t, http.DefaultClient, srv.URL, 10*time.Second)
+}
+
+// TestGetStreamOfQueryAcceptingJSON: a GET asking for a query with an
+// Accept that takes JSON as well as a stream is answered as any GET.
+func TestGetStreamOfQueryAcceptingJSON(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10})
+	s := openGetStream(t, http.DefaultClient, srv.URL, map[string]any{"query": `{ item(id: 1) { name } }`},
+		"Accept", "text/event-stream, application/json")
+	body, err := io.ReadAll(s.resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.resp.StatusCode != http.StatusOK || string(body) != `{"data":{"item":{"name":"Copper Ore"}}}` || s.resp.Header.Get("ETag") == "" {
+		t.Errorf("status %d, ETag %q, body %s: want the answer, with its ETag", s.resp.StatusCode, s.resp.Header.Get("ETag"), body)
+	}
 }

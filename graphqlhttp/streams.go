@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"mime"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -45,7 +46,7 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 			"the query has no operation of that name, or several and no operationName"}}
 	case op.Operation != ast.Subscription:
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
-			"only subscriptions are served as Server-Sent Events; POST queries as application/json"}}
+			"only subscriptions are served as Server-Sent Events; ask for queries as application/json"}}
 	}
 	return nil
 }
@@ -78,8 +79,57 @@ func streamAge(maxAge time.Duration) time.Duration {
 }
 
 // isStream reports a request asking for an event stream: a POST of JSON
-// whose Accept names text/event-stream.
-func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
+// whose Accept names text/event-stream, as graphql-sse sends it, or a GET
+// whose Accept names it, as a browser's EventSource sends it (the
+// protocol's "distinct connections" mode, with the operation in the URL).
+func isStream(r *http.Request) bool {
+	if r.Method == http.MethodGet {
+		return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	}
+	return gqltransport.SSE{}.Supports(r)
+}
+
+// takePlace takes one of the server's MaxStreams places and one of
+// client's MaxStreamsPerClient for a subscription (an event stream, or one
+// carried by a WebSocket), or says why there is none. A client past its
+// own cap is told so first: waiting for the server to have room would not
+// help it.
+func (e *endpoint) takePlace(client netip.Prefix) *httpError {
+	if e.opts.MaxStreams == 0 {
+		e.opts.Observer.Rejected("streams")
+		return &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
+			"subscriptions are turned off on this server"}}
+	}
+	if !e.clientStreams.acquire(client) {
+		e.opts.Observer.Rejected("streams_per_client")
+		return &httpError{http.StatusTooManyRequests, limitError{CodeTooManyStreamsForClient, "streams_per_client",
+			"this client has too many subscriptions open; close one first"}}
+	}
+	if !e.streams.TryAcquire(1) {
+		e.clientStreams.release(client)
+		e.opts.Observer.Rejected("streams")
+		return &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
+			"too many subscriptions are open; try again later"}}
+	}
+	e.opts.Observer.Streams(1)
+	return nil
+}
+
+// releasePlace gives back the places takePlace took.
+func (e *endpoint) releasePlace(client netip.Prefix) {
+	e.opts.Observer.Streams(-1)
+	e.streams.Release(1)
+	e.clientStreams.release(client)
+}
+
+// refusePlace answers a stream refused by takePlace; a refusal that may
+// pass later says when to try again.
+func (e *endpoint) refusePlace(w http.ResponseWriter, r *http.Request, herr *httpError) {
+	if herr.code != CodeStreamsOff {
+		w.Header().Set("Retry-After", "10")
+	}
+	e.reject(w, r, herr)
+}
 
 // stream serves a subscription as a stream of Server-Sent Events (the
 // GraphQL over SSE protocol, "distinct connections" mode), by gqlgen's SSE
@@ -91,33 +141,12 @@ func isStream(r *http.Request) bool { return gqltransport.SSE{}.Supports(r) }
 // when the client leaves, when Done closes or at its StreamMaxAge. It
 // returns the bytes written and the outcome, for the observer.
 func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) (int, string) {
-	if e.opts.MaxStreams == 0 {
-		e.opts.Observer.Rejected("streams")
-		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
-			"subscriptions are turned off on this server"}})
-		return 0, "rejected"
-	}
-	// A client past its own cap is told so first: waiting for the
-	// server to have room would not help it.
 	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
-	if !e.clientStreams.acquire(client) {
-		e.opts.Observer.Rejected("streams_per_client")
-		w.Header().Set("Retry-After", "10")
-		e.reject(w, r, &httpError{http.StatusTooManyRequests, limitError{CodeTooManyStreamsForClient, "streams_per_client",
-			"this client has too many subscriptions open; close one first"}})
+	if herr := e.takePlace(client); herr != nil {
+		e.refusePlace(w, r, herr)
 		return 0, "rejected"
 	}
-	defer e.clientStreams.release(client)
-	if !e.streams.TryAcquire(1) {
-		e.opts.Observer.Rejected("streams")
-		w.Header().Set("Retry-After", "10")
-		e.reject(w, r, &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
-			"too many subscriptions are open; try again later"}})
-		return 0, "rejected"
-	}
-	defer e.streams.Release(1)
-	e.opts.Observer.Streams(1)
-	defer e.opts.Observer.Streams(-1)
+	defer e.releasePlace(client)
 	// Proxies that buffer responses (nginx does by default) would hold
 	// the events back.
 	w.Header().Set("X-Accel-Buffering", "no")
@@ -147,8 +176,18 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 	// gqlgen's SSE transport reads the request itself: it gets the body
 	// admit read. (A stream is read twice, once per connection; a query
 	// is read once.)
+	body := req.body
+	if r.Method == http.MethodGet {
+		// The transport reads only POST bodies: a GET's parameters are
+		// given to it as the body a POST would have sent.
+		body = marshal(map[string]any{"query": req.query, "operationName": req.operationName,
+			"variables": req.variables, "extensions": req.extensions})
+		r = r.Clone(ctx)
+		r.Method = http.MethodPost
+		r.Header.Set("Content-Type", typeJSON)
+	}
 	r = r.WithContext(graphql.StartOperationTrace(ctx))
-	r.Body = io.NopCloser(bytes.NewReader(req.body))
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, e.exec)
 	return sw.close(), "ok"
 }

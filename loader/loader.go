@@ -185,27 +185,35 @@ func For(ctx context.Context) (*Loaders, bool) {
 }
 
 // Middleware pins the current snapshot for the request and gives it fresh
-// loaders reading that snapshot. While the snapshot is cold, it first
-// waits (see Options.AwaitCold) for the upstream read under way.
+// loaders reading that snapshot (see Pin).
 func Middleware(src Source, opts Options, next http.Handler) http.Handler {
-	if opts.ColdWait <= 0 {
-		opts.ColdWait = DefaultColdWait
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		snap := src.Current()
-		if opts.AwaitCold != nil && (snap == nil || len(snap.Missing()) > 0) {
-			ctx, cancel := context.WithTimeout(r.Context(), opts.ColdWait)
-			for c := range catalogue.NumCollections {
-				if snap == nil || snap.Part(c) == nil {
-					opts.AwaitCold(ctx, c)
-				}
-			}
-			cancel()
-			snap = src.Current()
-		}
-		l := New(snap, opts)
+		l := Pin(r.Context(), src, opts)
 		next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), l)))
 	})
+}
+
+// Pin returns fresh loaders on src's current snapshot, for one request or
+// one operation of a connection that carries many. While the snapshot is
+// cold, it first waits (see Options.AwaitCold) for the upstream read
+// under way, at most until ctx ends.
+func Pin(ctx context.Context, src Source, opts Options) *Loaders {
+	snap := src.Current()
+	if opts.AwaitCold != nil && (snap == nil || len(snap.Missing()) > 0) {
+		wait := opts.ColdWait
+		if wait <= 0 {
+			wait = DefaultColdWait
+		}
+		ctx, cancel := context.WithTimeout(ctx, wait)
+		for c := range catalogue.NumCollections {
+			if snap == nil || snap.Part(c) == nil {
+				opts.AwaitCold(ctx, c)
+			}
+		}
+		cancel()
+		snap = src.Current()
+	}
+	return New(snap, opts)
 }
 
 // DefaultColdWait is how long a request arriving while the snapshot is

@@ -34,7 +34,23 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 		}
 		return snap.Version(), snap == src.Current()
 	}
-	return loader.Middleware(src, loaderOpts, graphqlhttp.New(schema, httpOpts))
+	// A WebSocket is one request carrying many operations over its life:
+	// each operation pins its own loaders, on the snapshot current when
+	// it starts, rather than the connection holding one snapshot for
+	// good.
+	httpOpts.PerOperation = func(ctx context.Context) func(context.Context) context.Context {
+		l := loader.Pin(ctx, src, loaderOpts)
+		return func(ctx context.Context) context.Context { return loader.NewContext(ctx, l) }
+	}
+	h := graphqlhttp.New(schema, httpOpts)
+	perRequest := loader.Middleware(src, loaderOpts, h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if graphqlhttp.IsWebSocket(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		perRequest.ServeHTTP(w, r)
+	})
 }
 
 // NewEngine returns the engine over the resolvers' root fields.

@@ -203,9 +203,11 @@ type SecretRareOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
-// Word of the catalogue as it changes, over Server-Sent Events: POST the
-// subscription to `/graphql` with `Accept: text/event-stream` (the GraphQL
-// over SSE protocol, "distinct connections" mode).
+// Word of the catalogue as it changes. Subscribe at `/graphql` over
+// Server-Sent Events (the GraphQL over SSE protocol, "distinct connections"
+// mode: POST, or GET with the query in the URL as `EventSource` does, with
+// `Accept: text/event-stream`), or over a WebSocket with the
+// `graphql-transport-ws` protocol.
 type Subscription struct {
 }
 

@@ -1,0 +1,67 @@
+package graphqlhttp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
+
+	"github.com/catalogue-gateway/gateway/contentcoding"
+)
+
+// SchemaHandler serves schema as an SDL document, with its descriptions,
+// for code generators (GraphQL Code Generator, genqlient, gqlgenc) and
+// people to read: text/plain, printed, tagged and compressed once, here,
+// so that every request is a lookup. The tag is a digest of the text, the
+// same on every replica of one build; Cache-Control asks caches to check
+// it on each use, since a deploy may change the schema at any time.
+func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
+	var sdl bytes.Buffer
+	f := formatter.NewFormatter(&sdl, formatter.WithIndent("  "))
+	f.FormatSchema(schema)
+	// The printer leaves out the directives every GraphQL server knows;
+	// @defer, which gqlgen serves, is not one of them, and a generator
+	// reading a document that uses it must find it declared.
+	if d := schema.Directives["defer"]; d != nil {
+		declared := *d
+		declared.Position = nil // not the prelude's: printed
+		f.FormatSchemaDocument(&ast.SchemaDocument{Directives: ast.DirectiveDefinitionList{&declared}})
+	}
+	sum := sha256.Sum256(sdl.Bytes())
+	base := "sdl-" + hex.EncodeToString(sum[:16])
+	var bodies [contentcoding.NumEncodings][]byte
+	for enc := range contentcoding.NumEncodings {
+		body, err := contentcoding.Compress(enc, sdl.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("compressing the schema's SDL: %w", err)
+		}
+		bodies[enc] = body
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		enc := contentcoding.Negotiate(r.Header.Get("Accept-Encoding"))
+		etag := contentcoding.ETag(base, enc)
+		h := w.Header()
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-cache")
+		h.Add("Vary", "Accept-Encoding")
+		h.Set("ETag", etag)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		if enc != contentcoding.Identity {
+			h.Set("Content-Encoding", enc.Token())
+		}
+		h.Set("Content-Length", strconv.Itoa(len(bodies[enc])))
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			w.Write(bodies[enc])
+		}
+	}), nil
+}
