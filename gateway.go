@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -146,7 +147,11 @@ func (g *gateway) handler() http.Handler {
 	// Checked by parseConfig; read here again, as a config holds it as
 	// written.
 	trustedProxies, _ := graphqlhttp.ParseTrustedProxies(g.cfg.trustedProxies)
-	mux.Handle("/graphql", resolvers.NewHandler(g.store,
+	var playgroundPage http.Handler // for a browser opening /graphql
+	if g.playground != nil {
+		playgroundPage = g.playground.Index()
+	}
+	mux.Handle("/graphql", pageForBrowsers(playgroundPage, resolvers.NewHandler(g.store,
 		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
 		graphqlhttp.Options{
 			Limits:         limits,
@@ -166,7 +171,7 @@ func (g *gateway) handler() http.Handler {
 			StreamMaxAge:        g.cfg.subscriptionMaxAge,
 			AllowedOrigins:      g.corsOrigins(),
 			Connections:         &g.websockets,
-		}))
+		})))
 	if g.schema != nil {
 		mux.Handle("GET /schema.graphql", g.schema)
 	}
@@ -219,6 +224,44 @@ func (g *gateway) corsOrigins() []string {
 		return nil
 	}
 	return strings.Split(g.cfg.corsOrigins, ",")
+}
+
+// pageForBrowsers answers a browser opening /graphql (a GET with no query
+// string whose Accept asks for HTML) with the playground, as GraphQL Yoga
+// and Apollo Server do, rather than with a JSON error; every GraphQL
+// client's request goes to next. A nil page (the playground off) sends
+// everything to next.
+func pageForBrowsers(page, next http.Handler) http.Handler {
+	if page == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.RawQuery == "" && acceptsHTML(r.Header.Get("Accept")) {
+			w.Header().Add("Vary", "Accept")
+			page.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// acceptsHTML reports whether an Accept header names text/html (with a
+// quality above 0), as a browser's navigation does.
+func acceptsHTML(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		media, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(media), "text/html") {
+			continue
+		}
+		for _, p := range strings.Split(params, ";") {
+			if k, v, _ := strings.Cut(strings.TrimSpace(p), "="); strings.EqualFold(k, "q") {
+				q, err := strconv.ParseFloat(v, 64)
+				return err == nil && q > 0
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // answerUncleanPaths answers a path that is not in its clean form (with

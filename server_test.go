@@ -1003,6 +1003,26 @@ func TestBrowserAppsRouted(t *testing.T) {
 					t.Errorf("GET %s: %d %q, %.80s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 				}
 			}
+			// A browser opening /graphql gets the playground (when it is
+			// on); a GraphQL client's GET with no query, its 400.
+			browser := "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+			for _, tc := range []struct {
+				accept string
+				page   bool
+			}{{browser, tt.playground}, {"application/json", false}, {"text/html;q=0, application/json", false}, {"", false}} {
+				req, _ := http.NewRequest(http.MethodGet, base+"/graphql", nil)
+				req.Header.Set("Accept", tc.accept)
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if got := isPage(resp, body); got != tc.page || !got && resp.StatusCode != http.StatusBadRequest {
+					t.Errorf("GET /graphql, Accept %q: %d %q, %.80s; want the playground: %t, else a 400", tc.accept,
+						resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.page)
+				}
+			}
 			for _, path := range []string{"/explorer/assets/no-such.js", "/playground/assets/no-such.js", "/playground", "/explorer/items/../../etc/passwd"} {
 				if resp, body := get(t, client, base+path); !isNotFound(resp, body) {
 					t.Errorf("GET %s: %d, %.80s; want the JSON 404", path, resp.StatusCode, body)
