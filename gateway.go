@@ -82,7 +82,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = newMetrics(g.store, g.states, g.cache)
+		g.metrics = newMetrics(g.store, g.states, g.cache, 0, cfg.maxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
@@ -92,7 +92,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = newMetrics(g.store, g.states, g.cache)
+	g.metrics = newMetrics(g.store, g.states, g.cache, cfg.refresh, cfg.maxSubscriptions)
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
 			BaseURL:      cfg.baseURL,
