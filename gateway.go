@@ -31,6 +31,9 @@ type gateway struct {
 	// refresher keeps the store up to date with the upstream; nil when
 	// serving the embedded catalogue.
 	refresher *catalogue.Refresher
+	// upstreamClient makes the refresher's requests; nil when serving the
+	// embedded catalogue.
+	upstreamClient *http.Client
 	// states reports each collection's freshness, for /readyz and
 	// /metrics.
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
@@ -93,11 +96,12 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
 	g.metrics = newMetrics(g.store, g.states, g.cache, cfg.refresh, cfg.maxSubscriptions)
+	g.upstreamClient = catalogue.NewUpstreamClient()
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
 			BaseURL:      cfg.baseURL,
 			WorldBossURL: cfg.worldBossURL,
-			Client:       catalogue.NewUpstreamClient(),
+			Client:       g.upstreamClient,
 			UserAgent:    build().userAgent(),
 			Timeout:      cfg.upstreamTimeout,
 			MaxBodyBytes: cfg.maxUpstreamBytes,
