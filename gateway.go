@@ -33,6 +33,9 @@ type gateway struct {
 	// refresher keeps the store up to date with the upstream; nil when
 	// serving the embedded catalogue.
 	refresher *catalogue.Refresher
+	// upstreamClient makes the refresher's requests; nil when serving the
+	// embedded catalogue.
+	upstreamClient *http.Client
 	// states reports each collection's freshness, for /readyz and
 	// /metrics.
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
@@ -96,7 +99,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = newMetrics(g.store, g.states, g.cache)
+		g.metrics = newMetrics(g.store, g.states, g.cache, 0, cfg.maxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
@@ -106,12 +109,13 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = newMetrics(g.store, g.states, g.cache)
+	g.metrics = newMetrics(g.store, g.states, g.cache, cfg.refresh, cfg.maxSubscriptions)
+	g.upstreamClient = catalogue.NewUpstreamClient()
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
 			BaseURL:      cfg.baseURL,
 			WorldBossURL: cfg.worldBossURL,
-			Client:       catalogue.NewUpstreamClient(),
+			Client:       g.upstreamClient,
 			UserAgent:    build().userAgent(),
 			Timeout:      cfg.upstreamTimeout,
 			MaxBodyBytes: cfg.maxUpstreamBytes,

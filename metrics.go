@@ -20,6 +20,7 @@ import (
 type metrics struct {
 	reg              *prometheus.Registry
 	upstreamRequests *prometheus.CounterVec
+	upstreamDuration *prometheus.HistogramVec
 	bodiesRejected   *prometheus.CounterVec
 	refreshDuration  prometheus.Histogram
 
@@ -42,12 +43,25 @@ type metrics struct {
 // their own; the rest count as "other".
 const maxOperationLabels = 200
 
-func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache) *metrics {
+// newMetrics returns the gateway's metrics. refresh is the upstream's
+// refresh interval (0 when the embedded catalogue is served, which is never
+// refreshed) and maxSubscriptions the cap on open subscription streams:
+// exported so that alerts can be written against them rather than against
+// numbers copied from the manifests.
+func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
+	refresh time.Duration, maxSubscriptions int) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "catalogue_upstream_requests_total",
 			Help: "Upstream requests by collection and outcome: 200, 304, status_NNN, timeout, connection, read, too_large, redirect (refused).",
+		}, []string{"collection", "outcome"}),
+		// From a loopback upstream's few milliseconds to the 30 s
+		// -upstream-timeout, past which a request is a timeout.
+		upstreamDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "catalogue_upstream_request_duration_seconds",
+			Help:    "Upstream request latency, body included, by collection and outcome (as catalogue_upstream_requests_total).",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"collection", "outcome"}),
 		bodiesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "catalogue_upstream_bodies_rejected_total",
@@ -98,7 +112,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.upstreamRequests, m.bodiesRejected, m.refreshDuration,
+		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
 		snapshotCollector{store: store, states: states},
 		buildInfoGauge(build()),
@@ -111,6 +125,16 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Help: "GraphQL answers in the response cache.",
 		}, func() float64 { return float64(cache.Stats().Entries) }),
 	)
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "graphql_subscriptions_max",
+		Help: "The cap on subscription streams open at once (-max-subscriptions); 0 when subscriptions are off.",
+	}, func() float64 { return float64(maxSubscriptions) }))
+	if refresh > 0 {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "catalogue_refresh_interval_seconds",
+			Help: "How often the upstream is read again (-refresh), give or take a tenth.",
+		}, func() float64 { return refresh.Seconds() }))
+	}
 	for _, result := range []string{"hit", "miss"} {
 		m.cacheLookups.WithLabelValues(result)
 	}
@@ -138,8 +162,9 @@ func (m *metrics) handler() http.Handler {
 }
 
 // UpstreamRequest implements catalogue.Observer.
-func (m *metrics) UpstreamRequest(c catalogue.Collection, outcome string) {
+func (m *metrics) UpstreamRequest(c catalogue.Collection, outcome string, d time.Duration) {
 	m.upstreamRequests.WithLabelValues(c.String(), outcome).Inc()
+	m.upstreamDuration.WithLabelValues(c.String(), outcome).Observe(d.Seconds())
 }
 
 // BodyRejected implements catalogue.Observer.
@@ -209,6 +234,12 @@ var (
 	snapshotAgeDesc = prometheus.NewDesc("catalogue_snapshot_age_seconds",
 		"Seconds since the upstream last gave or confirmed the collection's body.",
 		[]string{"collection"}, nil)
+	// The timestamp is what alerts read: time() minus it is the age at
+	// evaluation, where the age gauge is the age when last scraped, and it
+	// stays true in a series whose scrapes stop.
+	lastGoodDesc = prometheus.NewDesc("catalogue_last_good_read_timestamp_seconds",
+		"Unix time the upstream last gave or confirmed (304) the collection's body being served.",
+		[]string{"collection"}, nil)
 	collectionReadyDesc = prometheus.NewDesc("catalogue_collection_ready",
 		"1 if the collection has a good snapshot, else 0.", []string{"collection"}, nil)
 	collectionRecordsDesc = prometheus.NewDesc("catalogue_collection_records",
@@ -229,7 +260,7 @@ type snapshotCollector struct {
 }
 
 func (c snapshotCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{snapshotInfoDesc, snapshotAgeDesc, collectionReadyDesc,
+	for _, d := range []*prometheus.Desc{snapshotInfoDesc, snapshotAgeDesc, lastGoodDesc, collectionReadyDesc,
 		collectionRecordsDesc, referencesDesc, danglingDesc} {
 		ch <- d
 	}
@@ -253,6 +284,7 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(collectionRecordsDesc, prometheus.GaugeValue, float64(snap.Len(col)), col.String())
 		if at := states[col].CheckedAt; !at.IsZero() && ready == 1 {
 			ch <- prometheus.MustNewConstMetric(snapshotAgeDesc, prometheus.GaugeValue, now.Sub(at).Seconds(), col.String())
+			ch <- prometheus.MustNewConstMetric(lastGoodDesc, prometheus.GaugeValue, float64(at.UnixMilli())/1e3, col.String())
 		}
 	}
 	for _, d := range snap.Integrity() {

@@ -95,6 +95,9 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	g, err := newGateway(cfg, logger)
 	if err == nil && cfg.tracing {
 		g.tracerProvider, err = newTracerProvider(ctx, logger)
+		if err == nil {
+			g.traceUpstream()
+		}
 	}
 	if err != nil {
 		ln.Close()

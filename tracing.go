@@ -170,6 +170,29 @@ func traceRequests(h http.Handler, tp trace.TracerProvider, trusted bool) http.H
 	)
 }
 
+// traceUpstream makes each request to the upstream a client span of the
+// gateway's tracer provider, with the HTTP semantic conventions'
+// attributes otelhttp sets (http.request.method, url.full,
+// server.address, server.port, http.response.status_code, error.type);
+// a failed request, or an answer of 4xx or 5xx, has status Error. Each is
+// named by method and path ("GET /items"): one of the 13 the gateway
+// asks for, or a redirect within the upstream's host. A refresh has no
+// request to be part of, so each is the root of its own trace; the W3C
+// trace context goes with it, for an upstream that traces. Nothing is
+// wrapped while tracing is off, or when there is no upstream. Call it
+// before the refresher runs.
+func (g *gateway) traceUpstream() {
+	if g.tracerProvider == nil || g.upstreamClient == nil {
+		return
+	}
+	g.upstreamClient.Transport = otelhttp.NewTransport(g.upstreamClient.Transport,
+		otelhttp.WithTracerProvider(g.tracerProvider),
+		otelhttp.WithPropagators(propagation.TraceContext{}),
+		otelhttp.WithMeterProvider(noop.NewMeterProvider()),
+		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method + " " + r.URL.Path }),
+	)
+}
+
 // routeAttribute sets http.route on the request's span once the mux has
 // matched the request. otelhttp names the span by the route then, but sets
 // the attribute only from what it knows when the request arrives, before

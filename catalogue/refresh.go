@@ -13,10 +13,11 @@ import (
 // Observer is told what the refresher does, for metrics. Its methods are
 // called concurrently.
 type Observer interface {
-	// UpstreamRequest reports one upstream request of collection c and its
-	// outcome: "200", "304", or a FetchError kind ("status_503",
-	// "timeout", "connection", "read", "too_large", "redirect").
-	UpstreamRequest(c Collection, outcome string)
+	// UpstreamRequest reports one upstream request of collection c, its
+	// outcome ("200", "304", or a FetchError kind: "status_503",
+	// "timeout", "connection", "read", "too_large", "redirect") and how
+	// long it took, body included.
+	UpstreamRequest(c Collection, outcome string, d time.Duration)
 	// BodyRejected reports a body of c that failed validation.
 	BodyRejected(c Collection)
 	// RefreshDone reports a whole refresh round and how long it took.
@@ -33,7 +34,9 @@ type RefresherConfig struct {
 	// tenth, so that replicas started together do not call together.
 	Interval time.Duration
 	// Retries is how many times a transient failure is tried again within
-	// one round, with exponential backoff from RetryBase. Defaults: 2, 250ms.
+	// one round, with exponential backoff from RetryBase, or after the
+	// wait a 429 or 503 asked for with Retry-After (see Refresher).
+	// Defaults: 2, 250ms.
 	Retries   int
 	RetryBase time.Duration
 	// ColdRetryBase is the first wait before trying again while a
@@ -70,12 +73,25 @@ type CollectionState struct {
 // reads every collection at start and every Interval, keeps each
 // collection's last good body when a read fails, and publishes a new
 // snapshot only when something changed.
+//
+// A 429 or 503 with Retry-After is obeyed: the next request for that
+// collection, in the round or a later one, waits what the upstream asked
+// instead of the refresher's own backoff, at most nine tenths of Interval
+// (the soonest the next round can start, jittered), so that an upstream
+// asking for more never delays a collection by more than a round. A round
+// holds a collection for such a wait only up to the upstream Timeout (a
+// try may take that long anyway); a longer one ends the collection's round
+// and is waited out at the start of a later round, with no request
+// before it.
 type Refresher struct {
 	cfg   RefresherConfig
 	store *Store
 
 	mu     sync.Mutex
 	states [NumCollections]CollectionState
+	// notBefore is, per collection, when the upstream's Retry-After lets
+	// the next request go.
+	notBefore [NumCollections]time.Time
 	// flights are open while a collection is being read, and closed once
 	// what came of it is published: requests for a cold collection wait
 	// on its flight.
@@ -108,9 +124,9 @@ func NewRefresher(store *Store, cfg RefresherConfig) *Refresher {
 
 type nopObserver struct{}
 
-func (nopObserver) UpstreamRequest(Collection, string) {}
-func (nopObserver) BodyRejected(Collection)            {}
-func (nopObserver) RefreshDone(time.Duration)          {}
+func (nopObserver) UpstreamRequest(Collection, string, time.Duration) {}
+func (nopObserver) BodyRejected(Collection)                           {}
+func (nopObserver) RefreshDone(time.Duration)                         {}
 
 // States returns the state of every collection.
 func (r *Refresher) States() [NumCollections]CollectionState {
@@ -252,6 +268,10 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 
 	f, err := r.fetch(ctx, c, v)
 	now := time.Now()
+	if errors.Is(err, errDeferred) {
+		r.cfg.Logger.Debug("upstream asked for a later request (Retry-After); not asking this round", "collection", c.String())
+		return nil
+	}
 	if err != nil {
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", Describe(err) }, now)
 		r.cfg.Logger.Warn("upstream read failed; keeping the last good body", "collection", c.String(), "err", err)
@@ -296,16 +316,31 @@ func (r *Refresher) record(c Collection, update func(*CollectionState), now time
 	update(&r.states[c])
 }
 
-// fetch reads c, trying transient failures again with exponential backoff
-// and jitter, within ctx.
+// errDeferred is fetch's answer when the upstream's Retry-After is too
+// far off to be waited out in this round: no request was made.
+var errDeferred = errors.New("deferred: the upstream asked for a later request")
+
+// fetch reads c, trying transient failures again within ctx: after the
+// wait a Retry-After asked for, or else with exponential backoff and
+// jitter.
 func (r *Refresher) fetch(ctx context.Context, c Collection, v Validators) (Fetched, error) {
+	if wait := r.askedWait(c); wait > 0 {
+		if wait > r.maxHold() {
+			return Fetched{}, errDeferred
+		}
+		if !sleep(ctx, wait) {
+			return Fetched{}, ctx.Err()
+		}
+	}
 	for attempt := 0; ; attempt++ {
+		start := time.Now()
 		f, err := r.cfg.Upstream.Fetch(ctx, c, v)
+		took := time.Since(start)
 		if err == nil {
 			if f.NotModified {
-				r.cfg.Observer.UpstreamRequest(c, "304")
+				r.cfg.Observer.UpstreamRequest(c, "304", took)
 			} else {
-				r.cfg.Observer.UpstreamRequest(c, "200")
+				r.cfg.Observer.UpstreamRequest(c, "200", took)
 			}
 			return f, nil
 		}
@@ -317,16 +352,55 @@ func (r *Refresher) fetch(ctx context.Context, c Collection, v Validators) (Fetc
 		if fe.Kind == "status" {
 			outcome = "status_" + strconv.Itoa(fe.Status)
 		}
-		r.cfg.Observer.UpstreamRequest(c, outcome)
-		if !fe.Transient() || attempt >= r.cfg.Retries {
+		r.cfg.Observer.UpstreamRequest(c, outcome, took)
+		if !fe.Transient() {
 			return Fetched{}, err
 		}
-		backoff := jitter(r.cfg.RetryBase << attempt)
-		select {
-		case <-ctx.Done():
-			return Fetched{}, err
-		case <-time.After(backoff):
+		wait := jitter(r.cfg.RetryBase << attempt)
+		if fe.RetryAfter > 0 {
+			wait = min(fe.RetryAfter, r.cfg.Interval*9/10)
+			r.mu.Lock()
+			r.notBefore[c] = time.Now().Add(wait)
+			r.mu.Unlock()
+			if wait > r.maxHold() {
+				return Fetched{}, err // waited out by a later round
+			}
 		}
+		if attempt >= r.cfg.Retries {
+			return Fetched{}, err
+		}
+		if !sleep(ctx, wait) {
+			return Fetched{}, err
+		}
+	}
+}
+
+// askedWait is how long the upstream's last Retry-After for c still asks
+// to wait; zero or less when it asks nothing.
+func (r *Refresher) askedWait(c Collection) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return time.Until(r.notBefore[c])
+}
+
+// maxHold is the longest a round waits on a Retry-After: the upstream
+// timeout, which one try may cost anyway.
+func (r *Refresher) maxHold() time.Duration {
+	if t := r.cfg.Upstream.Timeout; t > 0 {
+		return t
+	}
+	return DefaultTimeout
+}
+
+// sleep waits d, or until ctx ends; it reports whether it waited d.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 

@@ -27,7 +27,7 @@ func newCountingObserver() *countingObserver {
 	return &countingObserver{outcomes: map[string]int{}, rejected: map[catalogue.Collection]int{}}
 }
 
-func (o *countingObserver) UpstreamRequest(c catalogue.Collection, outcome string) {
+func (o *countingObserver) UpstreamRequest(c catalogue.Collection, outcome string, _ time.Duration) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.outcomes[c.String()+" "+outcome]++

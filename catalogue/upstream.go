@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -130,6 +131,10 @@ type FetchError struct {
 	Collection Collection
 	Kind       string
 	Status     int // the HTTP status, for Kind "status"
+	// RetryAfter is how long the upstream asked to be left alone, by the
+	// Retry-After header of a 429 or a 503 (in seconds or as an HTTP
+	// date); zero when it asked nothing.
+	RetryAfter time.Duration
 	Err        error
 }
 
@@ -208,7 +213,11 @@ func (u *Upstream) Fetch(ctx context.Context, c Collection, v Validators) (Fetch
 		return Fetched{NotModified: true, Validators: next}, nil
 	case resp.StatusCode != http.StatusOK:
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-		return Fetched{}, &FetchError{Collection: c, Kind: "status", Status: resp.StatusCode}
+		fe := &FetchError{Collection: c, Kind: "status", Status: resp.StatusCode}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			fe.RetryAfter = retryAfter(resp.Header, time.Now())
+		}
+		return Fetched{}, fe
 	}
 	limit := u.MaxBodyBytes
 	if limit <= 0 {
@@ -233,6 +242,29 @@ func (u *Upstream) Fetch(ctx context.Context, c Collection, v Validators) (Fetch
 		Body:       buf.Bytes(),
 		Validators: Validators{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")},
 	}, nil
+}
+
+// retryAfter is the wait a Retry-After header asks for: a number of
+// seconds, or an HTTP date, counted from the response's own Date when it
+// has one (so that a clock apart from ours does not change the wait) and
+// from now otherwise. A header absent, malformed, or naming a moment
+// already past asks for nothing: zero.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseUint(v, 10, 32); err == nil {
+		return time.Duration(secs) * time.Second
+	}
+	at, err := http.ParseTime(v)
+	if err != nil {
+		return 0
+	}
+	if date, err := http.ParseTime(h.Get("Date")); err == nil {
+		now = date
+	}
+	return max(at.Sub(now), 0)
 }
 
 // errorKind classifies a transport error.

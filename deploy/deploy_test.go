@@ -31,7 +31,9 @@ import (
 type kustomization struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
-	Labels     []struct {
+	// Namespace is where the resources go; monitoring/ must agree.
+	Namespace string `json:"namespace"`
+	Labels    []struct {
 		Pairs            map[string]string `json:"pairs"`
 		IncludeSelectors bool              `json:"includeSelectors"`
 	} `json:"labels"`

@@ -26,6 +26,7 @@ const (
 	None        Fault = ""
 	Status500   Fault = "500"
 	Status503   Fault = "503"
+	Status429   Fault = "429"          // Too Many Requests
 	Hang        Fault = "hang"         // never answers, until the client gives up
 	Slow        Fault = "slow"         // answers correctly after SlowDelay
 	Close       Fault = "close"        // closes the connection without a response
@@ -49,8 +50,11 @@ type Server struct {
 	faults    map[string]Fault
 	redirects map[string]string
 	requests  map[string]int
+	times     map[string][]time.Time
 	notMod    map[string]int
-	hang      chan struct{}
+	// retryAfter is the Retry-After header 429 and 503 answers carry.
+	retryAfter map[string]string
+	hang       chan struct{}
 }
 
 // New starts a stand-in upstream serving bodies, keyed by collection, and
@@ -62,8 +66,11 @@ func New(t testing.TB, bodies map[catalogue.Collection][]byte) *Server {
 		faults:    map[string]Fault{},
 		redirects: map[string]string{},
 		requests:  map[string]int{},
+		times:     map[string][]time.Time{},
 		notMod:    map[string]int{},
-		hang:      make(chan struct{}),
+
+		retryAfter: map[string]string{},
+		hang:       make(chan struct{}),
 	}
 	for c, b := range bodies {
 		s.bodies[c.Path()] = b
@@ -89,6 +96,21 @@ func (s *Server) SetFault(c catalogue.Collection, f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults[c.Path()] = f
+}
+
+// SetRetryAfter makes the 429 and 503 answers of the path of c carry
+// Retry-After: value, a number of seconds or an HTTP date ("" for none).
+func (s *Server) SetRetryAfter(c catalogue.Collection, value string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.retryAfter[c.Path()] = value
+}
+
+// RequestTimes returns when each request of c arrived, in order.
+func (s *Server) RequestTimes(c catalogue.Collection) []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.times[c.Path()]...)
 }
 
 // SetRedirect makes the path of c answer 307 Temporary Redirect to
@@ -147,9 +169,11 @@ const lastModified = "Sun, 22 Nov 2026 12:00:00 GMT"
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests[r.URL.Path]++
+	s.times[r.URL.Path] = append(s.times[r.URL.Path], time.Now())
 	body, ok := s.bodies[r.URL.Path]
 	fault := s.faults[r.URL.Path]
 	location := s.redirects[r.URL.Path]
+	retryAfter := s.retryAfter[r.URL.Path]
 	s.mu.Unlock()
 
 	if location != "" && r.URL.RawQuery == "" {
@@ -161,8 +185,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case Status500:
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
-	case Status503:
-		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+	case Status503, Status429:
+		if retryAfter != "" {
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		status := http.StatusServiceUnavailable
+		if fault == Status429 {
+			status = http.StatusTooManyRequests
+		}
+		http.Error(w, http.StatusText(status), status)
 		return
 	case Hang:
 		select {

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+)
+
+// TestTracingUpstreamRequests runs a refresh round of a traced gateway
+// against the stand-in upstreams and checks that every request is a client
+// span named by its method and path, with the HTTP semantic conventions'
+// attributes, and that a 503 marks its span failed.
+func TestTracingUpstreamRequests(t *testing.T) {
+	u := newUpstreams(t)
+	u.base.SetFault(catalogue.Farming, upstreamtest.Status503)
+	cfg := u.config(time.Hour, "")
+	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := tracetest.NewInMemoryExporter()
+	g.tracerProvider = sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	t.Cleanup(func() { g.tracerProvider.Shutdown(context.Background()) })
+	g.traceUpstream()
+
+	ctx, cancel := context.WithTimeout(context.Background(), readyWithin)
+	defer cancel()
+	g.refresher.Refresh(ctx)
+
+	spans := exp.GetSpans().Snapshots()
+	for c := range catalogue.NumCollections {
+		name := "GET " + c.Path()
+		got := named(spans, name)
+		if len(got) == 0 {
+			t.Errorf("no span %q among %v", name, spanNames(spans))
+			continue
+		}
+		// The last try: under load an earlier one may have timed out
+		// and been tried again.
+		s := got[len(got)-1]
+		if s.SpanKind != trace.SpanKindClient {
+			t.Errorf("%s: kind %v, want client", name, s.SpanKind)
+		}
+		if s.Parent.IsValid() {
+			t.Errorf("%s: parent %v, want a root: a refresh is part of no request", name, s.Parent.SpanID())
+		}
+		status, server := "200", u.of(c)
+		if c == catalogue.Farming {
+			status = "503"
+		}
+		wantAttrs(t, s, map[string]string{
+			"http.request.method":       "GET",
+			"http.response.status_code": status,
+			"server.address":            "127.0.0.1",
+		})
+		if full := attr(s, "url.full").Emit(); !strings.HasPrefix(full, server.URL) || !strings.HasSuffix(full, c.Path()) {
+			t.Errorf("%s: url.full %q, want %s%s", name, full, server.URL, c.Path())
+		}
+		if wantErr := c == catalogue.Farming; (s.Status.Code == codes.Error) != wantErr {
+			t.Errorf("%s: status %v, want an error %v", name, s.Status, wantErr)
+		}
+	}
+	if n := len(named(spans, "GET "+catalogue.Farming.Path())); n != 3 {
+		t.Errorf("%d spans for farming's 503s, want 3 (1 + 2 retries)", n)
+	}
+}
+
+// TestUpstreamUntracedWhenTracingIsOff checks that without tracing the
+// upstream client's transport is the one catalogue made, unwrapped.
+func TestUpstreamUntracedWhenTracingIsOff(t *testing.T) {
+	u := newUpstreams(t)
+	g, err := newGateway(u.config(time.Hour, ""), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := g.upstreamClient.Transport
+	g.traceUpstream()
+	if g.upstreamClient.Transport != before {
+		t.Error("traceUpstream wrapped the transport with tracing off")
+	}
+}
