@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -229,6 +230,33 @@ func (r *Refresher) Refresh(ctx context.Context) {
 	}
 	wg.Wait()
 	r.cfg.Observer.RefreshDone(time.Since(start))
+	r.logMissing()
+}
+
+// logMissing says, in one line per round, which collections still have no
+// good body (a cold start with the upstream down): there is no last good
+// body to keep, and thirteen warnings saying so would hide the one fact.
+func (r *Refresher) logMissing() {
+	var missing []Collection
+	if snap := r.store.Current(); snap == nil {
+		for c := range NumCollections {
+			missing = append(missing, c)
+		}
+	} else {
+		missing = snap.Missing()
+	}
+	if len(missing) == 0 {
+		return
+	}
+	names := make([]string, len(missing))
+	for i, c := range missing {
+		names[i] = c.String()
+	}
+	r.mu.Lock()
+	last := r.states[missing[0]].LastError
+	r.mu.Unlock()
+	r.cfg.Logger.Warn("no body read from the upstream yet; these collections are not served until it answers",
+		"collections", strings.Join(names, ","), "missing", len(missing), "err", last)
 }
 
 // openFlights opens a flight for every collection that has none open.
@@ -274,6 +302,10 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 	}
 	if err != nil {
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", Describe(err) }, now)
+		if have == nil { // no good body to keep: Refresh says so once for all
+			r.cfg.Logger.Debug("upstream read failed", "collection", c.String(), "err", err)
+			return nil
+		}
 		r.cfg.Logger.Warn("upstream read failed; keeping the last good body", "collection", c.String(), "err", err)
 		return nil
 	}
@@ -295,6 +327,10 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 	if err != nil {
 		r.cfg.Observer.BodyRejected(c)
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "rejected", Describe(err) }, now)
+		if have == nil {
+			r.cfg.Logger.Debug("upstream body rejected", "collection", c.String(), "err", err)
+			return nil
+		}
 		r.cfg.Logger.Warn("upstream body rejected; keeping the last good body", "collection", c.String(), "err", err)
 		return nil
 	}

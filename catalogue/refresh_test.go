@@ -3,6 +3,7 @@ package catalogue_test
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -594,4 +595,46 @@ func port(t *testing.T, rawURL string) string {
 		t.Fatalf("no port in %q (%v)", rawURL, err)
 	}
 	return u.Port()
+}
+
+// TestColdStartLogsOneLinePerRound: with the upstream down and nothing
+// read yet, a round logs one line naming what is missing, not a warning
+// per collection about keeping a last good body there is not; once a body
+// is served, a failed read of it warns as before.
+func TestColdStartLogsOneLinePerRound(t *testing.T) {
+	f := newFixture(t, "")
+	f.upstream.Timeout = 20 * time.Second
+	var logs bytes.Buffer
+	f.refresher = catalogue.NewRefresher(f.store, catalogue.RefresherConfig{
+		Upstream: f.upstream, Interval: time.Hour, RetryBase: time.Millisecond, Retries: 1,
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
+	})
+	f.base.SetFaultAll(upstreamtest.Status503)
+	f.boss.SetFaultAll(upstreamtest.Status503)
+
+	f.refresh(t)
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "no body read from the upstream yet") ||
+		!strings.Contains(lines[0], `"missing":13`) || !strings.Contains(lines[0], "503") {
+		t.Errorf("a cold round with the upstream down logged:\n%s\nwant one line naming the 13 missing collections and the error", logs.String())
+	}
+
+	// Everything but /items comes back: the round says items is missing;
+	// then /items fails once it has been served, a warning of its own.
+	logs.Reset()
+	f.base.SetFaultAll(upstreamtest.None)
+	f.boss.SetFaultAll(upstreamtest.None)
+	f.base.SetFault(catalogue.Items, upstreamtest.Status503)
+	f.refresh(t)
+	if got := logs.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, `"collections":"items"`) {
+		t.Errorf("with only /items failing, logged:\n%s", got)
+	}
+	logs.Reset()
+	f.base.SetFault(catalogue.Items, upstreamtest.None)
+	f.refresh(t)
+	f.base.SetFault(catalogue.Items, upstreamtest.Status503)
+	f.refresh(t)
+	if got := logs.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, "keeping the last good body") {
+		t.Errorf("a served collection failing logged:\n%s", got)
+	}
 }
