@@ -90,6 +90,9 @@ type Refresher struct {
 
 	mu     sync.Mutex
 	states [NumCollections]CollectionState
+	// coldErrs holds the last error of each collection with no body yet,
+	// in full, for the log (the states hold what may be shown to anyone).
+	coldErrs [NumCollections]error
 	// notBefore is, per collection, when the upstream's Retry-After lets
 	// the next request go.
 	notBefore [NumCollections]time.Time
@@ -233,6 +236,13 @@ func (r *Refresher) Refresh(ctx context.Context) {
 	r.logMissing()
 }
 
+// noteCold keeps the error of a read of c, which has no body yet.
+func (r *Refresher) noteCold(c Collection, err error) {
+	r.mu.Lock()
+	r.coldErrs[c] = err
+	r.mu.Unlock()
+}
+
 // logMissing says, in one line per round, which collections still have no
 // good body (a cold start with the upstream down): there is no last good
 // body to keep, and thirteen warnings saying so would hide the one fact.
@@ -253,7 +263,7 @@ func (r *Refresher) logMissing() {
 		names[i] = c.String()
 	}
 	r.mu.Lock()
-	last := r.states[missing[0]].LastError
+	last := r.coldErrs[missing[0]]
 	r.mu.Unlock()
 	r.cfg.Logger.Warn("no body read from the upstream yet; these collections are not served until it answers",
 		"collections", strings.Join(names, ","), "missing", len(missing), "err", last)
@@ -303,6 +313,7 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 	if err != nil {
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", Describe(err) }, now)
 		if have == nil { // no good body to keep: Refresh says so once for all
+			r.noteCold(c, err)
 			r.cfg.Logger.Debug("upstream read failed", "collection", c.String(), "err", err)
 			return nil
 		}
@@ -328,6 +339,7 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 		r.cfg.Observer.BodyRejected(c)
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "rejected", Describe(err) }, now)
 		if have == nil {
+			r.noteCold(c, err)
 			r.cfg.Logger.Debug("upstream body rejected", "collection", c.String(), "err", err)
 			return nil
 		}

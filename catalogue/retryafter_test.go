@@ -99,10 +99,13 @@ func TestRetryAfterWithinARound(t *testing.T) {
 	}{
 		{name: "429 in seconds", fault: upstreamtest.Status429, retryAfter: func() string { return "1" },
 			interval: time.Hour, atLeast: time.Second},
-		// The date has whole seconds, as does the stand-in's Date: two
-		// seconds ahead is at least one second's wait.
+		// The date has whole seconds, as does the stand-in's Date, and is
+		// written before the first request, which a loaded machine may
+		// send a few seconds later: four seconds ahead leaves at least one
+		// second's wait when the request comes within two, and stays
+		// within the 5 s a round waits.
 		{name: "503 as a date", fault: upstreamtest.Status503,
-			retryAfter: func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) },
+			retryAfter: func() string { return time.Now().Add(4 * time.Second).UTC().Format(http.TimeFormat) },
 			interval:   time.Hour, atLeast: time.Second},
 		// An hour asked for, a 1.2 s interval: the wait is 9/10 of the
 		// interval, within what a round holds, so the retry comes in the
