@@ -265,6 +265,7 @@ func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
 
 func TestTransientFailuresAreRetriedWithinARound(t *testing.T) {
 	f := newFixture(t, "")
+	f.upstream.Timeout = 20 * time.Second // requests are counted; nothing hangs
 	f.base.SetFault(catalogue.Farming, upstreamtest.Status503)
 	f.refresh(t)
 	if got := f.base.Requests(catalogue.Farming); got != 3 {
