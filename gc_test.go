@@ -1,9 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
 func TestChooseGC(t *testing.T) {
@@ -74,6 +80,53 @@ func TestCgroupMemoryLimit(t *testing.T) {
 		_, err := cgroupMemoryLimit(func(string) ([]byte, error) { return nil, errors.New("permission denied") })
 		if err == nil {
 			t.Error("no error")
+		}
+	})
+}
+
+// TestFreeStartupGarbage checks that the start-up garbage is returned once
+// the store holds every collection, not before (a part of the catalogue is
+// not the end of start-up), and that the wait ends with its context.
+func TestFreeStartupGarbage(t *testing.T) {
+	full, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &catalogue.Store{}
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan struct{})
+	go func() { defer close(done); freeStartupGarbage(ctx, store, slog.New(slog.NewTextHandler(&logs, nil))) }()
+
+	store.Publish(catalogue.NewSnapshot(full.Part(catalogue.Items)))
+	select {
+	case <-done:
+		t.Fatalf("returned with one collection of %d published; log: %s", catalogue.NumCollections, logs.String())
+	case <-time.After(200 * time.Millisecond):
+	}
+	store.Publish(full)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("still waiting 30 s after the whole catalogue was published")
+	}
+	if n := strings.Count(logs.String(), "start-up garbage returned"); n != 1 {
+		t.Errorf("logged the return %d times, want once; log: %s", n, logs.String())
+	}
+
+	t.Run("ends with its context", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			freeStartupGarbage(ctx, &catalogue.Store{}, slog.New(slog.DiscardHandler))
+		}()
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("still waiting 10 s after its context ended")
 		}
 	})
 }

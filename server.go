@@ -103,6 +103,9 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 		close(refreshDone)
 	}
 	defer func() { stopRefresh(); <-refreshDone }()
+	freed := make(chan struct{})
+	go func() { defer close(freed); freeStartupGarbage(refreshCtx, g.store, logger) }()
+	defer func() { stopRefresh(); <-freed }()
 
 	if cfg.pprofAddr != "" {
 		stopPprof, err := servePprof(cfg.pprofAddr, logger)

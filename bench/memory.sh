@@ -64,7 +64,7 @@ measure() {
   done
   t1=$(date +%s%N)
   if [ -z "$ready" ]; then echo "$name: not ready: $(tail -c 300 "$tmp/log")" >&2; exit 1; fi
-  sleep 0.2 # what start-up does just after ready is part of "after start-up"
+  sleep 1 # what start-up does just after ready (returning its garbage) counts
   awk -v name="$name" -v ms=$(( (t1 - t0) / 1000000 )) -v raw="$raw" '
     /VmRSS/ { rss = $2 * 1024 }
     END { printf "%-10s %10.1f %10d %10.0f %8.1fx\n", name, raw / 1048576, ms, rss / 1048576, rss / raw }' /proc/$pid/status
