@@ -206,15 +206,30 @@ type graphQLWSMessage struct {
 }
 
 // dialGraphQLWS opens a graphql-transport-ws connection to endpoint and
-// initialises it.
+// initialises it. A 429 is tried again within the 10 s: streams an earlier
+// subtest closed from the same address are released by the server a moment
+// after the client closes them, and on a loaded machine that moment came
+// after the next dial.
 func dialGraphQLWS(t *testing.T, endpoint string) *graphQLWS {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(endpoint, "http"),
-		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
-	if err != nil {
-		t.Fatalf("opening a WebSocket: %v", err)
+	var conn *websocket.Conn
+	for {
+		c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(endpoint, "http"),
+			&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+		if err == nil {
+			conn = c
+			break
+		}
+		if resp == nil || resp.StatusCode != http.StatusTooManyRequests || ctx.Err() != nil {
+			t.Fatalf("opening a WebSocket: %v", err)
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("opening a WebSocket: still 429 after 10 s: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	conn.SetReadLimit(1 << 20)
 	t.Cleanup(func() { conn.CloseNow() })

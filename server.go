@@ -20,13 +20,18 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 )
 
 func main() {
-	setGCPercent(os.Getenv)
+	limit, err := cgroupMemoryLimit(os.ReadFile)
+	if err != nil {
+		// Unreadable counts as no limit: Go's defaults are safe without
+		// one, and logGC reports what was chosen.
+		limit = 0
+	}
+	chooseGC(os.Getenv, limit).apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if versionAsked(os.Args[1:]) {
@@ -34,21 +39,6 @@ func main() {
 		return
 	}
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr))
-}
-
-// defaultGCPercent is the gateway's GOGC unless the environment sets one.
-// A GraphQL answer allocates many short-lived objects and the snapshot,
-// the live heap, is small and long-lived: collecting when the heap has
-// grown by 400% instead of 100% costs a few tens of MiB and gave nested
-// queries 30–50% more throughput (measured in the README). GOMEMLIMIT,
-// when set, still caps the heap.
-const defaultGCPercent = 400
-
-// setGCPercent applies defaultGCPercent unless GOGC is set.
-func setGCPercent(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(defaultGCPercent)
-	}
 }
 
 // versionAsked reports whether the command line is `-version` (or
@@ -77,6 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	logs := newLogBuffer(stderr)
 	defer logs.Close()
 	logger := newLogger(logs, cfg.logFormat, cfg.logLevel.Level)
+	logGC(logger, getenv)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		logger.Error("cannot listen", "addr", cfg.addr, "err", err)
@@ -115,6 +106,9 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 		close(refreshDone)
 	}
 	defer func() { stopRefresh(); <-refreshDone }()
+	freed := make(chan struct{})
+	go func() { defer close(freed); freeStartupGarbage(refreshCtx, g.store, logger) }()
+	defer func() { stopRefresh(); <-freed }()
 
 	if cfg.pprofAddr != "" {
 		stopPprof, err := servePprof(cfg.pprofAddr, logger)

@@ -128,10 +128,10 @@ func (u *upstreams) config(refresh time.Duration, cacheDir string) config {
 	// A hung upstream costs this per try; the default 30s would make the
 	// hang cases the slowest tests here for no more proof.
 	cfg.upstreamTimeout = 2 * time.Second
-	// A cold read of the embedded catalogue's 1.2 MB /items, decoded and
-	// compressed three ways under the race detector beside other tests,
-	// has taken more than the default 10 s; a request waiting on it must
-	// still get the body.
+	// A cold read of the embedded catalogue's 1.2 MB /items, decoded (and,
+	// before compression became lazy, compressed three ways) under the
+	// race detector beside other tests, has taken more than the default
+	// 10 s; a request waiting on it must still get the body.
 	cfg.coldWait = 60 * time.Second
 	return cfg
 }

@@ -135,7 +135,13 @@ func decodeEnvelopes[T any](c Collection, top any) ([]T, error) {
 		return nil, err
 	}
 	var d decoder
-	var all []T
+	// Sized once: grown by append, the records of a large body (15,000
+	// items at 10x) would keep up to a quarter more room than they use.
+	n := 0
+	for _, env := range envs {
+		n += len(env["results"].([]any))
+	}
+	all := make([]T, 0, n)
 	for i, env := range envs {
 		for j, rec := range env["results"].([]any) {
 			var t T
@@ -155,7 +161,11 @@ func decodeWorldBosses(top any) ([]WorldBoss, error) {
 		return nil, err
 	}
 	var d decoder
-	var all []WorldBoss
+	n := 0
+	for _, env := range envs {
+		n += len(env["world_bosses"].([]any))
+	}
+	all := make([]WorldBoss, 0, n)
 	for i, env := range envs {
 		updatesAt := env["endpoint_updates_at"].(string)
 		for j, rec := range env["world_bosses"].([]any) {
@@ -177,6 +187,31 @@ func decodeWorldBosses(top any) ([]WorldBoss, error) {
 // records reflects over each type once.
 type decoder struct {
 	fields map[reflect.Type][]recordField
+	// seen keeps the first copy of each short string and number literal,
+	// so that records share one: a rarity, a type, an area name or a
+	// literal such as "1" repeats across thousands of records, and the
+	// parser makes a copy of each occurrence (on the generator's 10x
+	// catalogue, 5 of the snapshot's 48 MiB of live heap).
+	seen map[string]string
+}
+
+// maxShared bounds the strings the decoder shares: longer ones (names,
+// descriptions) rarely repeat, and would only grow the map.
+const maxShared = 48
+
+// shared returns the decoder's copy of s, the first it was given.
+func (d *decoder) shared(s string) string {
+	if len(s) > maxShared {
+		return s
+	}
+	if d.seen == nil {
+		d.seen = make(map[string]string)
+	}
+	if t, ok := d.seen[s]; ok {
+		return t
+	}
+	d.seen[s] = s
+	return s
 }
 
 type recordField struct {
@@ -224,7 +259,7 @@ func (d *decoder) value(dst reflect.Value, v any) *fieldError {
 		if !ok {
 			return mismatch("number", v)
 		}
-		dst.SetString(string(n))
+		dst.SetString(d.shared(string(n)))
 		return nil
 	case jsonValueType:
 		var b bytes.Buffer
@@ -252,7 +287,7 @@ func (d *decoder) value(dst reflect.Value, v any) *fieldError {
 		if !ok {
 			return mismatch("string", v)
 		}
-		dst.SetString(s)
+		dst.SetString(d.shared(s))
 	case reflect.Bool:
 		b, ok := v.(bool)
 		if !ok {

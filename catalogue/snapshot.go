@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -18,8 +17,9 @@ type Part struct {
 	index      *Index
 }
 
-// Decode checks raw against the shape of collection c, decodes its records
-// and prepares its REST representations. A body that is not JSON of the
+// Decode checks raw against the shape of collection c and decodes its
+// records; the body's compressed representations are made when first asked
+// for (see [Body.In]). A body that is not JSON of the
 // collection's shape is refused with a [*BodyError] naming where. The part
 // keeps a copy of raw, so the caller may reuse its buffer.
 func Decode(c Collection, raw []byte) (*Part, error) {
@@ -29,10 +29,7 @@ func Decode(c Collection, raw []byte) (*Part, error) {
 	}
 	// A copy: the part is immutable, and its ETag must keep naming the
 	// bytes it serves even if the caller's buffer is reused.
-	body, err := newBody(bytes.Clone(raw))
-	if err != nil {
-		return nil, fmt.Errorf("preparing %s body: %w", c, err)
-	}
+	body := newBody(bytes.Clone(raw))
 	table, index := tableAndIndex(c, records)
 	return &Part{collection: c, body: body, table: table, index: index}, nil
 }

@@ -3,7 +3,8 @@
 // and answers the two questions every such response asks: which coding a
 // request accepts, and whether its If-None-Match names what it would get.
 //
-// The REST paths compress each upstream body once per snapshot; the
+// The REST paths compress each upstream body once per encoding, when a
+// client first asks for it, and keep it while the body is served; the
 // GraphQL endpoint compresses each cached answer once per entry.
 package contentcoding
 

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Start-up time and resident memory by catalogue size: the embedded
+# catalogue, then the generator's catalogues served by nginx on loopback.
+#
+#   bench/memory.sh [runs]          (needs nginx: apt-get install nginx-light)
+#   MEMORY_100X=1 bench/memory.sh   also the 100x catalogue (168 MB; slow)
+#
+# Prints, per catalogue and run, the time from exec to /readyz 200, the
+# resident memory (VmRSS) once ready and the start-up's garbage returned,
+# and its ratio to the raw JSON. Extra
+# gateway flags can be passed in GATEWAY_FLAGS; the environment (GOGC,
+# GOMEMLIMIT) is passed through.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+tmp=$(mktemp -d); chmod 755 "$tmp" # nginx's workers may drop root
+nginx_port=$((18700 + RANDOM % 50)); port=$((18760 + RANDOM % 50))
+pid=
+started_nginx=
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  [ -n "$started_nginx" ] && nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+go build -o "$tmp/gateway" .
+
+scales=(10)
+[ -n "${MEMORY_100X:-}" ] && scales+=(100)
+for s in "${scales[@]}"; do go run ./catalogue/gen -out "$tmp/x$s" -scale "$s"; done
+
+mkdir -p "$tmp/logs"
+user=; [ "$(id -u)" -eq 0 ] && user="user root;"
+cat > "$tmp/nginx.conf" <<CONF
+$user
+worker_processes 1;
+error_log $tmp/logs/error.log;
+pid $tmp/nginx.pid;
+events { worker_connections 256; }
+http {
+  access_log off;
+  default_type application/json;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    root $tmp;
+    location / { try_files \$uri.json =404; }
+  }
+}
+CONF
+nginx -p "$tmp" -c "$tmp/nginx.conf"
+started_nginx=1
+
+# measure NAME JSON_BYTES FLAGS...: one start of the gateway, one line.
+measure() {
+  local name=$1 raw=$2; shift 2
+  local t0 t1 ready=
+  t0=$(date +%s%N)
+  # shellcheck disable=SC2086
+  "$tmp/gateway" -addr 127.0.0.1:$port -access-log=false ${GATEWAY_FLAGS:-} "$@" 2>"$tmp/log" &
+  pid=$!
+  for _ in $(seq 12000); do # at most 2 minutes
+    if curl -sf -o /dev/null "127.0.0.1:$port/readyz"; then ready=1; break; fi
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.01
+  done
+  t1=$(date +%s%N)
+  if [ -z "$ready" ]; then echo "$name: not ready: $(tail -c 300 "$tmp/log")" >&2; exit 1; fi
+  # Once ready, the gateway returns the start-up's garbage to the system
+  # and logs it: that, not the moment of readiness, is the resident
+  # memory it keeps.
+  for _ in $(seq 1200); do # at most 2 minutes
+    grep -q 'start-up garbage returned' "$tmp/log" && break
+    sleep 0.1
+  done
+  awk -v name="$name" -v ms=$(( (t1 - t0) / 1000000 )) -v raw="$raw" '
+    /VmRSS/ { rss = $2 * 1024 }
+    END { printf "%-10s %10.1f %10d %10.0f %8.1fx\n", name, raw / 1048576, ms, rss / 1048576, rss / raw }' /proc/$pid/status
+  kill $pid; wait $pid 2>/dev/null || true; pid=
+}
+
+size() { cat "$1"/*.json | wc -c; }
+printf '%-10s %10s %10s %10s %9s\n' catalogue "JSON (MiB)" "ready (ms)" "RSS (MiB)" "RSS/JSON"
+for _ in $(seq "$runs"); do measure embedded "$(size catalogue/embedded)"; done
+for s in "${scales[@]}"; do
+  flags=(-base-url "http://127.0.0.1:$nginx_port/x$s")
+  [ "$s" -ge 100 ] && flags+=(-max-upstream-bytes 256MiB -upstream-timeout 2m)
+  for _ in $(seq "$runs"); do measure "${s}x" "$(size "$tmp/x$s")" "${flags[@]}"; done
+done
