@@ -40,7 +40,7 @@ func main() {
 // A GraphQL answer allocates many short-lived objects and the snapshot,
 // the live heap, is small and long-lived: collecting when the heap has
 // grown by 400% instead of 100% costs a few tens of MiB and gave nested
-// queries 30–50% more throughput (measured in the README). GOMEMLIMIT,
+// queries 30–50% more throughput (measured in docs/speed.md). GOMEMLIMIT,
 // when set, still caps the heap.
 const defaultGCPercent = 400
 
