@@ -279,3 +279,43 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 	}
 	t.Errorf(".ci/run does not run the README's test command %q", cmd)
 }
+
+// TestFlagsDocumented keeps the full flags table (docs/operations.md,
+// Flags) whole: every flag -h lists has its row there, with its variable.
+// The README shows only the flags of a first run, each as that table
+// does.
+func TestFlagsDocumented(t *testing.T) {
+	var usage bytes.Buffer
+	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
+		t.Fatal("-h: no error, want flag.ErrHelp")
+	}
+	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\))?`)
+	rows := flagLine.FindAllStringSubmatch(usage.String(), -1)
+	if len(rows) < 20 {
+		t.Fatalf("-h listed %d flags; the usage text was misread:\n%s", len(rows), usage.String())
+	}
+	table, err := os.ReadFile(filepath.Join("docs", "operations.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rows {
+		name, env := m[1], m[2]
+		row := fmt.Sprintf("| `-%s` | `%s` |", name, env)
+		if env == "" {
+			t.Errorf("-%s: -h names no environment variable", name)
+			continue
+		}
+		if !bytes.Contains(table, []byte(row)) {
+			t.Errorf("docs/operations.md's flags table has no row %q", row)
+		}
+		for line := range strings.Lines(string(readme)) {
+			if strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) && !strings.HasPrefix(line, row) {
+				t.Errorf("README.md's row of -%s differs from the flags table: %q", name, line)
+			}
+		}
+	}
+}
