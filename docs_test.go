@@ -121,7 +121,12 @@ func TestDocsExamples(t *testing.T) {
 	ran := 0
 	for _, file := range docFiles(t) {
 		blocks, _ := fences(t, file)
+		var answered []byte // the answer to the last operation run in this file
 		for i, b := range blocks {
+			if b.info == "json answer" {
+				checkDocAnswer(t, b, answered)
+				continue
+			}
 			if b.lang() != "graphql" {
 				continue
 			}
@@ -147,7 +152,7 @@ func TestDocsExamples(t *testing.T) {
 						return
 					}
 					code, want := b.attr("expect-error")
-					checkDocOperation(t, h, b, op.Name, vars, code, want)
+					answered = checkDocOperation(t, h, b, op.Name, vars, code, want)
 				})
 				ran++
 			}
@@ -158,7 +163,7 @@ func TestDocsExamples(t *testing.T) {
 	}
 }
 
-func checkDocOperation(t *testing.T, h http.Handler, b fence, opName string, vars map[string]any, wantCode string, wantError bool) {
+func checkDocOperation(t *testing.T, h http.Handler, b fence, opName string, vars map[string]any, wantCode string, wantError bool) []byte {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": b.body, "operationName": opName, "variables": vars})
 	req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(body))
@@ -180,14 +185,39 @@ func checkDocOperation(t *testing.T, h http.Handler, b fence, opName string, var
 	if wantError {
 		for _, e := range resp.Errors {
 			if e.Extensions.Code == wantCode {
-				return
+				return rec.Body.Bytes()
 			}
 		}
 		t.Errorf("%s: documented as an example of %s, got status %d and %s", b, wantCode, rec.Code, rec.Body)
-		return
+		return rec.Body.Bytes()
 	}
 	if rec.Code != http.StatusOK || len(resp.Errors) > 0 || len(resp.Data) == 0 || string(resp.Data) == "null" {
 		t.Errorf("%s: want 200 with data and no errors, got %d:\n%.2000s", b, rec.Code, rec.Body)
+	}
+	return rec.Body.Bytes()
+}
+
+// answerMember is one "key":value of an answer shown in the docs, a string
+// or a number, as the gateway writes it (compact JSON).
+var answerMember = regexp.MustCompile(`"[^"]+":(?:"[^"]*"|-?[0-9][0-9.eE+-]*)`)
+
+// checkDocAnswer holds an answer the docs show, fenced "json answer" and
+// often cut short with "…", to the real one: every "key":value in it must
+// be in the answer to the operation run just before it.
+func checkDocAnswer(t *testing.T, b fence, answered []byte) {
+	t.Helper()
+	if answered == nil {
+		t.Errorf("%s: an answer shown with no operation run before it", b)
+		return
+	}
+	members := answerMember.FindAllString(b.body, -1)
+	if len(members) == 0 {
+		t.Errorf("%s: an answer with no \"key\":value in it", b)
+	}
+	for _, m := range members {
+		if !bytes.Contains(answered, []byte(m)) {
+			t.Errorf("%s: the answer shown has %s, the real one does not:\n%.2000s", b, m, answered)
+		}
 	}
 }
 
