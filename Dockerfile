@@ -7,7 +7,7 @@
 #     -t catalogue-gateway:1.0.0 .
 #   docker run -p 8080:8080 -e CATALOGUE_BASE_URL=https://… catalogue-gateway
 #
-# Every flag is an environment variable (README, Flags); the defaults below
+# Every flag is an environment variable (docs/operations.md, Flags); the defaults below
 # are the ones a container needs to differ.
 
 FROM golang:1.26-bookworm AS build

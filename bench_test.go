@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// benchQueries are the queries the README's speed table measures: those
+// benchQueries are the queries docs/speed.md's tables measure: those
 // of the side-by-side comparison with the Node.js peers (Q1–Q4), and a
 // record page whose variables change with every request, so that the
 // response cache cannot answer it.

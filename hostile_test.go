@@ -496,7 +496,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 		// answer's size (8 MiB by default) is checked by a plan as it
 		// writes; gqlgen's executor builds its answer before the check,
 		// so it is not asked for 17 MB here: the cost limit is what
-		// bounds it (README, A public endpoint).
+		// bounds it (docs/public-endpoint.md).
 		run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000"), []attack{
 			{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
 		})

@@ -5,7 +5,7 @@
 #
 #   bench/graphql.sh [seconds]     (needs wrk and nginx: apt-get install wrk nginx-light)
 #
-# The queries are those of the README's speed table: Q2, 100 monsters with
+# The queries are those of docs/speed.md's tables: Q2, 100 monsters with
 # their drops' items; Q3, 200 items with the monsters that drop them. Each
 # is POSTed by wrk at 32 connections; everything runs on this machine, on
 # loopback, so the ratios matter, not the absolute figures.

@@ -236,8 +236,8 @@ func byteSize(s string) (int64, error) {
 // default 64 MiB bound, a refresh alone could need 1.6 GiB. This counts the
 // bytes the bound lets in, not the records decoded from them: on the real
 // catalogue, whose largest body is about 1.3 MB, those are in the measured
-// figures the requests and limit come from (README, Running in
-// production).
+// figures the requests and limit come from (docs/speed.md, A replica on
+// the real catalogue).
 //
 // Every input is read from the manifest, none from the gateway's defaults,
 // so that a change to any of them, there or here, is checked.

@@ -48,7 +48,7 @@ type Options struct {
 }
 
 // DefaultWait is the batching window used when Options.Wait is zero. It is
-// chosen by measurement (see the README): long enough that the resolvers of
+// chosen by measurement (see docs/graphql.md, Batching): long enough that the resolvers of
 // a 50-record page land in one batch on a busy 2-core machine, short enough
 // to add no visible latency to a request.
 const DefaultWait = 200 * time.Microsecond

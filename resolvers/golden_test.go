@@ -120,7 +120,7 @@ func goldenVars(t *testing.T, path string) map[string]any {
 }
 
 // TestGoldenQueriesDocumented keeps docs/queries.md, the examples the
-// README points to, from drifting: every golden query must appear there
+// README points to, from drifting (TestDocsExamples runs them too): every golden query must appear there
 // word for word, so each documented example is one the gateway is tested
 // to answer.
 func TestGoldenQueriesDocumented(t *testing.T) {

@@ -3,7 +3,7 @@
 // they load comes from another host, so both work behind a firewall.
 //
 // Each app's sources and build recipe sit beside this file (playground/,
-// explorer/; see the README's "Browser apps"). Their built output, dist/,
+// explorer/; see CONTRIBUTING.md, "Browser apps"). Their built output, dist/,
 // is committed, so building the gateway needs no Node.js.
 package web
 

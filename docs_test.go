@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/catalogue-gateway/gateway/graph"
+)
+
+// The documents a reader is sent to: every GraphQL example in them runs in
+// TestDocsExamples, and every link in them resolves in TestDocsLinks.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"README.md", "CONTRIBUTING.md"}, files...)
+}
+
+// A fence is one fenced code block of a Markdown file.
+type fence struct {
+	file string
+	line int    // of the opening fence, 1-based
+	info string // the info string: "graphql", "json", "graphql expect-error=CODE", …
+	body string
+	// headingBefore says whether a heading stands between the previous
+	// fence and this one: variables are read only from a json block in
+	// the same section as its query.
+	headingBefore bool
+}
+
+func (f fence) lang() string {
+	lang, _, _ := strings.Cut(f.info, " ")
+	return lang
+}
+
+// attr returns the value of key=value in the fence's info string.
+func (f fence) attr(key string) (string, bool) {
+	for _, field := range strings.Fields(f.info)[1:] {
+		if k, v, ok := strings.Cut(field, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func (f fence) String() string { return fmt.Sprintf("%s:%d", f.file, f.line) }
+
+// fences reads a Markdown file's fenced blocks (``` only, as our docs
+// write them; indented fences inside list items count too), and the text
+// outside them, with code spans left in, for the link check.
+func fences(t *testing.T, file string) (blocks []fence, prose []string) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cur *fence
+	var indent string
+	heading := false
+	for i, line := range strings.Split(string(raw), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		// As CommonMark has it: an opening fence's info string holds no
+		// backtick, and a closing fence holds nothing but backticks.
+		opens := strings.HasPrefix(trimmed, "```") && !strings.Contains(strings.TrimLeft(trimmed, "`"), "`")
+		closes := strings.HasPrefix(trimmed, "```") && strings.Trim(trimmed, "` ") == ""
+		switch {
+		case cur == nil && opens:
+			cur = &fence{file: file, line: i + 1, info: strings.TrimSpace(strings.TrimPrefix(trimmed, "```")), headingBefore: heading}
+			indent = line[:len(line)-len(trimmed)]
+			heading = false
+		case cur != nil && closes:
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur != nil:
+			cur.body += strings.TrimPrefix(line, indent) + "\n"
+		default:
+			if strings.HasPrefix(line, "#") {
+				heading = true
+			}
+			prose = append(prose, line)
+		}
+	}
+	if cur != nil {
+		t.Fatalf("%s: fence never closed", cur)
+	}
+	return blocks, prose
+}
+
+// TestDocsExamples runs every ```graphql block of README.md,
+// CONTRIBUTING.md and docs/*.md through the gateway's real handler on the
+// embedded catalogue, with the variables of the ```json block that
+// follows it in the same section, if any. Each operation must answer 200
+// with data and no errors; a block fenced "graphql expect-error=CODE" must
+// answer an error with that code instead; a subscription is validated
+// against the schema, not run. Schema snippets are fenced
+// ```graphql-schema and are not run; a ```graphql block that does not
+// parse as operations fails, so that none is skipped by mistake.
+func TestDocsExamples(t *testing.T) {
+	g, err := newGateway(defaultConfig(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := g.handler()
+	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+
+	ran := 0
+	for _, file := range docFiles(t) {
+		blocks, _ := fences(t, file)
+		var answered []byte // the answer to the last operation run in this file
+		for i, b := range blocks {
+			if b.info == "json answer" {
+				checkDocAnswer(t, b, answered)
+				continue
+			}
+			if b.lang() != "graphql" {
+				continue
+			}
+			var vars map[string]any
+			if i+1 < len(blocks) && blocks[i+1].info == "json" && !blocks[i+1].headingBefore {
+				if err := json.Unmarshal([]byte(blocks[i+1].body), &vars); err != nil {
+					t.Errorf("%s: the variables after the query are not a JSON object: %v", blocks[i+1], err)
+					continue
+				}
+			}
+			doc, perr := parser.ParseQuery(&ast.Source{Input: b.body})
+			if perr != nil {
+				t.Errorf("%s: a ```graphql block must hold operations (fence schema text as ```graphql-schema): %v", b, perr)
+				continue
+			}
+			for _, op := range doc.Operations {
+				name := fmt.Sprintf("%s/%s", b, op.Name)
+				t.Run(name, func(t *testing.T) {
+					if op.Operation == ast.Subscription {
+						if _, errs := gqlparser.LoadQuery(schema, b.body); len(errs) > 0 {
+							t.Errorf("%s: does not validate: %v", b, errs)
+						}
+						return
+					}
+					code, want := b.attr("expect-error")
+					answered = checkDocOperation(t, h, b, op.Name, vars, code, want)
+				})
+				ran++
+			}
+		}
+	}
+	if ran < 10 {
+		t.Errorf("ran %d documented operations; the docs hold more than that, so the fences were misread", ran)
+	}
+}
+
+func checkDocOperation(t *testing.T, h http.Handler, b fence, opName string, vars map[string]any, wantCode string, wantError bool) []byte {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": b.body, "operationName": opName, "variables": vars})
+	req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var resp struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []struct {
+			Message    string `json:"message"`
+			Extensions struct {
+				Code string `json:"code"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+		t.Fatalf("%s: answer is not JSON (%d): %v\n%s", b, rec.Code, err, rec.Body)
+	}
+	if wantError {
+		for _, e := range resp.Errors {
+			if e.Extensions.Code == wantCode {
+				return rec.Body.Bytes()
+			}
+		}
+		t.Errorf("%s: documented as an example of %s, got status %d and %s", b, wantCode, rec.Code, rec.Body)
+		return rec.Body.Bytes()
+	}
+	if rec.Code != http.StatusOK || len(resp.Errors) > 0 || len(resp.Data) == 0 || string(resp.Data) == "null" {
+		t.Errorf("%s: want 200 with data and no errors, got %d:\n%.2000s", b, rec.Code, rec.Body)
+	}
+	return rec.Body.Bytes()
+}
+
+// answerMember is one "key":value of an answer shown in the docs, a string
+// or a number, as the gateway writes it (compact JSON).
+var answerMember = regexp.MustCompile(`"[^"]+":(?:"[^"]*"|-?[0-9][0-9.eE+-]*)`)
+
+// checkDocAnswer holds an answer the docs show, fenced "json answer" and
+// often cut short with "…", to the real one: every "key":value in it must
+// be in the answer to the operation run just before it.
+func checkDocAnswer(t *testing.T, b fence, answered []byte) {
+	t.Helper()
+	if answered == nil {
+		t.Errorf("%s: an answer shown with no operation run before it", b)
+		return
+	}
+	members := answerMember.FindAllString(b.body, -1)
+	if len(members) == 0 {
+		t.Errorf("%s: an answer with no \"key\":value in it", b)
+	}
+	for _, m := range members {
+		if !bytes.Contains(answered, []byte(m)) {
+			t.Errorf("%s: the answer shown has %s, the real one does not:\n%.2000s", b, m, answered)
+		}
+	}
+}
+
+var (
+	mdLink     = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	codeSpan   = regexp.MustCompile("`[^`]*`")
+	webAddress = regexp.MustCompile(`(?i)\bhttps?://`)
+	headingRe  = regexp.MustCompile(`^#+\s+(.*)$`)
+	slugDrop   = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// slug is the anchor GitHub gives a heading.
+func slug(heading string) string {
+	s := strings.ToLower(strings.TrimSpace(heading))
+	s = slugDrop.ReplaceAllString(s, "")
+	return strings.ReplaceAll(s, " ", "-")
+}
+
+func anchors(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	_, prose := fences(t, file)
+	out := map[string]bool{}
+	for _, line := range prose {
+		if m := headingRe.FindStringSubmatch(line); m != nil {
+			out[slug(m[1])] = true
+		}
+	}
+	return out
+}
+
+// TestDocsLinks keeps the docs' links inside the repository: every link
+// is relative, names a file that exists, and, with a #fragment, a heading
+// of that file. Addresses on the web appear only as code (an example
+// value), never as links.
+func TestDocsLinks(t *testing.T) {
+	for _, file := range docFiles(t) {
+		_, prose := fences(t, file)
+		for i, line := range prose {
+			if webAddress.MatchString(codeSpan.ReplaceAllString(line, "")) {
+				t.Errorf("%s: a web address outside code (links stay in the repository): %q", file, line)
+			}
+			for _, m := range mdLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
+				target := m[1]
+				path, frag, _ := strings.Cut(target, "#")
+				dest := file
+				if path != "" {
+					dest = filepath.Join(filepath.Dir(file), path)
+					if _, err := os.Stat(dest); err != nil {
+						t.Errorf("%s (prose line %d): link to %s: %v", file, i+1, target, err)
+						continue
+					}
+				}
+				if frag != "" && !anchors(t, dest)[frag] {
+					t.Errorf("%s (prose line %d): link to %s: %s has no heading #%s", file, i+1, target, dest, frag)
+				}
+			}
+		}
+	}
+}
+
+// TestReadmeTestCommandIsCI keeps the README's promise that its test
+// command is what .ci/run runs.
+func TestReadmeTestCommandIsCI(t *testing.T) {
+	blocks, _ := fences(t, "README.md")
+	var cmd string
+	for _, b := range blocks {
+		for line := range strings.Lines(b.body) {
+			if strings.Contains(line, "gotestsum") {
+				cmd, _, _ = strings.Cut(line, "#")
+				cmd = strings.TrimSpace(cmd)
+				break
+			}
+		}
+		if cmd != "" {
+			break
+		}
+	}
+	if cmd == "" {
+		t.Fatal("README.md shows no test command (a gotestsum line in a code block)")
+	}
+	ci, err := os.ReadFile(filepath.Join(".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(ci)) {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.HasSuffix(strings.TrimSpace(line), cmd) {
+			return
+		}
+	}
+	t.Errorf(".ci/run does not run the README's test command %q", cmd)
+}
+
+// TestFlagsDocumented keeps the full flags table (docs/operations.md,
+// Flags) whole: every flag -h lists has its row there, with its variable.
+// The README shows only the flags of a first run, each as that table
+// does.
+func TestFlagsDocumented(t *testing.T) {
+	var usage bytes.Buffer
+	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
+		t.Fatal("-h: no error, want flag.ErrHelp")
+	}
+	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\))?`)
+	rows := flagLine.FindAllStringSubmatch(usage.String(), -1)
+	if len(rows) < 20 {
+		t.Fatalf("-h listed %d flags; the usage text was misread:\n%s", len(rows), usage.String())
+	}
+	table, err := os.ReadFile(filepath.Join("docs", "operations.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rows {
+		name, env := m[1], m[2]
+		row := fmt.Sprintf("| `-%s` | `%s` |", name, env)
+		if env == "" {
+			t.Errorf("-%s: -h names no environment variable", name)
+			continue
+		}
+		if !bytes.Contains(table, []byte(row)) {
+			t.Errorf("docs/operations.md's flags table has no row %q", row)
+		}
+		for line := range strings.Lines(string(readme)) {
+			if strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) && !strings.HasPrefix(line, row) {
+				t.Errorf("README.md's row of -%s differs from the flags table: %q", name, line)
+			}
+		}
+	}
+}
