@@ -1,15 +1,19 @@
 // Checks of the playground's own code, run by `npm test` (node's test
 // runner; no browser needed).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildSchema, parse, validate } from 'graphql';
 import { defaultQuery } from './default-query.js';
 import { fetcher } from './fetcher.js';
 
 test('the default query and the subscription it shows are valid against the schema', () => {
-  const sdl = ['schema.graphqls', 'records.graphqls']
-    .map((f) => readFileSync(new URL(`../../../graph/${f}`, import.meta.url), 'utf8'))
+  // Every schema file, the reference graph's directive declarations too.
+  const dir = new URL('../../../graph/', import.meta.url);
+  const sdl = readdirSync(dir)
+    .filter((f) => f.endsWith('.graphqls'))
+    .sort()
+    .map((f) => readFileSync(new URL(f, dir), 'utf8'))
     .join('\n');
   const schema = buildSchema(sdl);
   const subscription = defaultQuery
