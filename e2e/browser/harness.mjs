@@ -5,7 +5,7 @@
 // GATEWAY_BIN names the gateway binary (run.sh builds it); screenshots and
 // the gateway's log go to ARTIFACTS_DIR (default ./artifacts).
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
