@@ -73,7 +73,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	if cfg.introspection {
 		// Printed from the schema the server runs, descriptions and all:
 		// what introspection would tell, as one document.
-		if g.schema, err = graphqlhttp.SchemaHandler(graph.NewExecutableSchema(graph.Config{}).Schema()); err != nil {
+		if g.schema, err = graphqlhttp.SchemaHandler(graph.ServedSchema()); err != nil {
 			return nil, err
 		}
 	}

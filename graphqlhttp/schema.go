@@ -23,7 +23,7 @@ import (
 func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
 	var sdl bytes.Buffer
 	f := formatter.NewFormatter(&sdl, formatter.WithIndent("  "))
-	f.FormatSchema(schema)
+	f.FormatSchema(withoutUndeclared(schema))
 	// The printer leaves out the directives every GraphQL server knows;
 	// @defer, which gqlgen serves, is not one of them, and a generator
 	// reading a document that uses it must find it declared.
@@ -64,4 +64,45 @@ func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
 			w.Write(bodies[enc])
 		}
 	}), nil
+}
+
+// withoutUndeclared returns a copy of schema whose types, fields and
+// arguments carry only the directives schema declares: build-time ones
+// (the reference graph's, which the served schema does not declare)
+// would make the document invalid to any tool that reads it.
+func withoutUndeclared(schema *ast.Schema) *ast.Schema {
+	keep := func(list ast.DirectiveList) ast.DirectiveList {
+		var out ast.DirectiveList
+		for _, d := range list {
+			if _, declared := schema.Directives[d.Name]; declared {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	s := *schema
+	s.Types = make(map[string]*ast.Definition, len(schema.Types))
+	for name, def := range schema.Types {
+		d := *def
+		d.Directives = keep(def.Directives)
+		d.Fields = make(ast.FieldList, len(def.Fields))
+		for i, fd := range def.Fields {
+			f := *fd
+			f.Directives = keep(fd.Directives)
+			d.Fields[i] = &f
+		}
+		s.Types[name] = &d
+	}
+	// The root operation types are read from Types by the printer, but
+	// keep the schema's own pointers consistent with the copies.
+	if schema.Query != nil {
+		s.Query = s.Types[schema.Query.Name]
+	}
+	if schema.Mutation != nil {
+		s.Mutation = s.Types[schema.Mutation.Name]
+	}
+	if schema.Subscription != nil {
+		s.Subscription = s.Types[schema.Subscription.Name]
+	}
+	return &s
 }
