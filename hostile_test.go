@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -169,6 +170,21 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 		alive(t)
 	})
 	ws.send(t, map[string]any{"type": "subscribe", "id": "sub", "payload": map[string]string{"query": "subscription { catalogueChanged { version } }"}})
+	// Signal only once the subscription is open: a subscribe message still
+	// being read at shutdown has no subscription to complete.
+	open := false
+	for deadline := time.Now().Add(5 * time.Second); !open && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		resp, err := client.Get("http://" + addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		open = regexp.MustCompile(`(?m)^graphql_subscriptions_open [1-9]`).Match(body)
+	}
+	if !open {
+		t.Fatal("the subscription did not open within 5s")
+	}
 
 	client.CloseIdleConnections()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
