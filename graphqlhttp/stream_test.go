@@ -117,7 +117,9 @@ func startStream(t *testing.T, c *http.Client, req *http.Request, header ...stri
 	}
 	s := &sseStream{resp: resp, events: make(chan sseEvent, 100), cancel: cancel}
 	t.Cleanup(func() { resp.Body.Close() })
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		// Not a stream (a refusal, or a query answered as JSON): the
+		// caller reads the body itself.
 		close(s.events)
 		return s
 	}
