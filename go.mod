@@ -11,6 +11,7 @@ require (
 	github.com/99designs/gqlgen v0.17.98
 	github.com/andybalholm/brotli v1.2.0
 	github.com/coder/websocket v1.8.15
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
 	github.com/graph-gophers/dataloader/v7 v7.1.0
 	github.com/hashicorp/golang-lru/v2 v2.0.7

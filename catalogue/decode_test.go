@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -280,24 +282,6 @@ func TestETag(t *testing.T) {
 	}
 }
 
-// TestDecodeKeepsItsOwnBytes checks a Part stays what it was when the
-// caller reuses the buffer it decoded from: a Part is documented immutable,
-// and its ETag would otherwise name bytes it no longer serves.
-func TestDecodeKeepsItsOwnBytes(t *testing.T) {
-	raw := readFixture(t, "event.json")
-	want := bytes.Clone(raw)
-	p, err := catalogue.Decode(catalogue.Events, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range raw {
-		raw[i] = ' '
-	}
-	if got := p.Body().Raw(); !bytes.Equal(got, want) {
-		t.Errorf("Body().Raw() changed with the caller's buffer (-want +got):\n%s", cmp.Diff(string(want), string(got)))
-	}
-}
-
 // A minimal valid item record, and variations of it. itemWith replaces one
 // piece of it, so each case shows only what it breaks.
 const plainItem = `{"id":1,"imageUrl":"","name":"Plain","rarity":"common","value":0,"type":"misc","healingAmount":0,"farmingLevel":0,"attackBonus":0,"strengthBonus":0,"defenceBonus":0,"healthBonus":0,"bowDamage":0,"bowCrit":0,"bowAccuracy":0,"bowSpeed":0,"description":"","tradable":false,"usedIn":{}}`
@@ -365,6 +349,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"trailing garbage", catalogue.Items, body(env()) + ` x`, -1, -1, "", "after the top-level value"},
 		{"trailing bracket", catalogue.Items, body(env()) + `]`, -1, -1, "", "after the top-level value"},
 		{"two top-level arrays", catalogue.Items, body(env()) + body(env()), -1, -1, "", "after the top-level value"},
+		{"a member named twice", catalogue.Items, body(env(itemWith(`"name":"Plain"`, `"name":"Plain","name":"Other"`))), -1, -1, "", "duplicate"},
 		{"byte order mark", catalogue.Items, "\uFEFF" + body(env()), -1, -1, "", "not valid JSON"},
 		{"top level is an object", catalogue.Items, env(plainItem), -1, -1, "", "want an array of envelope objects, got object"},
 		{"top level is null", catalogue.Items, `null`, -1, -1, "", "got null"},
@@ -500,5 +485,88 @@ func TestDecodeAcceptsEdges(t *testing.T) {
 				t.Errorf("Raw() = %q, want %q", got, tt.body)
 			}
 		})
+	}
+}
+
+// TestDecodeReadsAsEncodingJSONWould pins down the spellings a body may use
+// that mean the same records: the decoder reads tokens, not a parsed tree,
+// and must still see what encoding/json (the upstream's other clients) sees.
+func TestDecodeReadsAsEncodingJSONWould(t *testing.T) {
+	plain, err := catalogue.Decode(catalogue.Items, []byte(body(env(plainItem))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := plain.Records().([]catalogue.Item)
+	tests := []struct {
+		name string
+		body string
+		edit func(*catalogue.Item)
+	}{
+		{"escaped member name", body(env(itemWith(`"name":"Plain"`, `"n\u0061me":"Plain"`))), nil},
+		{"escaped record list name", body(`{"total":1,"r\u0065sults":[` + plainItem + `]}`), nil},
+		{"list before total", body(`{"results":[` + plainItem + `],"total":1}`), nil},
+		{"members in another order", body(env(`{"usedIn":{},` + strings.Replace(plainItem, `,"usedIn":{}`, ``, 1)[1:])), nil},
+		{"unknown members of every kind", body(`{"total":1,"next":{"a":[1,{"b":null}]},"results":[` +
+			itemWith(`"id":1`, `"id":1,"extra":[{"x":[true,"y"]}],"more":{"results":[{}]}`) + `]}`), nil},
+		{"escaped value", body(env(itemWith(`"name":"Plain"`, `"name":"Pl\u0061in \"x\""`))), func(it *catalogue.Item) { it.Name = `Plain "x"` }},
+		{"bytes that are not UTF-8", body(env(itemWith(`"name":"Plain"`, "\"name\":\"Pl\xffain\""))), func(it *catalogue.Item) { it.Name = "Pl\uFFFDain" }},
+		{"optional member null", body(env(itemWith(`"usedIn":{}`, `"usedIn":{},"crafting":null,"chest":null`))), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := catalogue.Decode(catalogue.Items, []byte(tt.body))
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			w := []catalogue.Item{want[0]}
+			if tt.edit != nil {
+				tt.edit(&w[0])
+			}
+			if diff := cmp.Diff(w, p.Records()); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDecodeGivesBossesTheirEnvelopesTime checks each world boss gets the
+// update time of its own envelope, whether the time comes before or after
+// the list.
+func TestDecodeGivesBossesTheirEnvelopesTime(t *testing.T) {
+	raw := body(
+		`{"endpoint_updates_at":"first","world_bosses":[`+plainBoss+`,`+plainBoss+`]}`,
+		`{"world_bosses":[`+plainBoss+`],"endpoint_updates_at":"second"}`,
+		`{"world_bosses":[],"endpoint_updates_at":"empty"}`,
+		`{"world_bosses":[`+plainBoss+`],"endpoint_updates_at":"fourth"}`,
+	)
+	p, err := catalogue.Decode(catalogue.WorldBosses, []byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range p.Records().([]catalogue.WorldBoss) {
+		got = append(got, b.EndpointUpdatesAt)
+	}
+	if want := []string{"first", "first", "second", "fourth"}; !slices.Equal(got, want) {
+		t.Errorf("update times %q, want %q", got, want)
+	}
+}
+
+// TestDecodeReservesNoMoreThanRecordsCouldUse checks a hostile body cannot
+// make the decoder reserve memory out of proportion to its size: room for
+// records is made from their count, but a body of empty objects is short,
+// and no more room is made than valid records of that size would fill.
+func TestDecodeReservesNoMoreThanRecordsCouldUse(t *testing.T) {
+	raw := []byte(body(env(slices.Repeat([]string{`{}`}, 300_000)...)))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := catalogue.Decode(catalogue.Items, raw)
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("Decode accepted records without their fields")
+	}
+	// Unbounded, the room for 300,000 items would be over 200 MB.
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(16*len(raw)); got > limit {
+		t.Errorf("decoding a %d-byte body allocated %d bytes, want at most %d", len(raw), got, limit)
 	}
 }

@@ -1,7 +1,6 @@
 package catalogue
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
@@ -19,19 +18,20 @@ type Part struct {
 
 // Decode checks raw against the shape of collection c and decodes its
 // records; the body's compressed representations are made when first asked
-// for (see [Body.In]). A body that is not JSON of the
-// collection's shape is refused with a [*BodyError] naming where. The part
-// keeps a copy of raw, so the caller may reuse its buffer.
+// for (see [Body.In]). A body that is not JSON of the collection's shape is
+// refused with a [*BodyError] naming where.
+//
+// The part keeps raw as its body, byte for byte: the caller hands the
+// buffer over and must never change it, or the part's ETag would name bytes
+// it no longer serves. Every caller reads a body into a buffer of its own;
+// copying it would cost a body's size more memory at every refresh.
 func Decode(c Collection, raw []byte) (*Part, error) {
 	records, err := decodeBody(c, raw)
 	if err != nil {
 		return nil, err
 	}
-	// A copy: the part is immutable, and its ETag must keep naming the
-	// bytes it serves even if the caller's buffer is reused.
-	body := newBody(bytes.Clone(raw))
 	table, index := tableAndIndex(c, records)
-	return &Part{collection: c, body: body, table: table, index: index}, nil
+	return &Part{collection: c, body: newBody(raw), table: table, index: index}, nil
 }
 
 // Collection returns the collection the part belongs to.
