@@ -26,6 +26,7 @@ type metrics struct {
 
 	graphqlRequests *prometheus.CounterVec
 	graphqlDuration *prometheus.HistogramVec
+	streamDuration  *prometheus.HistogramVec
 	graphqlBytes    prometheus.Histogram
 	graphqlRejected *prometheus.CounterVec
 	graphqlStreams  prometheus.Gauge
@@ -78,8 +79,14 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		}, []string{"operation", "outcome"}),
 		graphqlDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "graphql_request_duration_seconds",
-			Help:    "GraphQL request latency by outcome.",
+			Help:    "GraphQL request latency by outcome; subscription streams are in graphql_stream_duration_seconds.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+		}, []string{"outcome"}),
+		streamDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "graphql_stream_duration_seconds",
+			Help: "How long subscription streams (event streams and WebSockets) stayed open, by outcome.",
+			// From a client gone at once to the longest -subscription-max-age.
+			Buckets: prometheus.ExponentialBuckets(0.1, 4, 10),
 		}, []string{"outcome"}),
 		graphqlBytes: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "graphql_response_bytes",
@@ -113,7 +120,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
-		m.graphqlRequests, m.graphqlDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
+		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
 		snapshotCollector{store: store, states: states},
 		buildInfoGauge(build()),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -180,6 +187,13 @@ func (m *metrics) Request(operation, outcome string, d time.Duration, bytes int)
 	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
 	m.graphqlDuration.WithLabelValues(outcome).Observe(d.Seconds())
 	m.graphqlBytes.Observe(float64(bytes))
+}
+
+// StreamEnded implements graphqlhttp.Observer. A stream is counted as a
+// request, but its lifetime is kept apart from the requests' latency.
+func (m *metrics) StreamEnded(operation, outcome string, d time.Duration) {
+	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
+	m.streamDuration.WithLabelValues(outcome).Observe(d.Seconds())
 }
 
 // Rejected implements graphqlhttp.Observer.

@@ -10,6 +10,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -1088,6 +1089,61 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	case <-stopped:
 	case <-time.After(20 * time.Second):
 		t.Fatal("the gateway did not stop within 20s with a stream open")
+	}
+}
+
+// TestStreamsTimedApartFromAnswers: a subscription stream's lifetime goes
+// to graphql_stream_duration_seconds, not to the answers' latency, whose
+// quantiles (and the p99 alert) it would stretch to minutes; it still
+// counts as a request.
+func TestStreamsTimedApartFromAnswers(t *testing.T) {
+	g := startGateway(t, defaultConfig(), nil)
+	const (
+		streamOK  = `graphql_stream_duration_seconds_count{outcome="ok"}`
+		streamSum = `graphql_stream_duration_seconds_sum{outcome="ok"}`
+		answersOK = `graphql_request_duration_seconds_count{outcome="ok"}`
+		requests  = `graphql_requests_total{operation="Changes",outcome="ok"}`
+	)
+	before := g.metrics(t)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
+		g.url+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d, want 200", resp.StatusCode)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cancel() // the client leaves
+	resp.Body.Close()
+
+	var after map[string]float64
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if after = g.metrics(t); after[streamOK] > before[streamOK] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still %v 10s after the client left", streamOK, after[streamOK])
+		}
+	}
+	if d := after[streamOK] - before[streamOK]; d != 1 {
+		t.Errorf("%s grew by %v, want 1", streamOK, d)
+	}
+	if d := after[streamSum] - before[streamSum]; d < 0.3 {
+		t.Errorf("%s grew by %vs, want the stream's 0.3s or more", streamSum, d)
+	}
+	if d := after[answersOK] - before[answersOK]; d != 0 {
+		t.Errorf("%s grew by %v: the stream was timed as an answer", answersOK, d)
+	}
+	if d := after[requests] - before[requests]; d != 1 {
+		t.Errorf("%s grew by %v, want 1", requests, d)
 	}
 }
 

@@ -32,6 +32,7 @@ type cacheObserver struct {
 }
 
 func (o *cacheObserver) Request(string, string, time.Duration, int) {}
+func (o *cacheObserver) StreamEnded(string, string, time.Duration)  {}
 func (o *cacheObserver) Rejected(string)                            {}
 func (o *cacheObserver) Streams(int)                                {}
 func (o *cacheObserver) Executed(string)                            {}

@@ -139,6 +139,14 @@ type Observer interface {
 	// none), its outcome ("ok", "error", "rejected", "timeout"), how long
 	// it took and how many bytes the response body had.
 	Request(operation, outcome string, d time.Duration, bytes int)
+	// StreamEnded reports an event stream or a WebSocket that was open
+	// and has ended: its operation name ("" for a WebSocket, which may
+	// carry several), its outcome, as for Request, and how long it was
+	// open. A stream lives as long as its client listens, up to
+	// StreamMaxAge: reported as a request, it would make every latency
+	// quantile minutes long. A stream refused a place is a Request,
+	// rejected.
+	StreamEnded(operation, outcome string, d time.Duration)
 	// Rejected reports a request refused by a limit, named as in the
 	// limitError ("body", "depth", "complexity", …).
 	Rejected(limit string)
@@ -233,6 +241,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 type nopObserver struct{}
 
 func (nopObserver) Request(string, string, time.Duration, int) {}
+func (nopObserver) StreamEnded(string, string, time.Duration)  {}
 func (nopObserver) Rejected(string)                            {}
 func (nopObserver) Streams(int)                                {}
 func (nopObserver) Executed(string)                            {}
@@ -266,8 +275,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 
 	if isWebSocket(r) {
-		outcome := e.websocket(w, r)
-		e.opts.Observer.Request("", outcome, time.Since(start), 0)
+		e.observeStream("", e.websocket(w, r), start)
 		return
 	}
 	req, herr := e.admit(w, r)
@@ -282,8 +290,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		herr := e.notSubscription(r.Context(), req)
 		switch {
 		case herr == nil:
-			n, outcome := e.stream(w, r, req)
-			e.opts.Observer.Request(req.operationName, outcome, time.Since(start), n)
+			e.observeStream(req.operationName, e.stream(w, r, req), start)
 			return
 		case !acceptsJSON(r.Header.Get("Accept")):
 			e.opts.Observer.Rejected(herr.limit)
@@ -307,6 +314,15 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		outcome = "error"
 	}
 	e.opts.Observer.Request(res.operation, outcome, time.Since(start), n)
+}
+
+// observeStream reports a stream begun at start: ended, or refused.
+func (e *endpoint) observeStream(operation, outcome string, start time.Time) {
+	if outcome == "rejected" {
+		e.opts.Observer.Request(operation, outcome, time.Since(start), 0)
+		return
+	}
+	e.opts.Observer.StreamEnded(operation, outcome, time.Since(start))
 }
 
 // persistedQueries is gqlgen's automatic persisted queries, with a code on

@@ -306,16 +306,68 @@ func testSubscriptionOverSSE(t *testing.T, open func(t *testing.T, c *http.Clien
 			t.Fatalf("the observer counts %d streams open after the stream ended", obs.open.Load())
 		}
 	}
+	// The stream's lifetime is reported apart from requests' latency;
+	// the refused one was a request, answered at once.
+	waitForStreamEnded(t, obs, 500*time.Millisecond) // 5 keep-alives 50ms apart, then 400ms
+	if got := obs.requestOutcomes(); !slices.Equal(got, []string{"rejected"}) {
+		t.Errorf("requests observed %q, want only the refused stream, rejected", got)
+	}
+}
+
+// waitForStreamEnded waits until the observer is told of one stream
+// ended, ok, after being open at least for open, and of no other.
+func waitForStreamEnded(t *testing.T, obs *streamObserver, open time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); len(obs.streamsEnded()) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the observer was not told the stream ended")
+		}
+	}
+	if ended := obs.streamsEnded(); len(ended) != 1 || ended[0].outcome != "ok" || ended[0].open < open {
+		t.Errorf("streams ended %+v, want one, ok, open at least %s", ended, open)
+	}
 }
 
 // streamObserver counts the streams open and ever opened, and notes the
-// limits that refused requests.
+// limits that refused requests, the outcomes of requests and the streams
+// that ended.
 type streamObserver struct {
 	cacheObserver
 	open, opened atomic.Int64
 
 	mu       sync.Mutex
 	rejected []string
+	requests []string
+	ended    []endedStream
+}
+
+type endedStream struct {
+	outcome string
+	open    time.Duration
+}
+
+func (o *streamObserver) Request(_, outcome string, _ time.Duration, _ int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.requests = append(o.requests, outcome)
+}
+
+func (o *streamObserver) StreamEnded(_, outcome string, d time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ended = append(o.ended, endedStream{outcome, d})
+}
+
+func (o *streamObserver) requestOutcomes() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.requests)
+}
+
+func (o *streamObserver) streamsEnded() []endedStream {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.ended)
 }
 
 func (o *streamObserver) Streams(delta int) {

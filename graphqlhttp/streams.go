@@ -139,12 +139,12 @@ func (e *endpoint) refusePlace(w http.ResponseWriter, r *http.Request, herr *htt
 // and write timeouts are lifted for it. It holds one of MaxStreams places,
 // and one of its client's MaxStreamsPerClient, while it is open, and ends
 // when the client leaves, when Done closes or at its StreamMaxAge. It
-// returns the bytes written and the outcome, for the observer.
-func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) (int, string) {
+// returns the outcome, for the observer.
+func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) string {
 	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
 	if herr := e.takePlace(client); herr != nil {
 		e.refusePlace(w, r, herr)
-		return 0, "rejected"
+		return "rejected"
 	}
 	defer e.releasePlace(client)
 	// Proxies that buffer responses (nginx does by default) would hold
@@ -189,7 +189,8 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 	r = r.WithContext(graphql.StartOperationTrace(ctx))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, e.exec)
-	return sw.close(), "ok"
+	sw.close()
+	return "ok"
 }
 
 var errStreamEnded = errors.New("graphqlhttp: write after the stream ended")
@@ -203,7 +204,6 @@ type streamWriter struct {
 
 	mu     sync.Mutex
 	closed bool
-	n      int
 }
 
 func (s *streamWriter) Header() http.Header { return s.w.Header() }
@@ -222,9 +222,7 @@ func (s *streamWriter) Write(p []byte) (int, error) {
 	if s.closed {
 		return 0, errStreamEnded
 	}
-	n, err := s.w.Write(p)
-	s.n += n
-	return n, err
+	return s.w.Write(p)
 }
 
 // Flush sends what was written at once: each event as it happens.
@@ -236,10 +234,9 @@ func (s *streamWriter) Flush() {
 	}
 }
 
-// close ends the writes and returns the bytes written.
-func (s *streamWriter) close() int {
+// close ends the writes: any later one is dropped.
+func (s *streamWriter) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	return s.n
 }

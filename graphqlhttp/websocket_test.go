@@ -217,6 +217,11 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 		t.Errorf("closed with %d, want %d", status, websocket.StatusNormalClosure)
 	}
 	waitForPlaces(t, obs, 0)
+	// The connection's lifetime is a stream's, not a request's latency.
+	waitForStreamEnded(t, obs, 0)
+	if got := obs.requestOutcomes(); len(got) != 0 {
+		t.Errorf("requests observed %q, want none: the connection is a stream", got)
+	}
 }
 
 // waitForPlaces waits until the observer counts n places taken.
