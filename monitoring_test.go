@@ -93,7 +93,8 @@ func monitoringExprs(t *testing.T) (exprs map[string]string, variables []string,
 }
 
 // TestMonitoringNamesExportedMetrics scrapes the real gateway, after a
-// refresh of a stand-in upstream and a GraphQL request, and checks that
+// refresh of a stand-in upstream, a GraphQL request and a subscription
+// stream, and checks that
 // every metric a rule, a panel or a dashboard variable names is among its
 // families (a histogram's by its _bucket, _sum and _count series), or is
 // one a recording rule makes; and that every bucket a rule picks by its le
@@ -105,6 +106,7 @@ func TestMonitoringNamesExportedMetrics(t *testing.T) {
 	g := startGateway(t, u.config(time.Hour, ""), nil)
 	g.waitReady(t, readyWithin)
 	g.graphQLOK(t, itemsQuery)
+	g.streamFor(t, 0)
 	resp, body := get(t, g.client, g.url+"/metrics")
 	if resp.StatusCode != 200 {
 		t.Fatalf("/metrics status %d", resp.StatusCode)

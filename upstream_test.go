@@ -1092,6 +1092,37 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	}
 }
 
+// streamFor opens a subscription stream (GET, named Changes), holds it open
+// for d, leaves, and waits until /metrics has timed it.
+func (g *testGateway) streamFor(t *testing.T, d time.Duration) {
+	t.Helper()
+	const ended = `graphql_stream_duration_seconds_count{outcome="ok"}`
+	before := g.metrics(t)[ended]
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
+		g.url+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("stream status %d, want 200", resp.StatusCode)
+	}
+	time.Sleep(d)
+	cancel() // the client leaves
+	resp.Body.Close()
+	for deadline := time.Now().Add(10 * time.Second); g.metrics(t)[ended] == before; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still %v 10s after the client left", ended, before)
+		}
+	}
+}
+
 // TestStreamsTimedApartFromAnswers: a subscription stream's lifetime goes
 // to graphql_stream_duration_seconds, not to the answers' latency, whose
 // quantiles (and the p99 alert) it would stretch to minutes; it still
@@ -1105,34 +1136,8 @@ func TestStreamsTimedApartFromAnswers(t *testing.T) {
 		requests  = `graphql_requests_total{operation="Changes",outcome="ok"}`
 	)
 	before := g.metrics(t)
-
-	ctx, cancel := context.WithCancel(t.Context())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
-		g.url+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d, want 200", resp.StatusCode)
-	}
-	time.Sleep(300 * time.Millisecond)
-	cancel() // the client leaves
-	resp.Body.Close()
-
-	var after map[string]float64
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if after = g.metrics(t); after[streamOK] > before[streamOK] {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s still %v 10s after the client left", streamOK, after[streamOK])
-		}
-	}
+	g.streamFor(t, 300*time.Millisecond)
+	after := g.metrics(t)
 	if d := after[streamOK] - before[streamOK]; d != 1 {
 		t.Errorf("%s grew by %v, want 1", streamOK, d)
 	}
