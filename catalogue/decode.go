@@ -383,13 +383,14 @@ func (d *decoder) minBytes(t reflect.Type) int {
 	case reflect.Pointer:
 		return d.minBytes(t.Elem())
 	case reflect.Struct:
-		n := 2 // {}
+		n, required := 2, 0 // {}
 		for _, f := range d.fieldsOf(t).list {
 			if !f.optional {
-				n += len(f.name) + 3 + d.minBytes(t.FieldByIndex(f.index).Type) + 1 // "name":value,
+				n += len(f.name) + 3 + d.minBytes(t.FieldByIndex(f.index).Type) // "name":value
+				required++
 			}
 		}
-		return n
+		return n + max(required-1, 0) // and the commas between
 	}
 	return 1
 }
