@@ -31,6 +31,9 @@ type wsClient struct {
 	closed chan websocket.StatusCode
 	// pings counts the server's pings.
 	pings atomic.Int64
+	// mute, once set, stops the client answering pings: a client gone
+	// without closing its connection.
+	mute atomic.Bool
 }
 
 // dialWS opens a WebSocket to the endpoint from c's connections, with
@@ -69,7 +72,9 @@ func dialWS(t *testing.T, c *http.Client, endpoint string, header ...string) (*w
 			}
 			if m.Type == "ping" {
 				ws.pings.Add(1)
-				ws.send(t, wsMessage{Type: "pong"})
+				if !ws.mute.Load() {
+					ws.send(t, wsMessage{Type: "pong"})
+				}
 				continue
 			}
 			ws.messages <- m
@@ -222,6 +227,37 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 	if got := obs.requestOutcomes(); len(got) != 0 {
 		t.Errorf("requests observed %q, want none: the connection is a stream", got)
 	}
+}
+
+// TestWebSocketSilentClientIsClosed: a client that stops answering pings
+// (gone without closing, behind a proxy that keeps the TCP connection) is
+// closed by the server within two ping intervals, and its place is freed.
+func TestWebSocketSilentClientIsClosed(t *testing.T) {
+	obs := &streamObserver{}
+	const interval = 300 * time.Millisecond
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, KeepAlive: interval, Observer: obs})
+
+	ws := connectWS(t, http.DefaultClient, srv.URL)
+	ws.subscribe(t, "1", changesSubscription)
+	waitForPlaces(t, obs, 1)
+	// Answering, it stays open past several intervals.
+	time.Sleep(5 * interval)
+	select {
+	case code := <-ws.closed:
+		t.Fatalf("closed (%d) while answering pings", code)
+	default:
+	}
+	pings := ws.pings.Load()
+	ws.mute.Store(true)
+	ws.closeStatus(t) // fails if the connection is still open 10 s on
+	if ws.pings.Load() <= pings {
+		t.Error("no ping went unanswered before the close")
+	}
+	waitForPlaces(t, obs, 0)
+	// The place it held is free for another client.
+	other := connectWS(t, http.DefaultClient, srv.URL)
+	other.subscribe(t, "1", changesSubscription)
+	waitForPlaces(t, obs, 1)
 }
 
 // waitForPlaces waits until the observer counts n places taken.
