@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+)
+
+// TestFragmentStoreBounds: the store keeps the first rendering of a key, a
+// copy of it, none over maxFragmentBytes, and no more once it holds
+// maxFragmentStoreBytes.
+func TestFragmentStoreBounds(t *testing.T) {
+	var f fragments
+	s := f.forSnapshot(catalogue.NewSnapshot())
+
+	b := []byte(`{"name":"first"}`)
+	s.put(fragmentKey{1, 1}, b)
+	b[2] = 'X' // the caller's buffer is reused
+	s.put(fragmentKey{1, 1}, []byte(`{"name":"second"}`))
+	if got, ok := s.get(fragmentKey{1, 1}); !ok || string(got) != `{"name":"first"}` {
+		t.Errorf("get = %q, %v; want the first rendering, as it was put", got, ok)
+	}
+	if _, ok := s.get(fragmentKey{2, 1}); ok {
+		t.Error("a rendering found for another selection")
+	}
+
+	s.put(fragmentKey{1, 2}, bytes.Repeat([]byte("x"), maxFragmentBytes+1))
+	if _, ok := s.get(fragmentKey{1, 2}); ok {
+		t.Error("a rendering over maxFragmentBytes was kept")
+	}
+
+	full := bytes.Repeat([]byte("x"), maxFragmentBytes)
+	for id := int64(3); s.bytes.Load()+maxFragmentBytes <= maxFragmentStoreBytes; id++ {
+		s.put(fragmentKey{1, id}, full)
+	}
+	s.put(fragmentKey{9, 9}, full)
+	if _, ok := s.get(fragmentKey{9, 9}); ok {
+		t.Error("a rendering was kept past maxFragmentStoreBytes")
+	}
+	if n := s.bytes.Load(); n > maxFragmentStoreBytes {
+		t.Errorf("the store holds %d bytes, over %d", n, maxFragmentStoreBytes)
+	}
+}
+
+// TestFragmentStoreConcurrent: lookups and puts from many requests at once
+// (run under -race) each see a rendering whole or not at all.
+func TestFragmentStoreConcurrent(t *testing.T) {
+	var f fragments
+	s := f.forSnapshot(catalogue.NewSnapshot())
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 2000 {
+				k := fragmentKey{uint32(i % 7), int64(i % 97)}
+				want := []byte(`{"id":` + string(rune('0'+k.node)) + `}`)
+				if got, ok := s.get(k); ok && !bytes.Equal(got, want) {
+					t.Errorf("goroutine %d: get(%v) = %q, want %q", g, k, got, want)
+					return
+				}
+				s.put(k, want)
+			}
+		})
+	}
+	wg.Wait()
+}
