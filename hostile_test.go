@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/coder/websocket"
 )
 
@@ -154,22 +155,21 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 	t.Run("over a WebSocket", func(t *testing.T) {
 		for i, doc := range hostileDocuments {
 			id := fmt.Sprint(i)
-			payload, _ := json.Marshal(map[string]string{"query": doc.query})
-			ws.send(t, map[string]any{"type": "subscribe", "id": id, "payload": json.RawMessage(payload)})
-			m := ws.next(t)
+			ws.Subscribe(t, id, doc.query)
+			m := ws.Next(t)
 			var errs []struct{ Extensions struct{ Code string } }
 			if err := json.Unmarshal(m.Payload, &errs); m.Type != "error" || m.ID != id || err != nil || len(errs) == 0 || errs[0].Extensions.Code != doc.code {
 				t.Errorf("%s: got %s %s %.300s, want an error message %s", doc.name, m.Type, m.ID, m.Payload, doc.code)
 			}
 			// (gqlgen follows an error with complete, which the
 			// protocol leaves out and its clients ignore.)
-			if m := ws.next(t); m.Type != "complete" || m.ID != id {
+			if m := ws.Next(t); m.Type != "complete" || m.ID != id {
 				t.Errorf("%s: got %s %s, want complete", doc.name, m.Type, m.ID)
 			}
 		}
 		alive(t)
 	})
-	ws.send(t, map[string]any{"type": "subscribe", "id": "sub", "payload": map[string]string{"query": "subscription { catalogueChanged { version } }"}})
+	ws.Subscribe(t, "sub", "subscription { catalogueChanged { version } }")
 	// Signal only once the subscription is open: a subscribe message still
 	// being read at shutdown has no subscription to complete.
 	open := false
@@ -200,25 +200,12 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 		t.Fatal("the gateway did not exit within 10s of SIGTERM")
 	}
 	// The WebSocket open at shutdown was ended as the protocol says.
-	if m := ws.next(t); m.Type != "complete" || m.ID != "sub" {
+	if m := ws.Next(t); m.Type != "complete" || m.ID != "sub" {
 		t.Errorf("at shutdown: got %+v, want complete", m)
 	}
-	if status := ws.closeStatus(t); status != websocket.StatusNormalClosure {
+	if status := ws.CloseStatus(t); status != websocket.StatusNormalClosure {
 		t.Errorf("at shutdown: closed with %d, want %d", status, websocket.StatusNormalClosure)
 	}
-}
-
-// graphQLWS is a graphql-transport-ws connection, as small as the tests
-// need: it answers the server's pings, and hands on the other messages.
-type graphQLWS struct {
-	conn     *websocket.Conn
-	messages chan graphQLWSMessage
-	closed   chan websocket.StatusCode
-}
-
-type graphQLWSMessage struct {
-	Type, ID string
-	Payload  json.RawMessage
 }
 
 // dialGraphQLWS opens a graphql-transport-ws connection to endpoint and
@@ -226,92 +213,18 @@ type graphQLWSMessage struct {
 // subtest closed from the same address are released by the server a moment
 // after the client closes them, and on a loaded machine that moment came
 // after the next dial.
-func dialGraphQLWS(t *testing.T, endpoint string) *graphQLWS {
+func dialGraphQLWS(t *testing.T, endpoint string) *wstest.Client {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	var conn *websocket.Conn
-	for {
-		c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(endpoint, "http"),
-			&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
-		if err == nil {
-			conn = c
-			break
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		ws, resp := wstest.Dial(t, http.DefaultClient, endpoint)
+		if ws != nil {
+			ws.Init(t)
+			return ws
 		}
-		if resp == nil || resp.StatusCode != http.StatusTooManyRequests || ctx.Err() != nil {
-			t.Fatalf("opening a WebSocket: %v", err)
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("opening a WebSocket: still 429 after 10 s: %v", err)
-		case <-time.After(50 * time.Millisecond):
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("opening a WebSocket: status %d", resp.StatusCode)
 		}
 	}
-	conn.SetReadLimit(1 << 20)
-	t.Cleanup(func() { conn.CloseNow() })
-	ws := &graphQLWS{conn: conn, messages: make(chan graphQLWSMessage, 100), closed: make(chan websocket.StatusCode, 1)}
-	go func() {
-		defer close(ws.messages)
-		for {
-			_, b, err := conn.Read(context.Background())
-			if err != nil {
-				ws.closed <- websocket.CloseStatus(err)
-				return
-			}
-			var m graphQLWSMessage
-			if json.Unmarshal(b, &m) != nil {
-				ws.closed <- -2
-				return
-			}
-			if m.Type == "ping" {
-				ws.send(t, map[string]any{"type": "pong"})
-				continue
-			}
-			ws.messages <- m
-		}
-	}()
-	ws.send(t, map[string]any{"type": "connection_init"})
-	if m := ws.next(t); m.Type != "connection_ack" {
-		t.Fatalf("got %+v, want connection_ack", m)
-	}
-	return ws
-}
-
-func (ws *graphQLWS) send(t *testing.T, m any) {
-	b, _ := json.Marshal(m)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := ws.conn.Write(ctx, websocket.MessageText, b); err != nil {
-		t.Logf("sending %.100s: %v", b, err)
-	}
-}
-
-// next returns the next message but pings, failing the test if none
-// comes within 10 s or the connection closes first.
-func (ws *graphQLWS) next(t *testing.T) graphQLWSMessage {
-	t.Helper()
-	select {
-	case m, ok := <-ws.messages:
-		if !ok {
-			t.Fatal("the WebSocket closed")
-		}
-		return m
-	case <-time.After(10 * time.Second):
-		t.Fatal("no message within 10 s")
-	}
-	return graphQLWSMessage{}
-}
-
-// closeStatus waits for the connection to close and returns its status.
-func (ws *graphQLWS) closeStatus(t *testing.T) websocket.StatusCode {
-	t.Helper()
-	select {
-	case <-time.After(10 * time.Second):
-		t.Fatal("the WebSocket was not closed within 10 s")
-	case status := <-ws.closed:
-		return status
-	}
-	return 0
 }
 
 // methodsFor returns the methods a query can be sent with: POST, and GET
@@ -677,8 +590,8 @@ func TestStreamAttacksAgainstBinary(t *testing.T) {
 	t.Run("a 17 MB query over a WebSocket", func(t *testing.T) {
 		ws := dialGraphQLWS(t, endpoint)
 		start := time.Now()
-		ws.send(t, map[string]any{"type": "subscribe", "id": "q", "payload": map[string]string{"query": nestedDrops(1)}})
-		m := ws.next(t)
+		ws.Subscribe(t, "q", nestedDrops(1))
+		m := ws.Next(t)
 		var r struct {
 			Data   json.RawMessage
 			Errors []struct{ Extensions struct{ Code string } }

@@ -6,149 +6,18 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 )
-
-// wsMessage is a graphql-transport-ws message.
-type wsMessage struct {
-	Type    string          `json:"type"`
-	ID      string          `json:"id,omitempty"`
-	Payload json.RawMessage `json:"payload,omitempty"`
-}
-
-// wsClient is a graphql-transport-ws client, as small as the tests need: it
-// answers the server's pings itself, and hands every other message on.
-type wsClient struct {
-	conn     *websocket.Conn
-	messages chan wsMessage
-	// closed is the close status, once the connection is closed.
-	closed chan websocket.StatusCode
-	// pings counts the server's pings.
-	pings atomic.Int64
-	// mute, once set, stops the client answering pings: a client gone
-	// without closing its connection.
-	mute atomic.Bool
-}
-
-// dialWS opens a WebSocket to the endpoint from c's connections, with
-// headers given as name, value pairs; the HTTP response when the server
-// refused it.
-func dialWS(t *testing.T, c *http.Client, endpoint string, header ...string) (*wsClient, *http.Response) {
-	t.Helper()
-	h := http.Header{}
-	for i := 0; i+1 < len(header); i += 2 {
-		h.Set(header[i], header[i+1])
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	conn, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(endpoint, "http"), &websocket.DialOptions{
-		HTTPClient: c, HTTPHeader: h, Subprotocols: []string{"graphql-transport-ws"}})
-	if err != nil {
-		if resp == nil {
-			t.Fatalf("dialling: %v", err)
-		}
-		return nil, resp
-	}
-	ws := &wsClient{conn: conn, messages: make(chan wsMessage, 100), closed: make(chan websocket.StatusCode, 1)}
-	t.Cleanup(func() { conn.CloseNow() })
-	go func() {
-		defer close(ws.messages)
-		for {
-			_, b, err := conn.Read(context.Background())
-			if err != nil {
-				ws.closed <- websocket.CloseStatus(err)
-				return
-			}
-			var m wsMessage
-			if err := json.Unmarshal(b, &m); err != nil {
-				ws.closed <- -2
-				return
-			}
-			if m.Type == "ping" {
-				ws.pings.Add(1)
-				if !ws.mute.Load() {
-					ws.send(t, wsMessage{Type: "pong"})
-				}
-				continue
-			}
-			ws.messages <- m
-		}
-	}()
-	return ws, resp
-}
-
-// connect opens a WebSocket and initialises the protocol.
-func connectWS(t *testing.T, c *http.Client, endpoint string, header ...string) *wsClient {
-	t.Helper()
-	ws, resp := dialWS(t, c, endpoint, header...)
-	if ws == nil {
-		t.Fatalf("the WebSocket was refused: %d", resp.StatusCode)
-	}
-	ws.send(t, wsMessage{Type: "connection_init"})
-	if m := ws.next(t); m.Type != "connection_ack" {
-		t.Fatalf("got %+v, want connection_ack", m)
-	}
-	return ws
-}
-
-func (ws *wsClient) send(t *testing.T, m wsMessage) {
-	b, _ := json.Marshal(m)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := ws.conn.Write(ctx, websocket.MessageText, b); err != nil {
-		t.Logf("sending %s: %v", b, err)
-	}
-}
-
-// subscribe sends a subscribe message for query under id.
-func (ws *wsClient) subscribe(t *testing.T, id, query string) {
-	t.Helper()
-	payload, _ := json.Marshal(map[string]any{"query": query})
-	ws.send(t, wsMessage{Type: "subscribe", ID: id, Payload: payload})
-}
-
-// next returns the next message but pings; it fails the test if none
-// comes within 10 s, or the connection closes first.
-func (ws *wsClient) next(t *testing.T) wsMessage {
-	t.Helper()
-	select {
-	case m, ok := <-ws.messages:
-		if !ok {
-			t.Fatalf("the connection closed: %v", <-ws.closed)
-		}
-		return m
-	case <-time.After(10 * time.Second):
-		t.Fatal("no message within 10 s")
-	}
-	return wsMessage{}
-}
-
-// closeStatus waits for the connection to close and returns its status.
-func (ws *wsClient) closeStatus(t *testing.T) websocket.StatusCode {
-	t.Helper()
-	for {
-		select {
-		case m, ok := <-ws.messages:
-			if ok {
-				t.Errorf("a message %+v before the close", m)
-				continue
-			}
-			return <-ws.closed
-		case <-time.After(10 * time.Second):
-			t.Fatal("the connection was not closed within 10 s")
-		}
-	}
-}
 
 // errorsOf decodes the payload of an error message, or the errors of a
 // next message's result.
-func errorsOf(t *testing.T, m wsMessage) []gqlError {
+func errorsOf(t *testing.T, m wstest.Message) []gqlError {
 	t.Helper()
 	var errs []gqlError
 	if m.Type == "error" {
@@ -171,11 +40,11 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 	// long enough for any load the tests meet.
 	srv, st := streamServer(t, graphqlhttp.Options{MaxStreams: 5, KeepAlive: time.Second, Done: done, Observer: obs})
 
-	ws := connectWS(t, http.DefaultClient, srv.URL)
-	ws.subscribe(t, "1", changesSubscription)
+	ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+	ws.Subscribe(t, "1", changesSubscription)
 	// Idle for longer than the server's read and write timeouts, until
 	// the server pings: the connection stays open.
-	for deadline := time.Now().Add(10 * time.Second); ws.pings.Load() == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); ws.Pings.Load() == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no ping within 10 s")
 		}
@@ -183,11 +52,11 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 
 	t.Run("a query on the same connection", func(t *testing.T) {
 		payload, _ := json.Marshal(map[string]any{"query": `{ item(id: 1) { name } }`})
-		ws.send(t, wsMessage{Type: "subscribe", ID: "q", Payload: payload})
-		if m := ws.next(t); m.Type != "next" || m.ID != "q" || string(m.Payload) != `{"data":{"item":{"name":"Copper Ore"}}}` {
+		ws.Send(t, wstest.Message{Type: "subscribe", ID: "q", Payload: payload})
+		if m := ws.Next(t); m.Type != "next" || m.ID != "q" || string(m.Payload) != `{"data":{"item":{"name":"Copper Ore"}}}` {
 			t.Errorf("got %+v, want the answer", m)
 		}
-		if m := ws.next(t); m.Type != "complete" || m.ID != "q" {
+		if m := ws.Next(t); m.Type != "complete" || m.ID != "q" {
 			t.Errorf("got %+v, want complete", m)
 		}
 	})
@@ -197,7 +66,7 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 	}
 	next := changedSnapshot(t, st.Current())
 	st.Publish(next)
-	m := ws.next(t)
+	m := ws.Next(t)
 	want := `{"data":{"catalogueChanged":{"version":"` + next.Version() + `","collections":["items"]}}}`
 	if m.Type != "next" || m.ID != "1" || string(m.Payload) != want {
 		t.Fatalf("got %+v, want next with %s", m, want)
@@ -205,20 +74,20 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 
 	t.Run("each operation reads the snapshot current when it starts", func(t *testing.T) {
 		payload, _ := json.Marshal(map[string]any{"query": `{ item(id: 1) { name } }`})
-		ws.send(t, wsMessage{Type: "subscribe", ID: "q2", Payload: payload})
-		if m := ws.next(t); m.Type != "next" || string(m.Payload) != `{"data":{"item":{"name":"Copper Nugget"}}}` {
+		ws.Send(t, wstest.Message{Type: "subscribe", ID: "q2", Payload: payload})
+		if m := ws.Next(t); m.Type != "next" || string(m.Payload) != `{"data":{"item":{"name":"Copper Nugget"}}}` {
 			t.Errorf("got %+v, want the new name", m)
 		}
-		if m := ws.next(t); m.Type != "complete" || m.ID != "q2" {
+		if m := ws.Next(t); m.Type != "complete" || m.ID != "q2" {
 			t.Errorf("got %+v, want complete", m)
 		}
 	})
 
 	close(done) // the server shuts down
-	if m := ws.next(t); m.Type != "complete" || m.ID != "1" {
+	if m := ws.Next(t); m.Type != "complete" || m.ID != "1" {
 		t.Fatalf("got %+v, want complete", m)
 	}
-	if status := ws.closeStatus(t); status != websocket.StatusNormalClosure {
+	if status := ws.CloseStatus(t); status != websocket.StatusNormalClosure {
 		t.Errorf("closed with %d, want %d", status, websocket.StatusNormalClosure)
 	}
 	waitForPlaces(t, obs, 0)
@@ -237,26 +106,24 @@ func TestWebSocketSilentClientIsClosed(t *testing.T) {
 	const interval = 300 * time.Millisecond
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, KeepAlive: interval, Observer: obs})
 
-	ws := connectWS(t, http.DefaultClient, srv.URL)
-	ws.subscribe(t, "1", changesSubscription)
+	ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+	ws.Subscribe(t, "1", changesSubscription)
 	waitForPlaces(t, obs, 1)
 	// Answering, it stays open past several intervals.
 	time.Sleep(5 * interval)
-	select {
-	case code := <-ws.closed:
+	if code, closed := ws.Closed(); closed {
 		t.Fatalf("closed (%d) while answering pings", code)
-	default:
 	}
-	pings := ws.pings.Load()
-	ws.mute.Store(true)
-	ws.closeStatus(t) // fails if the connection is still open 10 s on
-	if ws.pings.Load() <= pings {
+	pings := ws.Pings.Load()
+	ws.Mute.Store(true)
+	ws.CloseStatus(t) // fails if the connection is still open 10 s on
+	if ws.Pings.Load() <= pings {
 		t.Error("no ping went unanswered before the close")
 	}
 	waitForPlaces(t, obs, 0)
 	// The place it held is free for another client.
-	other := connectWS(t, http.DefaultClient, srv.URL)
-	other.subscribe(t, "1", changesSubscription)
+	other := wstest.Connect(t, http.DefaultClient, srv.URL)
+	other.Subscribe(t, "1", changesSubscription)
 	waitForPlaces(t, obs, 1)
 }
 
@@ -279,48 +146,48 @@ func TestWebSocketPlaces(t *testing.T) {
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 5, MaxStreamsPerClient: perClient, Observer: obs})
 	first := clientFrom(t, "127.0.0.1")
 
-	ws := connectWS(t, first, srv.URL)
-	ws.subscribe(t, "a", changesSubscription)
-	ws.subscribe(t, "b", changesSubscription)
+	ws := wstest.Connect(t, first, srv.URL)
+	ws.Subscribe(t, "a", changesSubscription)
+	ws.Subscribe(t, "b", changesSubscription)
 	waitForPlaces(t, obs, 2)
 	if s := openGetStream(t, first, srv.URL, map[string]any{"query": changesSubscription}); s.resp.StatusCode != http.StatusOK {
 		t.Fatalf("an event stream besides: status %d, want 200", s.resp.StatusCode)
 	}
 	// The client's cap is reached.
-	ws.subscribe(t, "c", changesSubscription)
-	m := ws.next(t)
+	ws.Subscribe(t, "c", changesSubscription)
+	m := ws.Next(t)
 	if errs := errorsOf(t, m); m.Type != "error" || m.ID != "c" || len(errs) != 1 || errs[0].code() != graphqlhttp.CodeTooManyStreamsForClient {
 		t.Fatalf("got %+v, want an error %s", m, graphqlhttp.CodeTooManyStreamsForClient)
 	}
 	checkRefusedForClient(t, openStreamWith(t, first, srv.URL, map[string]any{"query": changesSubscription}))
-	if _, resp := dialWS(t, first, srv.URL); resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+	if _, resp := wstest.Dial(t, first, srv.URL); resp == nil || resp.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("a second connection: %v, want 429", resp)
 	}
 
 	t.Run("a subscription completed gives its place back", func(t *testing.T) {
-		ws.send(t, wsMessage{Type: "complete", ID: "b"})
+		ws.Send(t, wstest.Message{Type: "complete", ID: "b"})
 		waitForPlaces(t, obs, 2)
-		ws.subscribe(t, "d", changesSubscription)
+		ws.Subscribe(t, "d", changesSubscription)
 		waitForPlaces(t, obs, 3)
 	})
 
 	t.Run("the server's cap", func(t *testing.T) {
-		other := connectWS(t, clientFrom(t, "127.0.0.2"), srv.URL) // the 4th place
-		other.subscribe(t, "a", changesSubscription)
-		other.subscribe(t, "b", changesSubscription) // the 5th
+		other := wstest.Connect(t, clientFrom(t, "127.0.0.2"), srv.URL) // the 4th place
+		other.Subscribe(t, "a", changesSubscription)
+		other.Subscribe(t, "b", changesSubscription) // the 5th
 		waitForPlaces(t, obs, 5)
-		other.subscribe(t, "c", changesSubscription)
-		m := other.next(t)
+		other.Subscribe(t, "c", changesSubscription)
+		m := other.Next(t)
 		if errs := errorsOf(t, m); m.Type != "error" || len(errs) != 1 || errs[0].code() != graphqlhttp.CodeTooManyStreams {
 			t.Fatalf("got %+v, want an error %s", m, graphqlhttp.CodeTooManyStreams)
 		}
-		if _, resp := dialWS(t, clientFrom(t, "127.0.0.3"), srv.URL); resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		if _, resp := wstest.Dial(t, clientFrom(t, "127.0.0.3"), srv.URL); resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
 			t.Errorf("a connection beyond the server's cap: %v, want 503", resp)
 		}
 	})
 
 	t.Run("a connection closed gives its places back", func(t *testing.T) {
-		ws.conn.Close(websocket.StatusNormalClosure, "")
+		ws.Conn.Close(websocket.StatusNormalClosure, "")
 		waitForPlaces(t, obs, 1) // the GET stream's (the other client's went with its subtest)
 	})
 }
@@ -332,12 +199,12 @@ func TestWebSocketMaxAge(t *testing.T) {
 	obs := &streamObserver{}
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 2, StreamMaxAge: maxAge, Observer: obs})
 	start := time.Now()
-	ws := connectWS(t, http.DefaultClient, srv.URL)
-	ws.subscribe(t, "a", changesSubscription)
-	ws.subscribe(t, "b", changesSubscription)
+	ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+	ws.Subscribe(t, "a", changesSubscription)
+	ws.Subscribe(t, "b", changesSubscription)
 	completed := map[string]bool{}
 	for range 2 {
-		m := ws.next(t)
+		m := ws.Next(t)
 		if m.Type != "complete" {
 			t.Fatalf("got %+v, want complete", m)
 		}
@@ -346,7 +213,7 @@ func TestWebSocketMaxAge(t *testing.T) {
 	if !completed["a"] || !completed["b"] {
 		t.Errorf("completed %v, want a and b", completed)
 	}
-	if status := ws.closeStatus(t); status != websocket.StatusNormalClosure {
+	if status := ws.CloseStatus(t); status != websocket.StatusNormalClosure {
 		t.Errorf("closed with %d, want %d", status, websocket.StatusNormalClosure)
 	}
 	// Timers never fire early: this bound holds however loaded the
@@ -392,9 +259,9 @@ func TestWebSocketLimits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opts.MaxStreams = 5
 			srv, _, batches := countingStreamServer(t, tt.opts)
-			ws := connectWS(t, http.DefaultClient, srv.URL)
-			ws.subscribe(t, "1", tt.query)
-			m := ws.next(t)
+			ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+			ws.Subscribe(t, "1", tt.query)
+			m := ws.Next(t)
 			errs := errorsOf(t, m)
 			wantType := "next"
 			if tt.asError {
@@ -411,9 +278,9 @@ func TestWebSocketLimits(t *testing.T) {
 
 	t.Run("a message larger than a request body", func(t *testing.T) {
 		srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 5, Limits: graphqlhttp.Limits{MaxBodyBytes: 1000}})
-		ws := connectWS(t, http.DefaultClient, srv.URL)
-		ws.subscribe(t, "1", `{ item(id: 1) { name } }`+strings.Repeat(" ", 1000))
-		if status := ws.closeStatus(t); status != websocket.StatusMessageTooBig {
+		ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+		ws.Subscribe(t, "1", `{ item(id: 1) { name } }`+strings.Repeat(" ", 1000))
+		if status := ws.CloseStatus(t); status != websocket.StatusMessageTooBig {
 			t.Errorf("closed with %d, want %d", status, websocket.StatusMessageTooBig)
 		}
 	})
@@ -440,7 +307,7 @@ func TestWebSocketRefused(t *testing.T) {
 		{"subscriptions off", off.URL, nil, http.StatusServiceUnavailable, graphqlhttp.CodeStreamsOff},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ws, resp := dialWS(t, http.DefaultClient, tt.url, tt.header...)
+			ws, resp := wstest.Dial(t, http.DefaultClient, tt.url, tt.header...)
 			if tt.code == "" {
 				if ws == nil {
 					t.Fatalf("refused with %d", resp.StatusCode)
@@ -476,9 +343,9 @@ func TestWebSocketRefused(t *testing.T) {
 func TestWebSocketBehindProxy(t *testing.T) {
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, MaxStreamsPerClient: 1,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
-	connectWS(t, http.DefaultClient, srv.URL, "X-Forwarded-For", "198.51.100.1")
-	connectWS(t, http.DefaultClient, srv.URL, "X-Forwarded-For", "198.51.100.2")
-	if _, resp := dialWS(t, http.DefaultClient, srv.URL, "X-Forwarded-For", "198.51.100.1"); resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+	wstest.Connect(t, http.DefaultClient, srv.URL, "X-Forwarded-For", "198.51.100.1")
+	wstest.Connect(t, http.DefaultClient, srv.URL, "X-Forwarded-For", "198.51.100.2")
+	if _, resp := wstest.Dial(t, http.DefaultClient, srv.URL, "X-Forwarded-For", "198.51.100.1"); resp == nil || resp.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("a second connection of one client: %v, want 429", resp)
 	}
 }
