@@ -14,8 +14,7 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-10}
 tmp=$(mktemp -d)
-chmod 755 "$tmp" # nginx workers run as an unprivileged user
-trap 'kill $(jobs -p) 2>/dev/null; nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; stop_nginx "$tmp"; rm -rf "$tmp"' EXIT
 
 go build -o "$tmp/gateway" .
 "$tmp/gateway" -addr 127.0.0.1:18482 -response-cache-bytes=0 2>/dev/null &
@@ -26,31 +25,14 @@ declare -A query=(
   [Q2]='{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }'
   [Q3]='{ items(first: 200) { nodes { id name monsterDrops { monsterId monster { id name combatLevel } } } } }'
 )
-mkdir -p "$tmp/www/gql" "$tmp/logs"
+mkdir -p "$tmp/www/gql"
 for q in Q2 Q3; do
   post_script "${query[$q]}" "$tmp/$q.json" "$tmp/$q.lua"
   curl -sf 127.0.0.1:18482/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" > "$tmp/www/gql/$q"
   grep -q '^{"data":' "$tmp/www/gql/$q" || { echo "$q failed: $(head -c 300 "$tmp/www/gql/$q")" >&2; exit 1; }
 done
-cat > "$tmp/nginx.conf" <<CONF
-worker_processes auto;
-error_log $tmp/logs/error.log;
-pid $tmp/nginx.pid;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:18484;
-    root $tmp/www;
-    # nginx's static module refuses POST with 405; answer it with the file.
-    location /gql/ { error_page 405 =200 \$uri; }
-  }
-}
-CONF
-nginx -p "$tmp" -c "$tmp/nginx.conf"
+# nginx's static module refuses POST with 405; answer it with the file.
+start_nginx "$tmp" 18484 auto "root $tmp/www; location /gql/ { error_page 405 =200 \$uri; }"
 
 # All three must answer the same bytes before anything is measured.
 for q in Q2 Q3; do

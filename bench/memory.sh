@@ -13,13 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-tmp=$(mktemp -d); chmod 755 "$tmp" # nginx's workers may drop root
+. bench/lib.sh
+tmp=$(mktemp -d)
 nginx_port=$((18700 + RANDOM % 50)); port=$((18760 + RANDOM % 50))
 pid=
-started_nginx=
 cleanup() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  [ -n "$started_nginx" ] && nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop 2>/dev/null
+  stop_nginx "$tmp"
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -29,26 +29,7 @@ scales=(10)
 [ -n "${MEMORY_100X:-}" ] && scales+=(100)
 for s in "${scales[@]}"; do go run ./catalogue/gen -out "$tmp/x$s" -scale "$s"; done
 
-mkdir -p "$tmp/logs"
-user=; [ "$(id -u)" -eq 0 ] && user="user root;"
-cat > "$tmp/nginx.conf" <<CONF
-$user
-worker_processes 1;
-error_log $tmp/logs/error.log;
-pid $tmp/nginx.pid;
-events { worker_connections 256; }
-http {
-  access_log off;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    root $tmp;
-    location / { try_files \$uri.json =404; }
-  }
-}
-CONF
-nginx -p "$tmp" -c "$tmp/nginx.conf"
-started_nginx=1
+start_nginx "$tmp" "$nginx_port" 1 "root $tmp; location / { try_files \$uri.json =404; }"
 
 # measure NAME JSON_BYTES FLAGS...: one start of the gateway, one line.
 measure() {

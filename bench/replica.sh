@@ -10,29 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rate=${1:-0}
-tmp=$(mktemp -d); chmod 755 "$tmp" # nginx's workers may drop root
+. bench/lib.sh
+tmp=$(mktemp -d)
 go build -o "$tmp/gateway" .
-mkdir -p "$tmp/logs" "$tmp/cache"
-user=; [ "$(id -u)" -eq 0 ] && user="user root;"
-cat > "$tmp/nginx.conf" <<CONF
-$user
-worker_processes 1;
-error_log $tmp/logs/error.log;
-pid $tmp/nginx.pid;
-events { worker_connections 256; }
-http {
-  access_log off;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:18611;
-    root $PWD/catalogue/embedded;
-    location / { limit_rate $rate; try_files \$uri.json =404; }
-  }
-}
-CONF
-nginx -p "$tmp" -c "$tmp/nginx.conf"
+mkdir -p "$tmp/cache"
+start_nginx "$tmp" 18611 1 "root $PWD/catalogue/embedded; location / { limit_rate $rate; try_files \$uri.json =404; }"
 pid=
-trap 'nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop; [ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'stop_nginx "$tmp"; [ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 rss() { awk '/VmRSS/{r=$2} /VmHWM/{h=$2} END{printf "rss %d MiB (peak %d MiB)", r/1024, h/1024}' /proc/$pid/status; }
 start() { # start FLAGS...: start the gateway and wait until it is ready

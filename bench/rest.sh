@@ -10,33 +10,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
+. bench/lib.sh
 tmp=$(mktemp -d)
-chmod 755 "$tmp" # nginx workers run as an unprivileged user
-trap 'kill $(jobs -p) 2>/dev/null; nginx -p "$tmp" -c "$tmp/nginx.conf" -s stop 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; stop_nginx "$tmp"; rm -rf "$tmp"' EXIT
 
 go build -o "$tmp/gateway" .
-mkdir -p "$tmp/www" "$tmp/logs"
+mkdir -p "$tmp/www"
 cp catalogue/embedded/items.json "$tmp/www/items"
 gzip -9 -k -c "$tmp/www/items" > "$tmp/www/items.gz"
-cat > "$tmp/nginx.conf" <<CONF
-worker_processes 1;
-error_log $tmp/logs/error.log;
-pid $tmp/nginx.pid;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  default_type application/json;
-  etag on;
-  server {
-    listen 127.0.0.1:18480;
-    root $tmp/www;
-    location / { gzip_static on; }
-  }
-}
-CONF
-nginx -p "$tmp" -c "$tmp/nginx.conf"
+start_nginx "$tmp" 18480 1 "root $tmp/www; location / { gzip_static on; }"
 "$tmp/gateway" -addr 127.0.0.1:18481 -access-log=false 2>/dev/null &
 for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:18481/readyz && break; sleep 0.05; done
 
