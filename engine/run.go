@@ -204,9 +204,10 @@ func located(err error, pos *ast.Position) error {
 	return err
 }
 
-// intArg reads an Int argument as gqlgen hands it over: an int64 from the
-// document, a json.Number or an int from the variables; false beyond 32
-// bits, which the resolver refuses in its own words.
+// intArg reads an Int argument as gqlgen hands it over: an int64, from
+// the document or from the variables as graphqlhttp coerced them (within
+// 32 bits); an int or a json.Number are read too, and anything beyond 32
+// bits is left to the resolver.
 func intArg(v any) (int64, bool) {
 	var n int64
 	switch v := v.(type) {

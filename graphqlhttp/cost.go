@@ -2,9 +2,7 @@ package graphqlhttp
 
 import (
 	"context"
-	"encoding/json"
 	"reflect"
-	"strconv"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -206,11 +204,15 @@ func (w *costWalk) listLength(typeName, field string, page int) int {
 }
 
 // page is the number of records a paged field asks for: the smaller of
-// first and last when both are given.
+// first and last when both are given. It reads the arguments as the
+// resolver will, coerced (coerce.go): an Int is an int64, whether a
+// literal or a variable spelled 1000, 1e3 or 1000.0, and no string gets
+// this far. A value in any other form, should one ever arrive, is priced
+// at the largest page rather than the default one.
 func (w *costWalk) page(f graphql.CollectedField) int {
 	args := f.ArgumentMap(w.oc.Variables)
-	first, hasFirst := intValue(args["first"])
-	last, hasLast := intValue(args["last"])
+	first, hasFirst := pageArg(args, "first")
+	last, hasLast := pageArg(args, "last")
 	switch {
 	case hasFirst && hasLast:
 		return max(0, min(first, last))
@@ -222,17 +224,17 @@ func (w *costWalk) page(f graphql.CollectedField) int {
 	return DefaultPageSize
 }
 
-func intValue(v any) (int, bool) {
-	switch v := v.(type) {
-	case int:
-		return v, true
+// pageArg reads a page argument: false when absent or null.
+func pageArg(args map[string]any, name string) (int, bool) {
+	switch v := args[name].(type) {
+	case nil:
+		return 0, false
 	case int64:
 		return int(min(max(v, -1<<31), 1<<31)), true
-	case json.Number:
-		n, err := strconv.ParseInt(string(v), 10, 64)
-		return int(min(max(n, -1<<31), 1<<31)), err == nil
+	case int:
+		return min(max(v, -1<<31), 1<<31), true
 	}
-	return 0, false
+	return UnknownListLength, true
 }
 
 // add and mul saturate at the ceiling, so no count overflows whatever the

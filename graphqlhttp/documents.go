@@ -55,15 +55,20 @@ func newDocuments(schema *ast.Schema, limits Limits) *documents {
 	return d
 }
 
-// validationRules are the rules gqlgen's executor validates with when
-// suggestions are off (executor.SetDisableSuggestion): "did you mean"
-// would let anyone map the schema with introspection off.
+// validationRules are the rules documents and gqlgen's executor (its
+// default rules, SetDefaultRulesFn) validate with: gqlparser's, without
+// suggestions ("did you mean" would let anyone map the schema with
+// introspection off), and with literals checked as the specification
+// coerces them (valuesOfCorrectType, coerce.go) rather than as gqlparser
+// does.
 func validationRules() *rules.Rules {
 	r := rules.NewDefaultRules()
 	r.RemoveRule("FieldsOnCorrectType")
 	r.AddRule(rules.FieldsOnCorrectTypeRuleWithoutSuggestions.Name, rules.FieldsOnCorrectTypeRuleWithoutSuggestions.RuleFunc)
 	r.RemoveRule("ScalarLeafs")
 	r.AddRule(rules.ScalarLeafsRuleWithoutSuggestions.Name, rules.ScalarLeafsRuleWithoutSuggestions.RuleFunc)
+	r.RemoveRule(rules.ValuesOfCorrectTypeRule.Name)
+	r.AddRule(valuesOfCorrectType.Name, valuesOfCorrectType.RuleFunc)
 	return r
 }
 

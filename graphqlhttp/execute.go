@@ -91,28 +91,24 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	}
 	if errs != nil {
 		res.status = requestErrorStatus(errs, res.contentType)
-		resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs)
-		if res.status != http.StatusOK && res.contentType == typeGraphQLResponse {
-			// Nothing ran, so there is no data, not even null: a
-			// graphql-response+json client reads its absence, with the
-			// 4xx, as "not executed".
-			res.body = marshalWithoutData(resp)
-			return res
-		}
-		res.body = marshal(resp)
+		// Nothing ran, so there is no data entry, not even null, under
+		// either media type: the specification's response section says
+		// so of an error raised before execution begins, and clients
+		// read the absence as "not executed".
+		res.body = marshalWithoutData(exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs))
 		return res
 	}
 	res.operation = oc.Operation.Name
 	if r.Method == http.MethodGet && oc.Operation.Operation != ast.Query {
 		res.status = http.StatusNotAcceptable
-		res.body = marshal(&graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
+		res.body = marshalWithoutData(&graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
 		return res
 	}
 	if oc.Operation.Operation == ast.Subscription {
 		// gqlgen's POST transport would answer with the first event, after
 		// waiting for it for as long as the time budget allows.
 		res.status = http.StatusBadRequest
-		res.body = marshal(exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{{
+		res.body = marshalWithoutData(exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{{
 			Message:    "subscriptions are served as Server-Sent Events: POST them with Accept: text/event-stream",
 			Extensions: map[string]any{"code": CodeBadRequest}}}))
 		return res

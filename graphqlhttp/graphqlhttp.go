@@ -218,11 +218,19 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	// "Did you mean" suggestions would let anyone map the schema with
 	// introspection off, and make error messages longer than they need be.
 	srv.SetDisableSuggestion(true)
+	// The documents' rules, so that a document documents finds invalid
+	// (which gqlgen then validates itself, to report it) is invalid to
+	// gqlgen too.
+	srv.SetDefaultRulesFn(validationRules)
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.APQCacheSize)}})
 	srv.Use(guard{e})
+	// Variables are coerced once the guard has passed the document and
+	// before gqlgen reads them; the cost limit, after, prices what they
+	// coerced to.
+	srv.Use(variableCoercion{e})
 	srv.Use(costLimit{e})
 	// The time budget is the request context's deadline. No middleware
 	// wraps every field to check it (that cost an eighth of a nested

@@ -1,0 +1,134 @@
+package graphqlhttp
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// coercionSchema has what the catalogue's schema lacks: lists, nested
+// lists, ID, a custom scalar, input objects with lists and defaults.
+const coercionSchema = `
+scalar Any
+enum E { A B }
+input In { xs: [Int!] e: E = A n: Int! }
+type Query { f(xs: [Int], ys: [[Int]], zs: [Int!]!, id: ID, any: Any, in: In, ins: [In]): Int }
+`
+
+// TestCoerceVariables: variables of every kind of type coerce to one
+// representation, or are refused, as the specification's input coercion
+// says (graphql-js agrees on each).
+func TestCoerceVariables(t *testing.T) {
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: coercionSchema})
+	const query = `query($xs: [Int], $ys: [[Int]], $zs: [Int!]!, $id: ID, $any: Any, $in: In, $ins: [In]) {
+		f(xs: $xs, ys: $ys, zs: $zs, id: $id, any: $any, in: $in, ins: $ins) }`
+	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := validator.ValidateWithRules(schema, doc, validationRules()); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	op := doc.Operations[0]
+	for _, tt := range []struct {
+		name, vars string
+		want       map[string]any // nil: refused
+	}{
+		{"a list", `{"zs":[1,2e0]}`, map[string]any{"zs": []any{int64(1), int64(2)}}},
+		{"a single value for a list", `{"zs":7,"xs":8}`, map[string]any{"zs": []any{int64(7)}, "xs": []any{int64(8)}}},
+		{"a single value for a list of lists", `{"zs":[],"ys":1}`, map[string]any{"zs": []any{}, "ys": []any{[]any{int64(1)}}}},
+		{"a list for a list of lists", `{"zs":[],"ys":[1,[2],null]}`, map[string]any{"zs": []any{}, "ys": []any{[]any{int64(1)}, []any{int64(2)}, nil}}},
+		{"null in a list of non-null", `{"zs":[1,null]}`, nil},
+		{"null for a non-null list", `{"zs":null}`, nil},
+		{"a string in a list of Int", `{"zs":["1"]}`, nil},
+		{"an Int past 32 bits in a list", `{"zs":[2147483648]}`, nil},
+		{"an ID as an integer", `{"zs":[],"id":1e3}`, map[string]any{"zs": []any{}, "id": "1000"}},
+		{"an ID as a string", `{"zs":[],"id":"x"}`, map[string]any{"zs": []any{}, "id": "x"}},
+		{"an ID as a fraction", `{"zs":[],"id":1.5}`, nil},
+		{"an ID as a boolean", `{"zs":[],"id":true}`, nil},
+		{"a custom scalar takes anything", `{"zs":[],"any":{"a":["b",1]}}`, map[string]any{"zs": []any{}, "any": map[string]any{"a": []any{"b", json.Number("1")}}}},
+		{"an input object, defaults filled", `{"zs":[],"in":{"n":1,"xs":2}}`, map[string]any{"zs": []any{}, "in": map[string]any{"n": int64(1), "xs": []any{int64(2)}, "e": "A"}}},
+		{"a single input object for a list", `{"zs":[],"ins":{"n":1}}`, map[string]any{"zs": []any{}, "ins": []any{map[string]any{"n": int64(1), "e": "A"}}}},
+		{"an input object missing a required field", `{"zs":[],"ins":[{"n":1},{}]}`, nil},
+		{"an enum by another case", `{"zs":[],"in":{"n":1,"e":"a"}}`, nil},
+		{"an undefined variable is dropped", `{"zs":[],"other":"x"}`, map[string]any{"zs": []any{}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dec := json.NewDecoder(bytes.NewReader([]byte(tt.vars)))
+			dec.UseNumber()
+			var vars map[string]any
+			if err := dec.Decode(&vars); err != nil {
+				t.Fatal(err)
+			}
+			got, errs := coerceVariables(schema, op, vars)
+			if tt.want == nil {
+				if len(errs) == 0 {
+					t.Errorf("coerced to %v, want refused", got)
+				}
+				return
+			}
+			if len(errs) > 0 {
+				t.Fatalf("refused: %v", errs)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			// gqlparser's own coercion, which gqlgen runs next, passes
+			// the coerced values as they are.
+			again, err := validator.VariableValues(schema, op, got)
+			if err != nil {
+				t.Fatalf("gqlparser refuses the coerced values: %v", err)
+			}
+			if diff := cmp.Diff(got, again); diff != "" {
+				t.Errorf("gqlparser changed the coerced values (-ours +gqlparser)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLiteralsOfCorrectType: literals are checked as variables are
+// coerced, lists included.
+func TestLiteralsOfCorrectType(t *testing.T) {
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: coercionSchema})
+	for _, tt := range []struct {
+		args  string
+		valid bool
+	}{
+		{`zs: 1`, true},
+		{`zs: [1, 2]`, true},
+		{`zs: [1, null]`, false},
+		{`zs: ["1"]`, false},
+		{`zs: [2147483648]`, false},
+		{`zs: [], ys: 1`, true},
+		{`zs: [], ys: [1, [2], null]`, true},
+		{`zs: [], ys: [[[1]]]`, false},
+		{`zs: [], id: 1`, true},
+		{`zs: [], id: "x"`, true},
+		{`zs: [], id: 1.5`, false},
+		{`zs: [], any: {a: ["b", 1.5, C]}`, true},
+		{`zs: [], in: {n: 1, xs: 2}`, true},
+		{`zs: [], in: {xs: 2}`, false},
+		{`zs: [], in: {n: 1, e: "A"}`, false},
+		{`zs: [], in: {n: 1, e: a}`, false},
+		{`zs: [], ins: {n: 1}`, true},
+		{`zs: [], ins: [{n: 1}, {n: 2, m: 3}]`, false},
+		{`zs: [], in: [{n: 1}]`, false},
+	} {
+		t.Run(tt.args, func(t *testing.T) {
+			doc, err := parser.ParseQuery(&ast.Source{Input: `{ f(` + tt.args + `) }`})
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := validator.ValidateWithRules(schema, doc, validationRules())
+			if valid := len(errs) == 0; valid != tt.valid {
+				t.Errorf("valid = %v, want %v: %v", valid, tt.valid, errs)
+			}
+		})
+	}
+}
