@@ -429,11 +429,36 @@ var valuesOfCorrectType = core.Rule{
 	Name: "ValuesOfCorrectTypeAsSpecified",
 	RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
 		observers.OnValue(func(_ *core.Walker, v *ast.Value) {
-			for _, msg := range literalProblems(v) {
+			problems := literalProblems(v)
+			for _, msg := range problems {
 				addError(core.Message("%s", msg), core.At(v.Position))
+			}
+			if len(problems) == 0 {
+				readableInteger(v)
 			}
 		})
 	},
+}
+
+// readableInteger makes an integer literal beyond 64 bits, which a
+// position other than Int takes (a Float, an ID, a custom scalar),
+// readable by gqlparser's ast.Value.Value, which reads every integer
+// literal into an int64 and fails, and gqlgen with it, on this one (a 500
+// once): for an ID it is its digits, as graphql-js reads it; anywhere else
+// the float it stands for. The walker sets each literal's type on the
+// document it validates; this, on the same walk, sets how it is read.
+func readableInteger(v *ast.Value) {
+	if v.Kind != ast.IntValue {
+		return
+	}
+	if _, err := strconv.ParseInt(v.Raw, 10, 64); err == nil {
+		return
+	}
+	if v.Definition != nil && v.Definition.Name == "ID" {
+		v.Kind = ast.StringValue
+		return
+	}
+	v.Kind = ast.FloatValue
 }
 
 // literalProblems says what is wrong with literal v at its position, in

@@ -111,6 +111,8 @@ func TestLiteralsOfCorrectType(t *testing.T) {
 		{`zs: [], id: 1`, true},
 		{`zs: [], id: "x"`, true},
 		{`zs: [], id: 1.5`, false},
+		{`zs: [], id: 99999999999999999999`, true},
+		{`zs: [], any: [99999999999999999999]`, true},
 		{`zs: [], any: {a: ["b", 1.5, C]}`, true},
 		{`zs: [], in: {n: 1, xs: 2}`, true},
 		{`zs: [], in: {xs: 2}`, false},
@@ -128,6 +130,15 @@ func TestLiteralsOfCorrectType(t *testing.T) {
 			errs := validator.ValidateWithRules(schema, doc, validationRules())
 			if valid := len(errs) == 0; valid != tt.valid {
 				t.Errorf("valid = %v, want %v: %v", valid, tt.valid, errs)
+			}
+			if len(errs) == 0 {
+				// Every valid literal reads into a value: gqlparser
+				// fails (and gqlgen with it) on one it cannot read.
+				for _, a := range doc.Operations[0].SelectionSet[0].(*ast.Field).Arguments {
+					if _, err := a.Value.Value(nil); err != nil {
+						t.Errorf("%s: %v", a.Name, err)
+					}
+				}
 			}
 		})
 	}

@@ -40,6 +40,7 @@ var coercionCases = []struct {
 	// Float: integer and float literals, finite.
 	{"Int literal for Float", `{ monsters(filter: {combatLevelMin: 5}) { totalCount } }`, ``, true},
 	{"Float literal", `{ monsters(filter: {combatLevelMin: 5.5e1}) { totalCount } }`, ``, true},
+	{"Int literal past 64 bits for Float", `{ monsters(filter: {combatLevelMin: 99999999999999999999}) { totalCount } }`, ``, true},
 	{"string literal for Float", `{ monsters(filter: {combatLevelMin: "5"}) { totalCount } }`, ``, false},
 	// The specification refuses a Float no finite float64 holds;
 	// graphql-js 16 lets this literal through as Infinity.
