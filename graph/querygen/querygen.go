@@ -8,6 +8,10 @@
 // __typename, and arguments: pages (first, last), ids, and values of every
 // input type the schema declares (filters, orderings, enums, scalars),
 // written as literals or passed as variables of their declared type.
+//
+// InputCases, apart, writes operations that try one input each, valid or
+// not, for a server's input coercion to be judged against graphql-js's
+// (e2e/coercion).
 package querygen
 
 import (
