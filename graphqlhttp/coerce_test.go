@@ -1,6 +1,8 @@
 package graphqlhttp_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 )
 
 // coercionCases are the inputs whose coercion is easy to get wrong, with
@@ -101,7 +104,8 @@ var coercionCases = []struct {
 }
 
 // TestInputCoercion: each input is run or refused as the specification
-// says, on every path; a refused request has no data entry, carries
+// says, by POST, GET and as a persisted query (WebSockets and event
+// streams: TestInputCoercionOnStreams); a refused request has no data entry, carries
 // GRAPHQL_VALIDATION_FAILED, and is answered 200 under application/json.
 func TestInputCoercion(t *testing.T) {
 	srv := newServer(t, graphqlhttp.Options{})
@@ -116,9 +120,12 @@ func TestInputCoercion(t *testing.T) {
 			if tc.variables != "" {
 				get += "&variables=" + url.QueryEscape(tc.variables)
 			}
+			sum := sha256.Sum256([]byte(tc.query))
+			persisted := strings.TrimSuffix(body, "}") + `,"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + hex.EncodeToString(sum[:]) + `"}}}`
 			for _, req := range []*http.Request{
 				newRequest(t, http.MethodPost, srv.URL, strings.NewReader(body), "Content-Type", "application/json"),
 				newRequest(t, http.MethodGet, srv.URL+get, nil),
+				newRequest(t, http.MethodPost, srv.URL, strings.NewReader(persisted), "Content-Type", "application/json"),
 			} {
 				a := send(t, client, req)
 				var entries map[string]json.RawMessage
@@ -177,4 +184,56 @@ func TestCostOfCoercedVariables(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInputCoercionOnStreams: a WebSocket's operations and an event
+// stream's subscription are coerced as any request: one that does not
+// coerce is refused before it runs.
+func TestInputCoercionOnStreams(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 5})
+	t.Run("WebSocket", func(t *testing.T) {
+		ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+		for i, tt := range []struct {
+			query, variables string
+			runs             bool
+		}{
+			{`query($id: Int!) { item(id: $id) { id } }`, `{"id":1e0}`, true},
+			{`query($id: Int!) { item(id: $id) { id } }`, `{"id":"1"}`, false},
+			{`query($id: Int!) { item(id: $id) { id } }`, `{"id":2147483648}`, false},
+			{`{ item(id: 2147483648) { id } }`, `{}`, false},
+			{`subscription($b: Boolean!) { catalogueChanged @include(if: $b) { version } }`, `{"b":"true"}`, false},
+		} {
+			id := strconv.Itoa(i)
+			ws.Send(t, wstest.Message{Type: "subscribe", ID: id,
+				Payload: json.RawMessage(`{"query":` + strconv.Quote(tt.query) + `,"variables":` + tt.variables + `}`)})
+			m := ws.Next(t)
+			errs := errorsOf(t, m)
+			switch {
+			case tt.runs && (m.Type != "next" || len(errs) > 0):
+				t.Errorf("%s %s: got %+v, want it run", tt.query, tt.variables, m)
+			case !tt.runs && (m.Type != "error" || len(errs) != 1 || errs[0].code() != "GRAPHQL_VALIDATION_FAILED"):
+				t.Errorf("%s %s: got %+v, want an error message, GRAPHQL_VALIDATION_FAILED", tt.query, tt.variables, m)
+			}
+			// (gqlgen's transport completes a refused operation too.)
+			if c := ws.Next(t); c.Type != "complete" || c.ID != id {
+				t.Errorf("got %+v after the answer, want complete", c)
+			}
+		}
+	})
+	t.Run("event stream", func(t *testing.T) {
+		s := openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{
+			"query":     `subscription($b: Boolean!) { catalogueChanged @include(if: $b) { version } }`,
+			"variables": map[string]any{"b": "true"}})
+		// gqlgen's SSE transport answers the refusal as the stream's
+		// one event.
+		ev, ok := <-s.events
+		for ok && ev.comment {
+			ev, ok = <-s.events
+		}
+		var r gqlResponse
+		json.Unmarshal([]byte(ev.data), &r)
+		if !ok || ev.event != "next" || len(r.Errors) != 1 || r.Errors[0].code() != "GRAPHQL_VALIDATION_FAILED" {
+			t.Errorf("got %+v, want a next event refusing the variable", ev)
+		}
+	})
 }
