@@ -94,8 +94,9 @@ func TestGraphQLResponseMediaType(t *testing.T) {
 // TestJSONMediaTypeStatuses: under application/json, a request GraphQL
 // reads but cannot run (it does not parse, does not validate, or its
 // variables do not coerce) is answered 200, as GraphQL over HTTP asks of
-// every well-formed request, with its errors and a null data; a refusal
-// by one of the endpoint's own limits stays a 422.
+// every well-formed request, with its errors and no data entry, not even
+// null (nothing ran); a refusal by one of the endpoint's own limits stays
+// a 422, with no data entry either.
 func TestJSONMediaTypeStatuses(t *testing.T) {
 	srv := newServer(t, graphqlhttp.Options{})
 	for _, tt := range []struct {
@@ -120,6 +121,11 @@ func TestJSONMediaTypeStatuses(t *testing.T) {
 			r := decode(t, a)
 			if len(r.Errors) == 0 || r.Errors[0].code() != tt.code {
 				t.Errorf("errors %+v, want %s", r.Errors, tt.code)
+			}
+			var entries map[string]json.RawMessage
+			json.Unmarshal(a.body, &entries)
+			if _, has := entries["data"]; has {
+				t.Errorf("a data entry, for a request that did not run: %s", a.body)
 			}
 		})
 	}
