@@ -1,10 +1,15 @@
 package querygen
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // InputCase is one request that tries how a server coerces an input: an
@@ -234,7 +239,48 @@ func InputCases(schema *ast.Schema) []InputCase {
 			g.argument(f, a)
 		}
 	}
+	g.random(300, 22)
 	return g.cases
+}
+
+// random adds n random operations of a Generator (nested selections,
+// fragments, @include and @skip on variables, arguments as literals and
+// variables), each as generated and again with one of its variables
+// given another spelling of its type: the inputs above, inside whole
+// documents. A spelling that is a number beyond 100 is not given, since a
+// page that long, nested, is refused by the cost limit, which tries
+// nothing of coercion.
+func (g *inputGen) random(n int, seed uint64) {
+	r := New(g.schema, seed)
+	r.MaxDepth = 3
+	for range n {
+		query, vars := r.Query()
+		doc, err := parser.ParseQuery(&ast.Source{Input: query})
+		if err != nil {
+			panic(fmt.Sprintf("querygen: a generated operation does not parse: %v", err))
+		}
+		given, _ := json.Marshal(vars)
+		g.add("a random operation", query, string(given), false)
+		defs := doc.Operations[0].VariableDefinitions
+		if len(defs) == 0 {
+			continue
+		}
+		def := defs[r.rng.IntN(len(defs))]
+		var spellings []spelling
+		for _, s := range g.spellings(def.Type) {
+			if f, err := strconv.ParseFloat(s.json, 64); s.json != "" && (err != nil || math.Abs(f) <= 100) {
+				spellings = append(spellings, s)
+			}
+		}
+		if len(spellings) == 0 {
+			continue
+		}
+		s := spellings[r.rng.IntN(len(spellings))]
+		changed := maps.Clone(vars)
+		changed[def.Variable] = json.RawMessage(s.json)
+		given, _ = json.Marshal(changed)
+		g.add(fmt.Sprintf("a random operation, $%s %s", def.Variable, s.desc), query, string(given), false)
+	}
 }
 
 // selection is what a case selects of f: __typename of an object, or f.
