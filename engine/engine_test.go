@@ -32,8 +32,8 @@ type counting struct {
 	answered atomic.Int64
 }
 
-func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (graphqlhttp.Answer, error) {
-	answer, err := c.Executor.Execute(ctx, oc, maxBytes)
+func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+	answer, err := c.Executor.Execute(ctx, oc, memo, maxBytes)
 	if err == nil {
 		c.answered.Add(1)
 	}
@@ -50,7 +50,7 @@ type pair struct {
 func newPair(snap *catalogue.Snapshot) *pair {
 	st := &catalogue.Store{}
 	st.Publish(snap)
-	p := &pair{answered: &counting{Executor: resolvers.NewEngine()}}
+	p := &pair{answered: &counting{Executor: resolvers.NewEngine(nil)}}
 	// A short batching window: these tests compare answers, not batches.
 	// Limits wide enough for queries of every field of a whole collection.
 	opts := loader.Options{Wait: 20 * time.Microsecond}
@@ -310,7 +310,7 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 	after := decode(bytes.ReplaceAll(bodies[catalogue.Items], []byte(`"Copper Ore"`), []byte(`"Tin Ore"`)))
 
 	st := &catalogue.Store{}
-	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine()})
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil)})
 	const q = `{ monsters(first: 5) { nodes { drops { item { name } } } } }`
 	names := func() string {
 		_, b := post(h, q, nil)
