@@ -333,3 +333,53 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderingsSharedAcrossDocuments: 420 documents of the same nested
+// selection, each with a different comment (issue 22: they held 570-663
+// MB against a 32 MiB bound), share their renderings, so the store does
+// not grow with them; the documents they came in are each charged, and
+// the stores stay within their shares.
+func TestRenderingsSharedAcrossDocuments(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	mem := graphqlhttp.NewMemory(32 << 20)
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Memory: mem})
+	stats := func() map[string]graphqlhttp.StoreStats {
+		out := map[string]graphqlhttp.StoreStats{}
+		for _, s := range mem.Stats() {
+			out[s.Store] = s
+			if s.Bytes > s.Share {
+				t.Errorf("%s is charged %d bytes, over its share %d", s.Store, s.Bytes, s.Share)
+			}
+		}
+		return out
+	}
+	var aliases strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&aliases, "i%d: item { id name } ", i)
+	}
+	query := func(n int) string {
+		return fmt.Sprintf("# client %d\n{ monsters(first: 50) { nodes { drops { %s} } } }", n, aliases.String())
+	}
+	if status, body := post(h, query(0), nil); status != http.StatusOK || bytes.Contains(body, []byte(`"errors"`)) {
+		t.Fatalf("%d %s", status, body)
+	}
+	first := stats()
+	if first["renderings"].Entries == 0 {
+		t.Fatalf("no rendering kept after the first query: %+v", first)
+	}
+	for n := 1; n < 420; n++ {
+		post(h, query(n), nil)
+	}
+	last := stats()
+	if last["renderings"].Entries != first["renderings"].Entries || last["renderings"].Bytes != first["renderings"].Bytes {
+		t.Errorf("renderings grew with the documents: %+v after one, %+v after 420", first["renderings"], last["renderings"])
+	}
+	if docs := last["documents"]; docs.Entries+int(docs.Evictions) != 420 {
+		t.Errorf("documents %+v; want 420 kept or let go", docs)
+	}
+}
