@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -381,5 +382,54 @@ func TestRenderingsSharedAcrossDocuments(t *testing.T) {
 	}
 	if docs := last["documents"]; docs.Entries+int(docs.Evictions) != 420 {
 		t.Errorf("documents %+v; want 420 kept or let go", docs)
+	}
+}
+
+// TestDocumentChargeTracksTheHeap: what the documents and renderings are
+// charged for many new documents with plans (their text, parse, plan and
+// cost, and the entries' overhead) is within a third of what they add to
+// the live heap, measured by the runtime through the whole handler.
+func TestDocumentChargeTracksTheHeap(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	mem := graphqlhttp.NewMemory(1 << 30)
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Memory: mem})
+	var aliases strings.Builder
+	for i := range 29 {
+		fmt.Fprintf(&aliases, "i%d: item { id } ", i)
+	}
+	query := func(n int) string {
+		return fmt.Sprintf("# client %d\n{ monsters(first: 150) { nodes { drops { %s} } } }", n, aliases.String())
+	}
+	post(h, query(-1), nil) // the loaders', lengths' and renderings' first use
+	charged := func() int64 {
+		var n int64
+		for _, s := range mem.Stats() {
+			n += s.Bytes
+		}
+		return n
+	}
+	live := func() int64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	heapBefore, chargedBefore := live(), charged()
+	const n = 300
+	for i := range n {
+		if status, _ := post(h, query(i), nil); status != http.StatusOK {
+			t.Fatalf("status %d", status)
+		}
+	}
+	grown, more := live()-heapBefore, charged()-chargedBefore
+	runtime.KeepAlive(h)
+	t.Logf("%d documents: charged %d bytes each, the heap grew %d", n, more/n, grown/n)
+	if ratio := float64(more) / float64(grown); ratio < 0.75 || ratio > 1.33 {
+		t.Errorf("charged %d bytes, the heap grew %d (ratio %.2f, want 0.75-1.33)", more, grown, ratio)
 	}
 }

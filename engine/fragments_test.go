@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -72,4 +73,32 @@ func TestFragmentStoreConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestRenderingChargeTracksTheHeap: what the store charges its renderings
+// (their bytes and renderingOverhead) is within a fifth of what they add
+// to the live heap, measured by the runtime, for renderings of the sizes
+// answers keep (tens of bytes: {"id":729}).
+func TestRenderingChargeTracksTheHeap(t *testing.T) {
+	for _, size := range []int{10, 40, 200} {
+		f := fragments{maxBytes: 1 << 30}
+		s := f.forSnapshot(catalogue.NewSnapshot())
+		b := bytes.Repeat([]byte("x"), size)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		const n = 50000
+		for id := range int64(n) {
+			s.put(fragmentKey{selectionID{byte(id), byte(id >> 8)}, id}, b)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		charged := s.bytes.Load()
+		runtime.KeepAlive(s)
+		t.Logf("%d-byte renderings: charged %d bytes each, the heap grew %d", size, charged/n, grown/n)
+		if ratio := float64(charged) / float64(grown); ratio < 0.8 || ratio > 1.25 {
+			t.Errorf("%d-byte renderings: charged %d bytes, the heap grew %d (ratio %.2f, want 0.8-1.25)", size, charged, grown, ratio)
+		}
+	}
 }
