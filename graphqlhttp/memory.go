@@ -129,15 +129,17 @@ func (m *Memory) ResponseCacheBytes(capBytes int64) int64 {
 }
 
 // WebSocketBufferPerConnection is what one WebSocket connection may queue
-// to send when at most connections are open at once: its part of the
-// WebSockets' share, and never less than 64 KiB, so that one answer of a
-// usual size fits.
+// to send when at most connections are open at once (-max-subscriptions):
+// its equal part of the WebSockets' share, so that all of them together
+// stay within it. (The manifests' 72 MiB budget and 1,000 subscriptions
+// give 7.3 KiB each; a deployment whose answers over WebSockets are larger
+// raises the budget or lowers the cap.)
 func (m *Memory) WebSocketBufferPerConnection(connections int) int64 {
 	share := m.Shares().WebSocketBuffers
 	if connections <= 0 {
 		return share
 	}
-	return max(share/int64(connections), 64<<10)
+	return share / int64(connections)
 }
 
 // StoreStats is what a store holds now.
@@ -154,14 +156,21 @@ type StoreStats struct {
 	Evictions uint64
 }
 
-// Register adds a store to those Stats reports. A nil *Memory reports
-// none.
+// Register adds a store to those Stats reports, replacing one registered
+// under the same name before (an endpoint built again, whose stores are
+// the ones now serving). A nil *Memory reports none.
 func (m *Memory) Register(name string, stats func() StoreStats) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for i := range m.stores {
+		if m.stores[i].name == name {
+			m.stores[i].stats = stats
+			return
+		}
+	}
 	m.stores = append(m.stores, registered{name, stats})
 }
 
