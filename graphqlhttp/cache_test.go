@@ -293,6 +293,9 @@ func TestResponseCacheBound(t *testing.T) {
 	if st.Entries == 0 || st.Entries >= 400 {
 		t.Errorf("the cache holds %d answers of 400; want some, evicted down to its bound", st.Entries)
 	}
+	if st.Evictions == 0 || st.Share != bound {
+		t.Errorf("stats %+v: want the evictions counted and the bound as the share", st)
+	}
 }
 
 func TestResponseCacheRunsConcurrentMissesOnce(t *testing.T) {
