@@ -33,7 +33,12 @@ type config struct {
 	coldWait time.Duration
 	// maxUpstreamBytes bounds one upstream body.
 	maxUpstreamBytes int64
-	// responseCacheBytes bounds the GraphQL response cache; 0 turns it off.
+	// memoryBudget is the memory budget of every store that outlives a
+	// request (graphqlhttp.Memory); 0 derives it from the heap's memory
+	// limit (graphqlhttp.DefaultMemoryBudget).
+	memoryBudget int64
+	// responseCacheBytes caps the GraphQL response cache below its share
+	// of the budget; 0 turns it off.
 	responseCacheBytes int64
 	// maxResponseBytes bounds one GraphQL answer (limits.MaxResponseBytes).
 	maxResponseBytes int64
@@ -143,8 +148,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)")
 	fs.Var((*byteSize)(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
+	fs.Var((*byteSize)(&cfg.memoryBudget), "memory-budget", "")
+	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 128MiB with no limit")
 	fs.Var((*byteSize)(&cfg.responseCacheBytes), "response-cache-bytes", "")
-	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB); 0 turns the cache off")
+	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (40%) of -memory-budget; 0 turns the cache off")
 
 	l := &cfg.limits
 	fs.Var((*int64Value)(&l.MaxBodyBytes), "max-body-bytes", "")
@@ -387,6 +394,9 @@ func (cfg *config) check() error {
 	}
 	if cfg.maxResponseBytes < 1<<10 || cfg.maxResponseBytes > 1<<30 {
 		return fmt.Errorf("invalid -max-response-bytes %d: must be from 1KiB to 1GiB", cfg.maxResponseBytes)
+	}
+	if cfg.memoryBudget != 0 && cfg.memoryBudget < 8<<20 {
+		return fmt.Errorf("invalid -memory-budget %d: must be 0 (derived) or at least 8MiB", cfg.memoryBudget)
 	}
 	if cfg.maxUpstreamBytes < 1<<10 {
 		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.maxUpstreamBytes)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"path"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,8 @@ type gateway struct {
 	// /metrics.
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
 	metrics *metrics
+	// memory is the budget of the stores that outlive a request.
+	memory *graphqlhttp.Memory
 	// cache keeps whole GraphQL answers of the current snapshot; nil
 	// when -response-cache-bytes is 0.
 	cache  *graphqlhttp.ResponseCache
@@ -65,8 +68,19 @@ type gateway struct {
 // newGateway builds the gateway for cfg: on the embedded catalogue,
 // loaded here, or on the upstream, with a refresher the caller runs.
 func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
-	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger,
-		cache: graphqlhttp.NewResponseCache(cfg.responseCacheBytes)}
+	budget := cfg.memoryBudget
+	if budget == 0 {
+		// The limit chooseGC set, or GOMEMLIMIT's; MaxInt64 for none.
+		budget = graphqlhttp.DefaultMemoryBudget(debug.SetMemoryLimit(-1))
+	}
+	memory := graphqlhttp.NewMemory(budget)
+	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
+		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.responseCacheBytes))}
+	memory.Register("response_cache", g.cache.Stats)
+	shares := memory.Shares()
+	logger.Info("memory budget", "budget_mib", budget>>20, "documents_mib", shares.Documents>>20,
+		"renderings_mib", shares.Renderings>>20, "response_cache_mib", g.cache.Stats().Share>>20,
+		"persisted_queries_mib", shares.PersistedQueries>>20, "websocket_buffers_mib", shares.WebSocketBuffers>>20)
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	var err error
@@ -99,7 +113,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = newMetrics(g.store, g.states, g.cache, 0, cfg.maxSubscriptions)
+		g.metrics = newMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.maxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
@@ -109,7 +123,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = newMetrics(g.store, g.states, g.cache, cfg.refresh, cfg.maxSubscriptions)
+	g.metrics = newMetrics(g.store, g.states, g.cache, g.memory, cfg.refresh, cfg.maxSubscriptions)
 	g.upstreamClient = catalogue.NewUpstreamClient()
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
@@ -164,6 +178,7 @@ func (g *gateway) handler() http.Handler {
 			Logger:         g.logger,
 			Observer:       g.metrics,
 			Cache:          g.cache,
+			Memory:         g.memory,
 			MaxAge:         g.cfg.refresh,
 			Executor:       executor,
 			MaxStreams:     g.cfg.maxSubscriptions,

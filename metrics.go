@@ -50,7 +50,7 @@ const maxOperationLabels = 200
 // exported so that alerts can be written against them rather than against
 // numbers copied from the manifests.
 func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
-	refresh time.Duration, maxSubscriptions int) *metrics {
+	memory *graphqlhttp.Memory, refresh time.Duration, maxSubscriptions int) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -122,6 +122,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
 		snapshotCollector{store: store, states: states},
+		storeCollector{memory},
 		buildInfoGauge(build()),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "graphql_response_cache_bytes",
@@ -304,5 +305,39 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, d := range snap.Integrity() {
 		ch <- prometheus.MustNewConstMetric(referencesDesc, prometheus.GaugeValue, float64(d.Total), d.Reference, d.Target.String())
 		ch <- prometheus.MustNewConstMetric(danglingDesc, prometheus.GaugeValue, float64(d.Count), d.Reference, d.Target.String())
+	}
+}
+
+// storeCollector reports each store of the memory budget (see
+// graphqlhttp.Memory): what it is charged, its share, its entries and its
+// evictions, read from the stores when scraped.
+type storeCollector struct{ memory *graphqlhttp.Memory }
+
+var (
+	storeBytesDesc = prometheus.NewDesc("gateway_store_bytes",
+		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries): entries at their real size, keys and overhead included.", []string{"store"}, nil)
+	storeShareDesc = prometheus.NewDesc("gateway_store_share_bytes",
+		"A store's share of the memory budget (-memory-budget), the most it may be charged.", []string{"store"}, nil)
+	storeEntriesDesc = prometheus.NewDesc("gateway_store_entries",
+		"Entries a store holds now.", []string{"store"}, nil)
+	storeEvictionsDesc = prometheus.NewDesc("gateway_store_evictions_total",
+		"Entries a store let go to stay within its share, or (renderings, response_cache) dropped with their snapshot.", []string{"store"}, nil)
+	memoryBudgetDesc = prometheus.NewDesc("gateway_memory_budget_bytes",
+		"The memory budget every store draws from (-memory-budget, or a quarter of GOMEMLIMIT).", nil, nil)
+)
+
+func (c storeCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{storeBytesDesc, storeShareDesc, storeEntriesDesc, storeEvictionsDesc, memoryBudgetDesc} {
+		ch <- d
+	}
+}
+
+func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.MustNewConstMetric(memoryBudgetDesc, prometheus.GaugeValue, float64(c.memory.Budget()))
+	for _, st := range c.memory.Stats() {
+		ch <- prometheus.MustNewConstMetric(storeBytesDesc, prometheus.GaugeValue, float64(st.Bytes), st.Store)
+		ch <- prometheus.MustNewConstMetric(storeShareDesc, prometheus.GaugeValue, float64(st.Share), st.Store)
+		ch <- prometheus.MustNewConstMetric(storeEntriesDesc, prometheus.GaugeValue, float64(st.Entries), st.Store)
+		ch <- prometheus.MustNewConstMetric(storeEvictionsDesc, prometheus.CounterValue, float64(st.Evictions), st.Store)
 	}
 }

@@ -134,6 +134,7 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
 		{name: "flag response-cache-bytes MiB", args: []string{"-response-cache-bytes", "8MiB"}, want: with(func(c *config) { c.responseCacheBytes = 8 << 20 })},
 		{name: "env GATEWAY_RESPONSE_CACHE_BYTES", env: map[string]string{"GATEWAY_RESPONSE_CACHE_BYTES": "1048576"}, want: with(func(c *config) { c.responseCacheBytes = 1 << 20 })},
+		{name: "env GATEWAY_MEMORY_BUDGET", env: map[string]string{"GATEWAY_MEMORY_BUDGET": "96MiB"}, want: with(func(c *config) { c.memoryBudget = 96 << 20 })},
 		{name: "flag max-upstream-bytes GiB", args: []string{"-max-upstream-bytes", "1GiB"}, want: with(func(c *config) { c.maxUpstreamBytes = 1 << 30 })},
 		{name: "env CATALOGUE_MAX_UPSTREAM_BYTES", env: map[string]string{"CATALOGUE_MAX_UPSTREAM_BYTES": "200MiB"}, want: with(func(c *config) { c.maxUpstreamBytes = 200 << 20 })},
 		{name: "flag wins over GATEWAY_MAX_COMPLEXITY", args: []string{"-max-complexity", "10"}, env: map[string]string{"GATEWAY_MAX_COMPLEXITY": "20"}, want: with(func(c *config) { c.limits.MaxComplexity = 10 })},
@@ -275,6 +276,7 @@ func TestRunHelp(t *testing.T) {
 		"cold-wait":          "CATALOGUE_COLD_WAIT",
 
 		"response-cache-bytes": "GATEWAY_RESPONSE_CACHE_BYTES",
+		"memory-budget":        "GATEWAY_MEMORY_BUDGET",
 		"compiled-plans":       "GATEWAY_COMPILED_PLANS",
 		"max-subscriptions":    "GATEWAY_MAX_SUBSCRIPTIONS",
 		"shutdown-delay":       "GATEWAY_SHUTDOWN_DELAY",

@@ -4,17 +4,17 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
 // compiler builds the plan of one operation; a declined part makes the
 // whole plan nil.
 type compiler struct {
 	oc       *graphql.OperationContext
-	nodes    *atomic.Uint32 // numbers references
 	declined bool
 }
 
@@ -22,8 +22,8 @@ func (c *compiler) decline() { c.declined = true }
 
 // compileOperation plans the operation of oc, or returns nil to leave it
 // to gqlgen.
-func compileOperation(oc *graphql.OperationContext, roots map[string]Root, nodes *atomic.Uint32) *operationPlan {
-	c := &compiler{oc: oc, nodes: nodes}
+func compileOperation(oc *graphql.OperationContext, roots map[string]Root) *operationPlan {
+	c := &compiler{oc: oc}
 	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
 		return nil // @defer and the like
 	}
@@ -150,7 +150,7 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 					c.decline() // every reference is nullable: a dangling id is null
 					return p
 				}
-				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, node: c.nodes.Add(1),
+				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, sel: c.selection(ref.Target, f.Definition.Type, f.Selections),
 					target: c.value(recordType(ref.Target), f.Definition.Type, f.Selections)}
 				break
 			}
@@ -178,6 +178,35 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 		p.fields = append(p.fields, fp)
 	}
 	return p
+}
+
+// selection names what a reference of kind k, of GraphQL type gt, selects
+// of its record: the same fields, however a document spells them, are the
+// same selection, and have the same renderings. Its canonical form is the
+// kind, the type, and the fields as the plan collects them (fragments
+// expanded, @skip and @include applied), each by response key and name,
+// with what they select; the fields under a reference take no arguments
+// (object declines those). GraphQL names hold only letters, digits and _,
+// so the separators are unambiguous.
+func (c *compiler) selection(k catalogue.Kind, gt *ast.Type, sel ast.SelectionSet) selectionID {
+	b := strconv.AppendInt(nil, int64(k), 10)
+	b = append(b, ' ')
+	b = append(b, gt.String()...)
+	return newSelectionID(string(c.canonical(b, gt.Name(), sel)))
+}
+
+func (c *compiler) canonical(b []byte, typeName string, sel ast.SelectionSet) []byte {
+	b = append(b, '{')
+	for _, f := range graphql.CollectFields(c.oc, sel, []string{typeName}) {
+		b = append(b, f.Alias...)
+		b = append(b, ':')
+		b = append(b, f.Name...)
+		if len(f.Selections) > 0 && f.Definition != nil {
+			b = c.canonical(b, f.Definition.Type.Name(), f.Selections)
+		}
+		b = append(b, ' ')
+	}
+	return append(b, '}')
 }
 
 // bind finds what gqlgen binds GraphQL field name of a struct to, by the

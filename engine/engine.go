@@ -24,10 +24,8 @@ package engine
 import (
 	"context"
 	"reflect"
-	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
@@ -43,29 +41,30 @@ type Root struct {
 	Type reflect.Type
 }
 
-// Engine answers queries; it implements graphqlhttp.Executor.
+// Engine answers queries; it implements graphqlhttp.Executor. Its plans
+// are kept in the memo of their document (graphqlhttp.Memo), so they live
+// and are charged with it.
 type Engine struct {
 	roots map[string]Root
-	// plans holds the plan of each document and operation name, or nil
-	// for one the plan compiler declined.
-	plans *lru.Cache[planKey, *operationPlan]
-	// nodes numbers the references of every plan compiled.
-	nodes atomic.Uint32
 	// fragments are the renderings of records kept for the newest
 	// snapshot.
 	fragments fragments
 }
 
-// New returns an engine over the schema's root fields, by name.
-func New(roots map[string]Root) *Engine {
-	plans, _ := lru.New[planKey, *operationPlan](1000)
-	return &Engine{roots: roots, plans: plans}
+// New returns an engine over the schema's root fields, by name, keeping
+// renderings within the renderings' share of mem (reported there as the
+// store "renderings"); a nil mem is the default budget's share.
+func New(roots map[string]Root, mem *graphqlhttp.Memory) *Engine {
+	e := &Engine{roots: roots}
+	e.fragments.maxBytes = mem.Shares().Renderings
+	mem.Register("renderings", e.fragments.stats)
+	return e
 }
 
 // Execute answers the operation in oc, or returns graphqlhttp.ErrDeclined
 // to leave it to gqlgen. It stops when the answer grows past maxBytes or
 // ctx is done, checking both as it writes.
-func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (answer graphqlhttp.Answer, err error) {
+func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (answer graphqlhttp.Answer, err error) {
 	if oc.Operation == nil || oc.Operation.Operation != ast.Query {
 		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
 	}
@@ -77,11 +76,15 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, maxB
 		}
 	}()
 	key := keyOf(oc)
-	plan, seen := e.plans.Get(key)
-	if !seen {
-		e.plans.Add(key, nil) // declined, should compiling panic
-		plan = compileOperation(oc, e.roots, &e.nodes)
-		e.plans.Add(key, plan)
+	var plan *operationPlan
+	if kept, seen := memo.Load(key); seen {
+		plan = kept.(*operationPlan)
+	} else {
+		// A plan is compiled once per document and operation while the
+		// document is kept; a panic compiling it leaves nothing kept,
+		// and declines it each time.
+		plan = compileOperation(oc, e.roots)
+		memo.Store(key, plan, planSize(plan)+int64(len(key.operation)+len(key.booleans)))
 	}
 	if plan == nil {
 		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
@@ -89,13 +92,10 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, maxB
 	return plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
 }
 
-// planKey names the plan of an operation: its document, its name, and the
-// values of its Boolean variables, the only ones @skip and @include can
-// take, since a plan holds the fields those leave in. The document is the
-// parse the endpoint keeps of the query (one per text while it is kept),
-// so finding a plan costs no hash of the text.
+// planKey names the plan of an operation in its document's memo: its
+// name, and the values of its Boolean variables, the only ones @skip and
+// @include can take, since a plan holds the fields those leave in.
 type planKey struct {
-	doc       *ast.QueryDocument
 	operation string
 	booleans  string
 }
@@ -115,5 +115,5 @@ func keyOf(oc *graphql.OperationContext) planKey {
 			booleans = append(booleans, '-')
 		}
 	}
-	return planKey{doc: oc.Doc, operation: oc.OperationName, booleans: string(booleans)}
+	return planKey{operation: oc.OperationName, booleans: string(booleans)}
 }

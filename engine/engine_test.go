@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,8 +33,8 @@ type counting struct {
 	answered atomic.Int64
 }
 
-func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (graphqlhttp.Answer, error) {
-	answer, err := c.Executor.Execute(ctx, oc, maxBytes)
+func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+	answer, err := c.Executor.Execute(ctx, oc, memo, maxBytes)
 	if err == nil {
 		c.answered.Add(1)
 	}
@@ -50,7 +51,7 @@ type pair struct {
 func newPair(snap *catalogue.Snapshot) *pair {
 	st := &catalogue.Store{}
 	st.Publish(snap)
-	p := &pair{answered: &counting{Executor: resolvers.NewEngine()}}
+	p := &pair{answered: &counting{Executor: resolvers.NewEngine(nil)}}
 	// A short batching window: these tests compare answers, not batches.
 	// Limits wide enough for queries of every field of a whole collection.
 	opts := loader.Options{Wait: 20 * time.Microsecond}
@@ -310,7 +311,7 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 	after := decode(bytes.ReplaceAll(bodies[catalogue.Items], []byte(`"Copper Ore"`), []byte(`"Tin Ore"`)))
 
 	st := &catalogue.Store{}
-	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine()})
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil)})
 	const q = `{ monsters(first: 5) { nodes { drops { item { name } } } } }`
 	names := func() string {
 		_, b := post(h, q, nil)
@@ -331,5 +332,104 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 		if got := names(); got != step.want {
 			t.Errorf("with the %s snapshot published, the answer has the %s name", step.want, got)
 		}
+	}
+}
+
+// TestRenderingsSharedAcrossDocuments: 420 documents of the same nested
+// selection, each with a different comment (issue 22: they held 570-663
+// MB against a 32 MiB bound), share their renderings, so the store does
+// not grow with them; the documents they came in are each charged, and
+// the stores stay within their shares.
+func TestRenderingsSharedAcrossDocuments(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	mem := graphqlhttp.NewMemory(32 << 20)
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Memory: mem})
+	stats := func() map[string]graphqlhttp.StoreStats {
+		out := map[string]graphqlhttp.StoreStats{}
+		for _, s := range mem.Stats() {
+			out[s.Store] = s
+			if s.Bytes > s.Share {
+				t.Errorf("%s is charged %d bytes, over its share %d", s.Store, s.Bytes, s.Share)
+			}
+		}
+		return out
+	}
+	var aliases strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&aliases, "i%d: item { id name } ", i)
+	}
+	query := func(n int) string {
+		return fmt.Sprintf("# client %d\n{ monsters(first: 50) { nodes { drops { %s} } } }", n, aliases.String())
+	}
+	if status, body := post(h, query(0), nil); status != http.StatusOK || bytes.Contains(body, []byte(`"errors"`)) {
+		t.Fatalf("%d %s", status, body)
+	}
+	first := stats()
+	if first["renderings"].Entries == 0 {
+		t.Fatalf("no rendering kept after the first query: %+v", first)
+	}
+	for n := 1; n < 420; n++ {
+		post(h, query(n), nil)
+	}
+	last := stats()
+	if last["renderings"].Entries != first["renderings"].Entries || last["renderings"].Bytes != first["renderings"].Bytes {
+		t.Errorf("renderings grew with the documents: %+v after one, %+v after 420", first["renderings"], last["renderings"])
+	}
+	if docs := last["documents"]; docs.Entries+int(docs.Evictions) != 420 {
+		t.Errorf("documents %+v; want 420 kept or let go", docs)
+	}
+}
+
+// TestDocumentChargeTracksTheHeap: what the documents and renderings are
+// charged for many new documents with plans (their text, parse, plan and
+// cost, and the entries' overhead) is within a third of what they add to
+// the live heap, measured by the runtime through the whole handler.
+func TestDocumentChargeTracksTheHeap(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	mem := graphqlhttp.NewMemory(1 << 30)
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Memory: mem})
+	var aliases strings.Builder
+	for i := range 29 {
+		fmt.Fprintf(&aliases, "i%d: item { id } ", i)
+	}
+	query := func(n int) string {
+		return fmt.Sprintf("# client %d\n{ monsters(first: 150) { nodes { drops { %s} } } }", n, aliases.String())
+	}
+	post(h, query(-1), nil) // the loaders', lengths' and renderings' first use
+	charged := func() int64 {
+		var n int64
+		for _, s := range mem.Stats() {
+			n += s.Bytes
+		}
+		return n
+	}
+	live := func() int64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	heapBefore, chargedBefore := live(), charged()
+	const n = 300
+	for i := range n {
+		if status, _ := post(h, query(i), nil); status != http.StatusOK {
+			t.Fatalf("status %d", status)
+		}
+	}
+	grown, more := live()-heapBefore, charged()-chargedBefore
+	runtime.KeepAlive(h)
+	t.Logf("%d documents: charged %d bytes each, the heap grew %d", n, more/n, grown/n)
+	if ratio := float64(more) / float64(grown); ratio < 0.75 || ratio > 1.33 {
+		t.Errorf("charged %d bytes, the heap grew %d (ratio %.2f, want 0.75-1.33)", more, grown, ratio)
 	}
 }

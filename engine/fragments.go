@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"crypto/sha256"
 	"sync"
 	"sync/atomic"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
 // A record's rendering under one selection is fixed for a snapshot: the
@@ -14,20 +16,39 @@ import (
 // that names the record under that selection copies them: it neither loads
 // the record nor walks or writes what is under it. Unlike the whole-answer
 // cache, this works for every query that names the same records, whatever
-// its page, filter or id.
+// its page, filter or id, and whatever document asks: a selection is named
+// by its canonical form (see selectionID), so two documents that select
+// the same fields of a record share its renderings.
 const (
 	// maxFragmentBytes bounds one kept rendering: records under a deep
 	// selection are written every time.
 	maxFragmentBytes = 4 << 10
-	// maxFragmentStoreBytes bounds all the renderings kept for a snapshot.
-	maxFragmentStoreBytes = 32 << 20
 )
 
-// fragmentKey names a rendering: a reference's selection (a node of some
-// plan, numbered when compiled) and the id of the record.
+// renderingOverhead is what a kept rendering costs besides its bytes: its
+// key and its slice header, each boxed in an interface of the sync.Map
+// (24 bytes each), and the map's node holding them (48 bytes) with its
+// share of the trie's inner nodes. A rendering is often tens of bytes
+// ({"id":729} is 10), so the overhead is most of its cost: counting the
+// bytes alone let 32 MiB of renderings hold 570 MB of heap.
+// TestRenderingChargeTracksTheHeap checks it.
+const renderingOverhead = 24 + 24 + 48 + 48
+
+// selectionID names a selection of a record: a digest of the canonical
+// form of the selection (see canonicalSelection). 128 bits of SHA-256:
+// no two selections meet by chance, and no client can make two meet.
+type selectionID [16]byte
+
+func newSelectionID(canonical string) selectionID {
+	sum := sha256.Sum256([]byte(canonical))
+	return selectionID(sum[:16])
+}
+
+// fragmentKey names a rendering: a reference's selection and the id of
+// the record.
 type fragmentKey struct {
-	node uint32
-	id   int64
+	sel selectionID
+	id  int64
 }
 
 // fragmentStore holds the renderings written from one snapshot. Entries
@@ -40,14 +61,20 @@ type fragmentKey struct {
 // passed back and forth; on 2 cores that was a fifth of a nested query's
 // CPU.
 type fragmentStore struct {
-	snap  *catalogue.Snapshot
-	m     sync.Map // fragmentKey → []byte
-	bytes atomic.Int64
+	snap     *catalogue.Snapshot
+	maxBytes int64
+	m        sync.Map // fragmentKey → []byte
+	bytes    atomic.Int64
+	entries  atomic.Int64
 }
 
-// fragments holds the store of the newest snapshot seen.
+// fragments holds the store of the newest snapshot seen, bounded by the
+// renderings' share of the memory budget.
 type fragments struct {
-	store atomic.Pointer[fragmentStore]
+	maxBytes int64
+	store    atomic.Pointer[fragmentStore]
+	// evictions counts the renderings dropped with their snapshot.
+	evictions atomic.Uint64
 }
 
 // forSnapshot returns the store of snap, replacing the store of another
@@ -63,11 +90,22 @@ func (f *fragments) forSnapshot(snap *catalogue.Snapshot) *fragmentStore {
 		if cur != nil && cur.snap == snap {
 			return cur
 		}
-		next := &fragmentStore{snap: snap}
+		next := &fragmentStore{snap: snap, maxBytes: f.maxBytes}
 		if f.store.CompareAndSwap(cur, next) {
+			if cur != nil {
+				f.evictions.Add(uint64(cur.entries.Load()))
+			}
 			return next
 		}
 	}
+}
+
+func (f *fragments) stats() graphqlhttp.StoreStats {
+	st := graphqlhttp.StoreStats{Share: f.maxBytes, Evictions: f.evictions.Load()}
+	if s := f.store.Load(); s != nil {
+		st.Bytes, st.Entries = s.bytes.Load(), int(s.entries.Load())
+	}
+	return st
 }
 
 func (s *fragmentStore) get(k fragmentKey) ([]byte, bool) {
@@ -82,10 +120,12 @@ func (s *fragmentStore) get(k fragmentKey) ([]byte, bool) {
 // same moment may each find room for themselves: the store can pass its
 // bound by a rendering per core at most.
 func (s *fragmentStore) put(k fragmentKey, b []byte) {
-	if len(b) > maxFragmentBytes || s.bytes.Load()+int64(len(b)) > maxFragmentStoreBytes {
+	if len(b) > maxFragmentBytes || s.bytes.Load()+int64(len(b))+renderingOverhead > s.maxBytes {
 		return
 	}
-	if _, loaded := s.m.LoadOrStore(k, append([]byte(nil), b...)); !loaded {
-		s.bytes.Add(int64(len(b)))
+	kept := append([]byte(nil), b...) // its capacity is the allocation's
+	if _, loaded := s.m.LoadOrStore(k, kept); !loaded {
+		s.bytes.Add(int64(cap(kept)) + renderingOverhead)
+		s.entries.Add(1)
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -82,7 +83,54 @@ type refPlan struct {
 	id func(s *catalogue.Snapshot, rec any) (int64, bool)
 	// target writes the record, a pointer to its struct.
 	target *valuePlan
-	// node numbers the selection, for the renderings kept of it (see
+	// sel names the selection, for the renderings kept of it (see
 	// fragments.go).
-	node uint32
+	sel selectionID
 }
+
+// planSize estimates the heap a plan holds, for the memory budget: each
+// struct and slice it allocated, rounded up as the allocator rounds them.
+// What it points into (the document's parse, the schema, the tables) is
+// charged elsewhere or kept anyway. A declined plan is nil, and costs only
+// its memo entry.
+func planSize(p *operationPlan) int64 {
+	if p == nil {
+		return 0
+	}
+	n := roundUp(int64(unsafe.Sizeof(*p))) + roundUp(int64(cap(p.fields))*int64(unsafe.Sizeof(rootPlan{})))
+	for i := range p.fields {
+		rp := &p.fields[i]
+		n += roundUp(int64(cap(rp.key))) + roundUp(int64(cap(rp.field.Selections))*16) + valueSize(rp.value)
+		if rp.args != nil {
+			// A small map: its header, one group of 8 slots of a
+			// string and an interface, and the values boxed.
+			n += 48 + 8*(16+16) + int64(len(rp.args))*32
+		}
+	}
+	return n
+}
+
+func valueSize(p *valuePlan) int64 {
+	if p == nil {
+		return 0
+	}
+	n := roundUp(int64(unsafe.Sizeof(*p))) + valueSize(p.elem)
+	if p.object != nil {
+		n += roundUp(int64(unsafe.Sizeof(*p.object))) + roundUp(int64(cap(p.object.fields))*int64(unsafe.Sizeof(fieldPlan{})))
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			n += roundUp(int64(cap(f.key))) + roundUp(int64(len(f.typename))) + roundUp(int64(cap(f.index))*8) + valueSize(f.value)
+			if f.ref != nil {
+				n += roundUp(int64(unsafe.Sizeof(*f.ref))) + valueSize(f.ref.target)
+			}
+			if f.relation != nil {
+				n += roundUp(int64(unsafe.Sizeof(*f.relation)))
+			}
+		}
+	}
+	return n
+}
+
+// roundUp is n rounded up to a multiple of 16, about what the allocator's
+// size classes add to the small objects of a plan.
+func roundUp(n int64) int64 { return (n + 15) &^ 15 }

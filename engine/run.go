@@ -328,7 +328,7 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 			case f.ref != nil:
 				if id, ok := ex.refID(f.ref, v); ok {
 					if ex.fragments != nil {
-						if _, kept := ex.fragments.get(fragmentKey{f.ref.node, id}); kept {
+						if _, kept := ex.fragments.get(fragmentKey{f.ref.sel, id}); kept {
 							continue // written as it was: nothing to load
 						}
 					}
@@ -489,7 +489,7 @@ func (ex *execution) writeRef(buf []byte, v reflect.Value, r *refPlan) ([]byte, 
 	if !found {
 		return ex.write(buf, reflect.Zero(recordType(r.kind)), r.target)
 	}
-	key := fragmentKey{r.node, id}
+	key := fragmentKey{r.sel, id}
 	if ex.fragments != nil {
 		if b, kept := ex.fragments.get(key); kept {
 			return append(buf, b...), true

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sync/singleflight"
 
@@ -33,12 +34,18 @@ type ResponseCache struct {
 	entries map[cacheKey]*list.Element // of *answer
 	lru     *list.List                 // most recently used first
 	bytes   int64
+	// evictions counts the answers let go to make room, or with their
+	// version of the data.
+	evictions uint64
 
 	flight singleflight.Group
 }
 
 // NewResponseCache returns a cache of at most maxBytes of answers, or nil
-// (no caching) when maxBytes is 0 or less.
+// (no caching) when maxBytes is 0 or less. maxBytes is the response
+// cache's share of the memory budget (Memory.ResponseCacheBytes): each
+// answer is charged its body, its compressed variants, its key and what
+// the map and the list that hold it cost.
 func NewResponseCache(maxBytes int64) *ResponseCache {
 	if maxBytes <= 0 {
 		return nil
@@ -51,29 +58,25 @@ func NewResponseCache(maxBytes int64) *ResponseCache {
 	}
 }
 
-// CacheStats is what the cache holds now.
-type CacheStats struct {
-	Entries int
-	Bytes   int64
-}
-
-// Stats reports the cache's size; zero for a nil cache.
-func (c *ResponseCache) Stats() CacheStats {
+// Stats reports what the cache holds; zero for a nil cache.
+func (c *ResponseCache) Stats() StoreStats {
 	if c == nil {
-		return CacheStats{}
+		return StoreStats{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return CacheStats{Entries: len(c.entries), Bytes: c.bytes}
+	return StoreStats{Entries: len(c.entries), Bytes: c.bytes, Share: c.maxBytes, Evictions: c.evictions}
 }
 
 // cacheKey names one request's answer within a data version: a digest of
 // the document, the operation name and the canonical variables.
 type cacheKey [sha256.Size]byte
 
-// entryOverhead is what an entry costs beside its bytes: the key, the
-// list element, the map slot and the answer's fields.
-const entryOverhead = 256
+// entryOverhead is what an entry costs beside its body: the answer's
+// fields (its key among them), the closure and state of its etagBase,
+// the list element, and the map slot (the key again and a pointer, at
+// Go's load factor).
+var entryOverhead = heapSize(int64(unsafe.Sizeof(answer{}))) + 96 + lruEntryOverhead(int64(unsafe.Sizeof(cacheKey{})))
 
 // get returns the answer kept for key under version, or nil.
 func (c *ResponseCache) get(version string, key cacheKey) *answer {
@@ -94,7 +97,7 @@ func (c *ResponseCache) get(version string, key cacheKey) *answer {
 // put keeps a under version, unless it is too large or the cache has moved
 // on to another version meanwhile.
 func (c *ResponseCache) put(version string, a *answer) {
-	size := int64(len(a.body)) + entryOverhead
+	size := heapSize(int64(cap(a.body))) + entryOverhead
 	if size > c.maxEntryBytes {
 		return
 	}
@@ -136,12 +139,14 @@ func (c *ResponseCache) evict() {
 		c.lru.Remove(el)
 		delete(c.entries, a.key)
 		c.bytes -= a.size
+		c.evictions++
 	}
 }
 
 // reset empties the cache for a new version of the data. c.mu is held.
 func (c *ResponseCache) reset(version string) {
 	c.version = version
+	c.evictions += uint64(len(c.entries))
 	clear(c.entries)
 	c.lru.Init()
 	c.bytes = 0
@@ -189,7 +194,7 @@ func (a *answer) in(e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
 		}
 		v.bytes = z
 		if a.cache != nil {
-			a.cache.grow(a, int64(len(z)))
+			a.cache.grow(a, heapSize(int64(cap(z))))
 		}
 	})
 	if v.bytes == nil {

@@ -293,6 +293,9 @@ func TestResponseCacheBound(t *testing.T) {
 	if st.Entries == 0 || st.Entries >= 400 {
 		t.Errorf("the cache holds %d answers of 400; want some, evicted down to its bound", st.Entries)
 	}
+	if st.Evictions == 0 || st.Share != bound {
+		t.Errorf("stats %+v: want the evictions counted and the bound as the share", st)
+	}
 }
 
 func TestResponseCacheRunsConcurrentMissesOnce(t *testing.T) {
@@ -405,9 +408,12 @@ func TestResponseCacheCountsTheFirstVariant(t *testing.T) {
 	if gzipped.header.Get("Content-Encoding") != "gzip" || plain.status != http.StatusOK {
 		t.Fatalf("want a gzip answer, then the plain one: %d %v, %d", gzipped.status, gzipped.header, plain.status)
 	}
-	const overhead = 256 // per entry, as the cache counts it
-	want := int64(len(plain.body) + len(gzipped.body) + overhead)
-	if st := s.cache.Stats(); st.Entries != 1 || st.Bytes != want {
-		t.Errorf("the cache holds %d answers, %d bytes; want 1 and %d (the body, its gzip variant, the overhead)", st.Entries, st.Bytes, want)
+	// Each buffer is charged its capacity, as the allocator rounds it (a
+	// body grown by appending may have up to twice its length), and the
+	// entry's overhead (its key, fields, list element and map slot) is
+	// several hundred bytes.
+	least := int64(len(plain.body)+len(gzipped.body)) + 256
+	if st := s.cache.Stats(); st.Entries != 1 || st.Bytes < least || st.Bytes > 2*least {
+		t.Errorf("the cache holds %d answers, %d bytes; want 1 and %d-%d (the body, its gzip variant, the overhead)", st.Entries, st.Bytes, least, 2*least)
 	}
 }

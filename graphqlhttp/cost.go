@@ -3,8 +3,7 @@ package graphqlhttp
 import (
 	"context"
 	"reflect"
-
-	lru "github.com/hashicorp/golang-lru/v2"
+	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -67,7 +66,7 @@ func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 	limit := c.e.opts.Limits.MaxComplexity
 	// The walk visits each field once (the guard bounds them, fragments
 	// expanded), so the exact figure is cheap to report.
-	cost := c.e.costs.cached(oc, lengths)
+	cost := c.e.costs.cached(oc, c.e.docs.forOperation(oc), lengths)
 	if cost <= limit {
 		return nil
 	}
@@ -80,35 +79,34 @@ func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 // coster measures operations against one schema.
 type coster struct {
 	schema *ast.Schema
-	// known are the costs of operations without variables, whose cost
-	// is fixed for a document (the one the endpoint keeps for its text)
-	// and the lengths of one snapshot.
-	known *lru.Cache[costKey, int]
 }
 
+// costKey names a cost in a document's memo: the cost of an operation
+// without variables is fixed for its document and the lengths of one
+// snapshot.
 type costKey struct {
-	doc       *ast.QueryDocument
 	operation string
 	lengths   Lengths
 }
 
 func newCoster(schema *ast.Schema) *coster {
-	known, _ := lru.New[costKey, int](1000)
-	return &coster{schema: schema, known: known}
+	return &coster{schema: schema}
 }
 
 // cached returns the cost of oc's operation, as operation does, measured
-// once for an operation without variables.
-func (c *coster) cached(oc *graphql.OperationContext, lengths Lengths) int {
-	if len(oc.Operation.VariableDefinitions) > 0 || lengths != nil && !reflect.TypeOf(lengths).Comparable() {
+// once for an operation without variables and kept in the memo of its
+// document.
+func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Lengths) int {
+	if memo == nil || len(oc.Operation.VariableDefinitions) > 0 || lengths != nil && !reflect.TypeOf(lengths).Comparable() {
 		return c.operation(oc, lengths)
 	}
-	key := costKey{oc.Doc, oc.OperationName, lengths}
-	if cost, ok := c.known.Get(key); ok {
-		return cost
+	key := costKey{oc.OperationName, lengths}
+	if cost, ok := memo.Load(key); ok {
+		return cost.(int)
 	}
 	cost := c.operation(oc, lengths)
-	c.known.Add(key, cost)
+	// The key and the int, each boxed in an interface of the memo.
+	memo.Store(key, cost, heapSize(int64(unsafe.Sizeof(key)))+8)
 	return cost
 }
 

@@ -2,57 +2,85 @@ package graphqlhttp
 
 import (
 	"context"
+	"crypto/sha256"
 	"sync"
+	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
-	lru "github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
-// documents remembers what the endpoint learned of each query text: its
-// parse, the guard's verdict on it and whether it is valid against the
-// schema. A query is parsed and validated once while it is remembered,
-// whoever asks: the guard, gqlgen's executor (documents is its query
-// cache) and the event streams, and the engine finds its plan by the
-// parsed document itself. The texts are the keys, held in a map (not
-// digested with a cryptographic hash); they are bounded in number and in
-// bytes.
+// documents remembers what the endpoint learned of each query text. A
+// valid text is kept with its parse, and with what is derived from it
+// (its Memo: the engine's plans, the costs of its operations), under the
+// text itself. A text that does not parse, is refused by a limit or is
+// not valid keeps only that verdict, under the SHA-256 of the text: no
+// text and no parse, so that a stream of distinct refused queries costs
+// a few hundred bytes each rather than the megabyte a 10 KB parse weighs.
+// A query is parsed and validated once while it is remembered, whoever
+// asks: the guard, gqlgen's executor (documents is its query cache), the
+// event streams, the cost limit and the engine.
+//
+// Entries are charged what they keep on the heap (parseSize, the text,
+// the memo, the key and the LRU's own) against the documents' share of the
+// memory budget; the least recently used go first.
 type documents struct {
 	schema *ast.Schema
 	limits Limits
 	rules  func() *rules.Rules
 
 	mu      sync.Mutex
-	entries *lru.LRU[string, *document]
-	bytes   int // of the texts held
+	entries *chargedLRU[docKey, *document]
 	// parses counts the texts parsed, for tests.
 	parses int
 }
 
-// document is what is known of one query text.
-type document struct {
-	// parsed is the text parsed within the token limit; nil when it does
-	// not parse, which gqlgen then reports.
-	parsed *ast.QueryDocument
-	// verdict is the guard's: nil within the limits.
-	verdict *limitError
-	// valid is set when parsed passed gqlgen's validation, which then
-	// need not run again.
-	valid bool
+// docKey names an entry: a valid document by its text, any other by the
+// digest of its text.
+type docKey struct {
+	text string
+	sum  [sha256.Size]byte
 }
 
-const (
-	maxDocuments     = 1000
-	maxDocumentBytes = 16 << 20
+// document is what is known of one query text.
+type document struct {
+	// parsed is the text's parse, kept only for a valid document.
+	parsed *ast.QueryDocument
+	// parses is set when the text parses; when it does not, gqlgen
+	// reports why.
+	parses bool
+	// verdict is the guard's: nil within the limits.
+	verdict *limitError
+	// valid is set when the text passed gqlgen's validation, which then
+	// need not run again.
+	valid bool
+	// memo holds what is derived from a valid document; nil for others.
+	memo *Memo
+}
+
+// Verdicts are shared by every entry that has them: only a limit's own
+// message (with the measured figure) is made per text.
+var (
+	invalidDocument  = &document{parses: true}
+	unparsedDocument = &document{}
 )
 
-func newDocuments(schema *ast.Schema, limits Limits) *documents {
-	d := &documents{schema: schema, limits: limits, rules: validationRules}
-	d.entries, _ = lru.NewLRU(maxDocuments, func(query string, _ *document) { d.bytes -= len(query) })
-	return d
+// verdictSize is what a kept refusal costs besides the LRU's overhead:
+// the document, the limitError and its message.
+func verdictSize(d *document) int64 {
+	n := heapSize(int64(unsafe.Sizeof(document{})))
+	if d.verdict != nil {
+		n += heapSize(int64(unsafe.Sizeof(limitError{}))) + heapSize(int64(len(d.verdict.message)))
+	}
+	return n
+}
+
+func newDocuments(schema *ast.Schema, limits Limits, maxBytes int64) *documents {
+	return &documents{schema: schema, limits: limits, rules: validationRules,
+		entries: newChargedLRU[docKey, *document](maxBytes)}
 }
 
 // validationRules are the rules documents and gqlgen's executor (its
@@ -75,45 +103,140 @@ func validationRules() *rules.Rules {
 // lookup returns what is known of query, parsing, measuring and
 // validating it if it is new. The parse is outside the lock: two requests
 // bringing the same new text at once may both parse it, and the first to
-// finish is kept.
+// finish is kept. Only a valid document comes back with its parse.
 func (d *documents) lookup(query string) *document {
 	d.mu.Lock()
-	doc, ok := d.entries.Get(query)
+	doc, ok := d.entries.get(docKey{text: query})
 	d.mu.Unlock()
 	if ok {
 		return doc
 	}
-	doc = d.examine(query)
+	sum := docKey{sum: sha256.Sum256([]byte(query))}
+	d.mu.Lock()
+	doc, ok = d.entries.get(sum)
+	d.mu.Unlock()
+	if ok {
+		return doc
+	}
+	doc, size := d.examine(query)
+	key := sum
+	if doc.valid {
+		key = docKey{text: query}
+		doc.memo = &Memo{docs: d, key: key}
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.parses++
-	if kept, ok := d.entries.Get(query); ok {
+	if kept, ok := d.entries.get(key); ok {
 		return kept
 	}
-	if len(query) > maxDocumentBytes {
-		return doc
-	}
-	for d.bytes+len(query) > maxDocumentBytes {
-		d.entries.RemoveOldest()
-	}
-	d.entries.Add(query, doc)
-	d.bytes += len(query)
+	d.entries.add(key, doc, size+lruEntryOverhead(int64(unsafe.Sizeof(docKey{}))))
 	return doc
 }
 
 // examine parses query, measures it, and validates what is within the
 // limits: measuring comes first because validating some documents is
-// itself the danger (see checkQuery).
-func (d *documents) examine(query string) *document {
+// itself the danger (see checkQuery). It returns what is to be kept of
+// the text and what that costs.
+func (d *documents) examine(query string) (*document, int64) {
 	parsed, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, d.limits.MaxTokens)
 	if err != nil {
-		return &document{}
+		return unparsedDocument, verdictSize(unparsedDocument)
 	}
-	doc := &document{parsed: parsed, verdict: checkDocument(parsed, d.limits)}
-	if doc.verdict == nil && len(parsed.Operations) > 0 {
-		doc.valid = len(validator.ValidateWithRules(d.schema, parsed, d.rules())) == 0
+	if verdict := checkDocument(parsed, d.limits); verdict != nil {
+		doc := &document{parses: true, verdict: verdict}
+		return doc, verdictSize(doc)
 	}
-	return doc
+	if len(parsed.Operations) == 0 || len(validator.ValidateWithRules(d.schema, parsed, d.rules())) > 0 {
+		return invalidDocument, verdictSize(invalidDocument)
+	}
+	doc := &document{parsed: parsed, parses: true, valid: true}
+	// The parse points into the text (its Source, every name), so the
+	// text is kept once, as the key.
+	return doc, verdictSize(doc) + heapSize(int64(len(query))) + parseSize(parsed) +
+		heapSize(int64(unsafe.Sizeof(Memo{})))
+}
+
+// forOperation returns the memo of the document oc runs: nil when the
+// document is not kept, or oc holds another parse of its text (one gqlgen
+// made after the kept one was let go).
+func (d *documents) forOperation(oc *graphql.OperationContext) *Memo {
+	if oc == nil || oc.Doc == nil {
+		return nil
+	}
+	d.mu.Lock()
+	doc, ok := d.entries.peek(docKey{text: oc.RawQuery})
+	d.mu.Unlock()
+	if !ok || doc.parsed != oc.Doc {
+		return nil
+	}
+	return doc.memo
+}
+
+// charge counts n more bytes against the entry of key, if it is kept.
+func (d *documents) charge(key docKey, n int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.entries.grow(key, n)
+}
+
+func (d *documents) stats() StoreStats {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.entries.stats()
+}
+
+// Memo is what is kept of one valid document besides its parse: the
+// engine's plans, the costs of its operations. It lives as long as the
+// document is kept and is charged to it, so letting the document go frees
+// it, and nothing else holds the parse. A nil *Memo keeps nothing.
+type Memo struct {
+	docs *documents
+	key  docKey
+
+	mu      sync.Mutex
+	entries map[any]any
+}
+
+// maxMemoEntries bounds what one document keeps: an operation's cost is
+// kept per snapshot, and a plan per operation and set of Boolean
+// variables, so a document asked for all day would otherwise grow without
+// end. Past it nothing more is kept, and the values are made each time.
+const maxMemoEntries = 64
+
+// memoEntryOverhead is a memo entry's map slot: two interfaces at Go's
+// load factor.
+const memoEntryOverhead = 2 * ifaceSize * 23 / 20
+
+// Load returns the value kept under key.
+func (m *Memo) Load(key any) (any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.entries[key]
+	return v, ok
+}
+
+// Store keeps value under key (a comparable value), charging the
+// document size bytes for it (and its key, if that holds memory of its
+// own) besides the map's own; a key already kept stays as it is.
+func (m *Memo) Store(key, value any, size int64) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	if _, ok := m.entries[key]; ok || len(m.entries) >= maxMemoEntries {
+		m.mu.Unlock()
+		return
+	}
+	if m.entries == nil {
+		m.entries = map[any]any{}
+	}
+	m.entries[key] = value
+	m.mu.Unlock()
+	m.docs.charge(m.key, size+memoEntryOverhead)
 }
 
 // queryCache is documents as gqlgen's executor sees its query cache: it
@@ -125,7 +248,7 @@ var _ graphql.Cache[*ast.QueryDocument] = queryCache{}
 
 func (c queryCache) Get(_ context.Context, query string) (*ast.QueryDocument, bool) {
 	c.d.mu.Lock()
-	doc, ok := c.d.entries.Peek(query)
+	doc, ok := c.d.entries.peek(docKey{text: query})
 	c.d.mu.Unlock()
 	if !ok || !doc.valid {
 		return nil, false

@@ -2,11 +2,15 @@ package graphqlhttp
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // TestDocumentsParseOnce: a query text is parsed, measured and validated
@@ -15,7 +19,7 @@ import (
 // report).
 func TestDocumentsParseOnce(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
-	docs := newDocuments(schema, Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.withDefaults())
+	docs := newDocuments(schema, Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.withDefaults(), 1<<20)
 	cache := queryCache{docs}
 	ctx := context.Background()
 
@@ -44,19 +48,106 @@ func TestDocumentsParseOnce(t *testing.T) {
 	}
 }
 
-// TestDocumentsBounded: the texts held stay within their bound in bytes,
-// the oldest let go first.
+// TestDocumentsBounded: what the documents are charged never passes
+// their share, the oldest are let go first, and the evictions are
+// counted.
 func TestDocumentsBounded(t *testing.T) {
-	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int }`})
-	docs := newDocuments(schema, Limits{MaxTokens: 1 << 20}.withDefaults())
-	pad := strings.Repeat(" ", maxDocumentBytes/4)
-	for i := range 10 {
-		docs.lookup("{ a }" + pad + strings.Repeat(" ", i))
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
+	const share = 256 << 10
+	docs := newDocuments(schema, Limits{MaxTokens: 1 << 20}.withDefaults(), share)
+	var last string
+	for i := range 200 {
+		last = fmt.Sprintf("query Q%d { a b x: a y: b }", i)
+		docs.lookup(last)
+		if st := docs.stats(); st.Bytes > share {
+			t.Fatalf("after %d texts the documents are charged %d bytes, over their share %d", i+1, st.Bytes, share)
+		}
 	}
-	if docs.bytes > maxDocumentBytes || docs.entries.Len() > 4 {
-		t.Errorf("%d texts of %d bytes held, want at most %d bytes", docs.entries.Len(), docs.bytes, maxDocumentBytes)
+	st := docs.stats()
+	if st.Evictions == 0 || st.Entries >= 200 {
+		t.Errorf("200 valid documents in %d bytes: %+v; want some let go, and counted", share, st)
 	}
-	if _, ok := docs.entries.Peek("{ a }" + pad + strings.Repeat(" ", 9)); !ok {
+	if _, ok := docs.entries.peek(docKey{text: last}); !ok {
 		t.Errorf("the newest text was let go")
+	}
+	if _, ok := docs.entries.peek(docKey{text: "query Q0 { a b x: a y: b }"}); ok {
+		t.Errorf("the oldest text is still kept")
+	}
+}
+
+// TestRefusedTextsKeepOnlyTheirVerdict: 1,000 distinct refused 10 KB
+// texts (the attack of issue 22, which held a gigabyte of parses) leave
+// the documents charged their verdicts only, a few hundred bytes each,
+// and a refused text is still refused, without a parse, when it comes
+// back.
+func TestRefusedTextsKeepOnlyTheirVerdict(t *testing.T) {
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { abcdefgh: Int }`})
+	docs := newDocuments(schema, Limits{}.withDefaults(), 64<<20)
+	text := func(i int) string {
+		return fmt.Sprintf("# %d\n{ %s}", i, strings.Repeat("abcdefgh ", 1130)) // 10 KB, 1,130 fields
+	}
+	for i := range 1000 {
+		doc := docs.lookup(text(i))
+		if doc.verdict == nil || doc.verdict.code != CodeTooManyFields || doc.parsed != nil {
+			t.Fatalf("text %d: verdict %v, parse %v; want TOO_MANY_FIELDS and no parse", i, doc.verdict, doc.parsed)
+		}
+	}
+	st := docs.stats()
+	if st.Entries != 1000 || st.Bytes > 1000*400 {
+		t.Errorf("1,000 refused texts: %+v; want 1,000 entries of at most 400 bytes each", st)
+	}
+	parses := docs.parses
+	if v := docs.lookup(text(7)).verdict; v == nil || docs.parses != parses {
+		t.Errorf("a refused text seen again: verdict %v, parsed again %t", v, docs.parses != parses)
+	}
+	for _, e := range docs.entries.items {
+		if k := e.Value.(*lruEntry[docKey, *document]).key; k.text != "" {
+			t.Fatalf("a refused text is kept as a key")
+		}
+	}
+}
+
+// TestParseSizeTracksTheHeap: parseSize, what a parse is charged, is
+// within a fifth of what the parses add to the live heap, measured by
+// the runtime over many documents of several shapes.
+func TestParseSizeTracksTheHeap(t *testing.T) {
+	shapes := []func(i int) string{
+		func(i int) string { return fmt.Sprintf("{ a%d %s}", i, strings.Repeat("b ", 500)) },
+		func(i int) string {
+			return fmt.Sprintf(`query Q%d($id: Int!, $s: [String!] = ["x\ty"]) { item(id: $id) @include(if: true) { id name drops { item { id name } } } }`, i)
+		},
+		func(i int) string {
+			return fmt.Sprintf("# comment %d\nquery { ...F ... on Query { x: a } }\nfragment F on Query { a b { c(d: {e: [1, 2, 3], f: \"g\"}) } }", i)
+		},
+	}
+	for n, shape := range shapes {
+		const count = 300
+		texts := make([]string, count)
+		for i := range texts {
+			texts[i] = shape(i)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		docs := make([]*ast.QueryDocument, count)
+		for i, text := range texts {
+			doc, err := parser.ParseQuery(&ast.Source{Input: text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[i] = doc
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		var charged int64
+		for _, doc := range docs {
+			charged += parseSize(doc) + heapSize(int64(unsafe.Sizeof(ast.Source{})))
+		}
+		grown := int64(after.HeapAlloc) - int64(before.HeapAlloc) - heapSize(int64(count*8))
+		runtime.KeepAlive(docs)
+		t.Logf("shape %d: charged %d bytes a parse, the heap grew %d", n, charged/count, grown/count)
+		if ratio := float64(charged) / float64(grown); ratio < 0.8 || ratio > 1.25 {
+			t.Errorf("shape %d: parseSize charged %d bytes for parses that hold %d (ratio %.2f, want 0.8-1.25)", n, charged, grown, ratio)
+		}
 	}
 }

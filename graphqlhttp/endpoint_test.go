@@ -468,7 +468,7 @@ type slowExecutor struct {
 	running, max int
 }
 
-func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, int) (graphqlhttp.Answer, error) {
+func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, *graphqlhttp.Memo, int) (graphqlhttp.Answer, error) {
 	s.mu.Lock()
 	s.running++
 	s.max = max(s.max, s.running)

@@ -24,8 +24,11 @@ type Executor interface {
 	// Execute answers the operation in oc, or returns ErrDeclined to
 	// leave it to gqlgen. It stops, with no answer, as soon as the body
 	// grows past maxBytes (ErrResponseTooLarge) or ctx is done (ctx's
-	// error): it checks both while it works, not only at the end.
-	Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (Answer, error)
+	// error): it checks both while it works, not only at the end. memo
+	// is where it keeps what it derives from oc's document (its plans):
+	// it lives, and is charged to the memory budget, with the document
+	// the endpoint keeps; nil (a document not kept) keeps nothing.
+	Execute(ctx context.Context, oc *graphql.OperationContext, memo *Memo, maxBytes int) (Answer, error)
 }
 
 // Answer is what an Executor made of an operation.
@@ -62,7 +65,7 @@ var NoExecutor Executor = noExecutor{}
 
 type noExecutor struct{}
 
-func (noExecutor) Execute(context.Context, *graphql.OperationContext, int) (Answer, error) {
+func (noExecutor) Execute(context.Context, *graphql.OperationContext, *Memo, int) (Answer, error) {
 	return Answer{}, ErrDeclined
 }
 
@@ -119,7 +122,7 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	}
 	maxBytes := e.opts.Limits.MaxResponseBytes
 	if e.opts.Executor != nil {
-		answer, err := e.opts.Executor.Execute(ctx, oc, maxBytes)
+		answer, err := e.opts.Executor.Execute(ctx, oc, e.docs.forOperation(oc), maxBytes)
 		if !errors.Is(err, ErrDeclined) {
 			e.opts.Observer.Executed("engine")
 		}

@@ -25,7 +25,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/semaphore"
@@ -41,10 +40,14 @@ type Options struct {
 	// Introspection allows __schema and __type queries (the playground
 	// needs them).
 	Introspection bool
-	// APQCacheSize is how many automatic persisted queries are kept.
-	// Default 1000.
-	APQCacheSize int
-	Logger       *slog.Logger
+	// Memory is the memory budget the endpoint's stores draw from: the
+	// documents (parses, verdicts, the Executor's plans) and the automatic
+	// persisted queries, each bounded by its share in bytes and reported
+	// in Memory.Stats. Nil: the shares of DefaultMemoryBudget(0),
+	// unreported. (The response cache is bounded where it is made:
+	// NewResponseCache.)
+	Memory *Memory
+	Logger *slog.Logger
 	// Observer, if set, is told of every request.
 	Observer Observer
 	// Executor, if set, runs the operations it can faster than gqlgen's
@@ -180,9 +183,6 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.MaxErrors <= 0 {
 		opts.MaxErrors = 20
 	}
-	if opts.APQCacheSize <= 0 {
-		opts.APQCacheSize = 1000
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -201,7 +201,8 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.StreamMaxAge <= 0 {
 		opts.StreamMaxAge = 30 * time.Minute
 	}
-	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits), cacheControl: "no-cache",
+	shares := opts.Memory.Shares()
+	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
 		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	if opts.MaxAge > 0 {
@@ -225,7 +226,10 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](opts.APQCacheSize)}})
+	apq := newPersistedQueryCache(shares.PersistedQueries)
+	opts.Memory.Register("documents", e.docs.stats)
+	opts.Memory.Register("persisted_queries", apq.stats)
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
 	srv.Use(guard{e})
 	// Variables are coerced once the guard has passed the document and
 	// before gqlgen reads them; the cost limit, after, prices what they

@@ -40,6 +40,12 @@ var (
 	tooManyAliases = "{ " + marker + ": __typename " + repeatf(30, "a%d: __typename ") + "}"
 	// duplicated repeats one field 1001 times, with no alias.
 	duplicated = "# " + marker + "\n{ " + strings.Repeat("__typename ", 1001) + "}"
+	// costlyToValidate are 4 operations of 999 __typename (44 KB), each
+	// within the field limit: validating it took 0.2 s of CPU.
+	costlyToValidate = "# " + marker + "\n" + repeatf(4, "query Q%d { "+strings.Repeat("__typename ", 999)+"} ")
+	// samePairs is one operation of 999 __typename, within the field
+	// limit, whose 498,501 pairs validation compares.
+	samePairs = "# " + marker + "\n{ " + strings.Repeat("__typename ", 999) + "}"
 	// directiveFlood puts 21 directives on one field.
 	directiveFlood = "{ __typename " + strings.Repeat("@"+marker+" ", 21) + "}"
 	// variableDirectiveFlood puts them on a variable definition, which
@@ -215,6 +221,10 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "width", req: post(tooWide), status: 422, code: graphqlhttp.CodeTooManyFields},
 		{name: "aliases", req: post(tooManyAliases), status: 422, code: graphqlhttp.CodeTooManyAliases},
 		{name: "duplicated fields", req: post(duplicated), status: 422, code: graphqlhttp.CodeTooManyFields},
+		{name: "4 operations × 999 __typename", req: post(costlyToValidate), status: 422, code: graphqlhttp.CodeTooManyFields},
+		{name: "999 __typename, same-named pairs", req: post(samePairs), status: 422, code: graphqlhttp.CodeTooManyFields},
+		{name: "300 __typename over GET", req: getQuery("# " + marker + "\n{ " + strings.Repeat("__typename ", 300) + "}"), status: 422, code: graphqlhttp.CodeTooManyFields},
+		{name: "999 __typename in an unused fragment", req: post("{ __typename } fragment F on Query { " + samePairs[strings.Index(samePairs, "{")+1:]), status: 422, code: graphqlhttp.CodeTooManyFields},
 		{name: "directive flood", req: post(directiveFlood), status: 422, code: graphqlhttp.CodeTooManyDirective},
 		{name: "directive flood on a variable", req: post(variableDirectiveFlood), status: 422, code: graphqlhttp.CodeTooManyDirective},
 		{name: "exponential fragment fan-out", req: post(fanOutFields), status: 422, code: graphqlhttp.CodeTooManyFields},

@@ -29,7 +29,9 @@ type Limits struct {
 	MaxDepth              int
 	MaxIntrospectionDepth int
 	// MaxFields bounds the fields of an operation, fragments expanded (a
-	// fragment spread twice counts twice). Default 1000.
+	// fragment spread twice counts twice). Default 1000. A document may
+	// hold twice as many selections in all, so that no new one costs
+	// validation more than a few milliseconds (see checkDocument).
 	MaxFields int
 	// MaxAliases bounds the aliased fields, fragments expanded. Default 30.
 	MaxAliases int
@@ -138,7 +140,11 @@ func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 	if cyclic(frags) {
 		return &limitError{CodeFragmentCycle, "fragment_cycle", "fragments must not spread themselves, directly or through others"}
 	}
+	if n := documentSelections(doc); n > 2*l.MaxFields {
+		return &limitError{CodeTooManyFields, "document_fields", fmt.Sprintf("the document holds more than %d selections in all its operations and fragments", 2*l.MaxFields)}
+	}
 	m := measurer{frags: frags, memo: map[string]shape{}}
+	total := 0 // fields of every operation, fragments expanded
 	for _, op := range doc.Operations {
 		s := m.selections(op.SelectionSet)
 		s.directives = add(s.directives, len(op.Directives))
@@ -159,8 +165,136 @@ func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 		case s.directives > l.MaxDirectives:
 			return &limitError{CodeTooManyDirective, "directives", fmt.Sprintf("the query uses more than %d directives", l.MaxDirectives)}
 		}
+		if total = add(total, s.fields); total > 2*l.MaxFields {
+			return &limitError{CodeTooManyFields, "document_fields", fmt.Sprintf("the document's operations select more than %d fields together, fragments expanded", 2*l.MaxFields)}
+		}
+	}
+	// Validation compares every two fields that share a response key in
+	// one selection set (gqlparser's OverlappingFieldsCanBeMerged), with
+	// what they select: 999 __typename in one set cost 36 ms of CPU, 4
+	// such operations 143 ms. The pairs are counted first, each set's
+	// fields measured at most MaxFields by now (an unused fragment is
+	// measured here too, since validation walks it as well).
+	sets := make([]ast.SelectionSet, 0, len(doc.Operations)+len(doc.Fragments))
+	for _, op := range doc.Operations {
+		sets = append(sets, op.SelectionSet)
+	}
+	fragmentFields := 0 // of every fragment, each expanded
+	for _, f := range doc.Fragments {
+		n := m.fragment(f.Name).fields
+		if n > l.MaxFields {
+			return &limitError{CodeTooManyFields, "fields", fmt.Sprintf("the query selects more than %d fields, fragments expanded", l.MaxFields)}
+		}
+		// Validation walks each fragment expanded, so do the pairs
+		// below: a thousand fragments spreading one large one would
+		// cost a thousand times it. Fragments nested in fragments
+		// count in each, hence more room than for the operations.
+		if fragmentFields = add(fragmentFields, n); fragmentFields > 4*l.MaxFields {
+			return &limitError{CodeTooManyFields, "document_fields", fmt.Sprintf("the document's fragments select more than %d fields together, each expanded", 4*l.MaxFields)}
+		}
+		sets = append(sets, f.SelectionSet)
+	}
+	pairs := 0
+	for _, set := range sets {
+		if pairs = add(pairs, m.fieldPairs([]ast.SelectionSet{set}, maxFieldPairs-pairs)); pairs > maxFieldPairs {
+			return &limitError{CodeTooManyFields, "field_pairs", "the document selects the same field too many times in one selection set, fragments expanded"}
+		}
 	}
 	return nil
+}
+
+// maxFieldPairs bounds the pairs of same-named fields validation compares
+// in a document: 10,000 pairs (141 __typename in one set) take it about a
+// millisecond (BenchmarkValidateWorstDocument). A usual query has none or
+// a few, from fragments that select a field also selected beside them.
+const maxFieldPairs = 10000
+
+// documentSelections counts the selections written in a document, every
+// operation and fragment, fragments not expanded: what validation walks
+// at least once, whatever the operations spread.
+func documentSelections(doc *ast.QueryDocument) int {
+	var count func(set ast.SelectionSet) int
+	count = func(set ast.SelectionSet) int {
+		n := len(set)
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				n += count(s.SelectionSet)
+			case *ast.InlineFragment:
+				n += count(s.SelectionSet)
+			}
+		}
+		return n
+	}
+	n := 0
+	for _, op := range doc.Operations {
+		n += count(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		n += count(f.SelectionSet)
+	}
+	return n
+}
+
+// fragment measures the fragment of that name, once.
+func (m measurer) fragment(name string) shape {
+	fs, ok := m.memo[name]
+	if !ok {
+		if def, known := m.frags[name]; known {
+			fs = m.selections(def.SelectionSet)
+			fs.directives = add(fs.directives, len(def.Directives))
+		}
+		m.memo[name] = fs
+	}
+	return fs
+}
+
+// fieldPairs counts the pairs of fields sharing a response key in the
+// selection sets given (one set, or the sets of same-keyed fields, which
+// validation compares with one another), inline fragments and fragments
+// expanded, and then the pairs among what each key's fields select,
+// merged. It stops once past limit. The sets are those of an operation or
+// a fragment already measured within MaxFields, so the walk is as long.
+func (m measurer) fieldPairs(sets []ast.SelectionSet, limit int) int {
+	counts := map[string]int{}
+	subsets := map[string][]ast.SelectionSet{}
+	var collect func(set ast.SelectionSet)
+	collect = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				key := s.Alias
+				if key == "" {
+					key = s.Name
+				}
+				counts[key]++
+				if len(s.SelectionSet) > 0 {
+					subsets[key] = append(subsets[key], s.SelectionSet)
+				}
+			case *ast.InlineFragment:
+				collect(s.SelectionSet)
+			case *ast.FragmentSpread:
+				if def, ok := m.frags[s.Name]; ok {
+					collect(def.SelectionSet)
+				}
+			}
+		}
+	}
+	for _, set := range sets {
+		collect(set)
+	}
+	pairs := 0
+	for _, k := range counts {
+		if pairs = add(pairs, k*(k-1)/2); pairs > limit {
+			return pairs
+		}
+	}
+	for _, sub := range subsets {
+		if pairs = add(pairs, m.fieldPairs(sub, limit-pairs)); pairs > limit {
+			return pairs
+		}
+	}
+	return pairs
 }
 
 // cyclic reports whether any fragment spreads itself, directly or through
@@ -258,15 +392,7 @@ func (m measurer) selections(set ast.SelectionSet) shape {
 			child = m.selections(f.SelectionSet)
 			child.directives = add(child.directives, len(f.Directives))
 		case *ast.FragmentSpread:
-			fs, ok := m.memo[f.Name]
-			if !ok {
-				if def, known := m.frags[f.Name]; known {
-					fs = m.selections(def.SelectionSet)
-					fs.directives = add(fs.directives, len(def.Directives))
-				}
-				m.memo[f.Name] = fs
-			}
-			child = fs
+			child = m.fragment(f.Name)
 			child.directives = add(child.directives, len(f.Directives))
 		}
 		s.depth = max(s.depth, child.depth)

@@ -495,16 +495,16 @@ type countingExecutor struct {
 	offered atomic.Int64
 }
 
-func (c *countingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (graphqlhttp.Answer, error) {
+func (c *countingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
 	c.offered.Add(1)
-	return c.Executor.Execute(ctx, oc, maxBytes)
+	return c.Executor.Execute(ctx, oc, memo, maxBytes)
 }
 
 // TestQueryAcceptingJSONAndStreams: a client that takes JSON as well as an
 // event stream (urql asks every operation so) has its query answered as
 // any other, as JSON, by the endpoint's own path.
 func TestQueryAcceptingJSONAndStreams(t *testing.T) {
-	exec := &countingExecutor{Executor: resolvers.NewEngine()}
+	exec := &countingExecutor{Executor: resolvers.NewEngine(nil)}
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, Executor: exec})
 	const urqlAccept = "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed"
 	s := openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{"query": `{ item(id: 1) { name } }`}, "Accept", urqlAccept)

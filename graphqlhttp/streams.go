@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // notSubscription says why req, asked for as an event stream, is not
@@ -32,7 +33,14 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 	}
 	// A stream's document is parsed once, however often clients
 	// reconnect with it.
-	doc := e.docs.lookup(req.query).parsed
+	known := e.docs.lookup(req.query)
+	doc := known.parsed
+	if doc == nil && known.parses {
+		// Only a valid query keeps its parse: the kind of a refused or
+		// invalid one is read again, within the token limit, and gqlgen
+		// reports what is wrong with it as it does over POST.
+		doc, _ = parser.ParseQueryWithTokenLimit(&ast.Source{Input: req.query}, e.opts.Limits.MaxTokens)
+	}
 	var op *ast.OperationDefinition
 	if doc != nil {
 		op = doc.Operations.ForName(req.operationName) // as gqlgen finds it

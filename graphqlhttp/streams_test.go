@@ -46,7 +46,7 @@ func TestAcceptsJSON(t *testing.T) {
 // gqlgen finds it.
 func TestOperationKinds(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int } type Mutation { a: Int } type Subscription { a: Int }`})
-	docs := newDocuments(schema, Limits{MaxTokens: 12})
+	docs := newDocuments(schema, Limits{MaxTokens: 12}.withDefaults(), 1<<20)
 	for _, tt := range []struct {
 		name, query, operationName string
 		want                       ast.Operation // "" when none is found

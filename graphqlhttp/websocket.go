@@ -340,7 +340,7 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 		}
 	}
 	if e.opts.Executor != nil {
-		answer, err := e.opts.Executor.Execute(ctx, oc, e.opts.Limits.MaxResponseBytes)
+		answer, err := e.opts.Executor.Execute(ctx, oc, e.docs.forOperation(oc), e.opts.Limits.MaxResponseBytes)
 		if !errors.Is(err, ErrDeclined) {
 			e.opts.Observer.Executed("engine")
 			var resp *graphql.Response

@@ -35,7 +35,7 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 	}{{"embedded", embedded(t), 1600}, {"fixture", fixture(t), 8}} {
 		t.Run(c.name, func(t *testing.T) {
 			st := storeOf(c.snap)
-			engine := &resolvers.Counting{Executor: resolvers.NewEngine()}
+			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
 			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: engine})
 			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: graphqlhttp.NoExecutor})
 			g := querygen.New(schema.Schema(), uint64(len(c.name))+7)

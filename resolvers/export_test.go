@@ -18,8 +18,8 @@ type Counting struct {
 	answered atomic.Int64
 }
 
-func (c *Counting) Execute(ctx context.Context, oc *graphql.OperationContext, maxBytes int) (graphqlhttp.Answer, error) {
-	answer, err := c.Executor.Execute(ctx, oc, maxBytes)
+func (c *Counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+	answer, err := c.Executor.Execute(ctx, oc, memo, maxBytes)
 	if err == nil {
 		c.answered.Add(1)
 	}

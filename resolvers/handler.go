@@ -24,7 +24,7 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 	// Unless told otherwise, queries run on the engine, and introspection
 	// on gqlgen's executor.
 	if httpOpts.Executor == nil {
-		httpOpts.Executor = NewEngine()
+		httpOpts.Executor = NewEngine(httpOpts.Memory)
 	}
 	httpOpts.Lengths = newLengthsCache().forRequest
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
@@ -53,7 +53,8 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 	})
 }
 
-// NewEngine returns the engine over the resolvers' root fields.
-func NewEngine() *engine.Engine {
-	return engine.New((&Resolver{}).RootFields())
+// NewEngine returns the engine over the resolvers' root fields, keeping
+// its renderings within mem's share (nil: the default budget's).
+func NewEngine(mem *graphqlhttp.Memory) *engine.Engine {
+	return engine.New((&Resolver{}).RootFields(), mem)
 }

@@ -1,0 +1,46 @@
+package graphqlhttp
+
+import (
+	"context"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+// persistedQueryCache keeps the texts of automatic persisted queries by
+// their hash, bounded in bytes by the persisted queries' share of the
+// memory budget: each entry is charged its hash, its text and the LRU's
+// overhead. (gqlgen's own cache is bounded by count, and a count of
+// 64 KiB texts is no bound.)
+type persistedQueryCache struct {
+	mu      sync.Mutex
+	entries *chargedLRU[string, string]
+}
+
+var _ graphql.Cache[string] = (*persistedQueryCache)(nil)
+
+func newPersistedQueryCache(maxBytes int64) *persistedQueryCache {
+	return &persistedQueryCache{entries: newChargedLRU[string, string](maxBytes)}
+}
+
+func (c *persistedQueryCache) Get(_ context.Context, hash string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries.get(hash)
+}
+
+// Add keeps query under hash, which gqlgen has checked is its SHA-256.
+func (c *persistedQueryCache) Add(_ context.Context, hash, query string) {
+	// The key and the value are strings of their own: 2 string headers in
+	// the entry, then the bytes of each.
+	size := lruEntryOverhead(2*ptrSize) + 2*2*ptrSize + heapSize(int64(len(hash))) + heapSize(int64(len(query)))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries.add(hash, query, size)
+}
+
+func (c *persistedQueryCache) stats() StoreStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries.stats()
+}
