@@ -101,6 +101,23 @@ type Options struct {
 	// it. Default 30m.
 	StreamMaxAge time.Duration
 
+	// MaxOperationsPerWebSocket caps the operations, queries and
+	// subscriptions alike, under way at once over one WebSocket: one more
+	// gets the protocol's error message, TOO_MANY_OPERATIONS. Default 16.
+	MaxOperationsPerWebSocket int
+	// WebSocketBufferBytes bounds what waits to be sent to one
+	// WebSocket's client: once that many bytes (or 256 messages) are
+	// queued and not written, the client is not reading fast enough, and
+	// is cut off (its TCP connection closed) and its places freed. One
+	// answer may overshoot it: an answer is bounded by MaxResponseBytes.
+	// A connection holds at most about this plus MaxResponseBytes, and
+	// the message being written. Default 1 MiB.
+	WebSocketBufferBytes int
+	// WebSocketWriteTimeout bounds the writing of each message to a
+	// WebSocket: a client that does not take it in time is cut off.
+	// Default 10s, as Cosmo's.
+	WebSocketWriteTimeout time.Duration
+
 	// Connections, if set, counts the WebSocket connections open: a
 	// server's Shutdown does not wait for them, so a caller that closes
 	// Done waits on it to let them complete their subscriptions and close.
@@ -201,8 +218,17 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.StreamMaxAge <= 0 {
 		opts.StreamMaxAge = 30 * time.Minute
 	}
+	if opts.MaxOperationsPerWebSocket <= 0 {
+		opts.MaxOperationsPerWebSocket = 16
+	}
+	if opts.WebSocketBufferBytes <= 0 {
+		opts.WebSocketBufferBytes = 1 << 20
+	}
+	if opts.WebSocketWriteTimeout <= 0 {
+		opts.WebSocketWriteTimeout = 10 * time.Second
+	}
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits), cacheControl: "no-cache",
-		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
+		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
@@ -255,11 +281,8 @@ type endpoint struct {
 	// cacheControl is the Cache-Control of a complete GET answer.
 	cacheControl string
 	// running admits as many operations at once as there are cores to
-	// run them; the others wait their turn in arrival order, within their
-	// time budget. Run all at once, they share the cores and the
-	// scheduler, and the unlucky ones wait far longer: at 32 connections
-	// this cut a nested query's p99 from about 120 ms to about 45 ms.
-	running *semaphore.Weighted
+	// run them, the others in turns fair between clients (see admission).
+	running *admission
 	// streams holds a place for each open event stream.
 	streams *semaphore.Weighted
 	// costs measures operations against the schema (see cost.go).

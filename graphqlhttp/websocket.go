@@ -1,8 +1,13 @@
 package graphqlhttp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -11,8 +16,8 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/executor"
-	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	coderws "github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -89,8 +94,45 @@ func originMatches(pattern, origin string) bool {
 	return len(origin) >= len(prefix)+len(suffix) && strings.HasPrefix(origin, prefix) && strings.HasSuffix(origin, suffix)
 }
 
-// websocket serves the graphql-transport-ws protocol by gqlgen's WebSocket
-// transport, with the endpoint's limits:
+// The graphql-transport-ws close codes (the protocol's, and the
+// WebSocket's own).
+const (
+	wsBadMessage   coderws.StatusCode = 4400 // a message the protocol does not allow
+	wsUnauthorized coderws.StatusCode = 4401 // subscribe before connection_ack
+	wsInitTimeout  coderws.StatusCode = 4408 // no connection_init in time
+	wsDuplicateID  coderws.StatusCode = 4409 // subscribe with an id in use
+	wsTooManyInits coderws.StatusCode = 4429 // a second connection_init
+)
+
+const (
+	// wsInitWait is how long a client has to send connection_init.
+	wsInitWait = 10 * time.Second
+	// wsCloseWait bounds a close: once the close frame is queued, the
+	// queue before it and the frame are written, and the client's close
+	// answered, within it, or the TCP connection is closed. A client
+	// that reads does it in a round trip.
+	wsCloseWait = 2 * time.Second
+	// wsMaxQueued bounds the messages queued for one client, besides
+	// their bytes (Options.WebSocketBufferBytes): as gorilla/websocket's
+	// chat example bounds its clients' queues.
+	wsMaxQueued = 256
+)
+
+// CodeTooManyOperations refuses an operation over a WebSocket beyond
+// Options.MaxOperationsPerWebSocket: the connection has that many under
+// way; the client sends it again once one has ended.
+const CodeTooManyOperations = "TOO_MANY_OPERATIONS"
+
+// wsMessage is a graphql-transport-ws message.
+type wsMessage struct {
+	Type    string          `json:"type"`
+	ID      string          `json:"id,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// websocket serves the graphql-transport-ws protocol over coder/websocket,
+// running each operation on gqlgen's executor (wsExecutor), with the
+// endpoint's limits:
 //
 //   - A connection holds one of MaxStreams places and one of its client's
 //     MaxStreamsPerClient from the start, which its first subscription
@@ -102,16 +144,29 @@ func originMatches(pattern, origin string) bool {
 //     the same code.
 //   - Every operation goes through gqlgen's executor, with the guard, the
 //     cost limit and the other extensions, as over HTTP. A query (or
-//     mutation) runs within RequestTimeout, in its turn for a core, and
-//     within MaxResponseBytes; a subscription has no time budget.
+//     mutation) runs within RequestTimeout, in its client's turn for a
+//     core, and within MaxResponseBytes; a subscription has no time
+//     budget. At most MaxOperationsPerWebSocket operations, queries and
+//     subscriptions, are under way at once; one more gets an error
+//     message, TOO_MANY_OPERATIONS.
 //   - A message is at most MaxBodyBytes, as a POST body is.
+//   - What is sent waits in a queue of WebSocketBufferBytes (and 256
+//     messages), written by one writer, each message within
+//     WebSocketWriteTimeout. A client that does not read fast enough to
+//     keep within both is cut off at once: its TCP connection is closed,
+//     since no close frame would reach it before the bytes it has not
+//     read (its library reports 1006). Its places are freed.
 //   - The server pings every KeepAlive and closes a connection whose client
-//     does not answer within two; a client must send connection_init within
-//     10 s.
+//     has not answered a ping within two; a pong sent unasked does not
+//     count. A client must send connection_init within 10 s (else 4408),
+//     once (4429), before it subscribes (4401). A message the protocol
+//     does not allow closes the connection with 4400, a subscribe whose
+//     id is under way with 4409.
 //   - At StreamMaxAge (less up to a tenth) or when Done closes, each open
 //     subscription gets complete, queries under way are answered (within
 //     their budget), and the connection closes normally (1000), so that
-//     its client connects again, to whichever replica the balancer picks.
+//     its client connects again, to whichever replica the balancer picks;
+//     a client that does not take the close within 2 s is cut off.
 //
 // It returns the outcome, for the observer.
 func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
@@ -132,61 +187,143 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 		e.refusePlace(w, r, herr)
 		return "rejected"
 	}
-	if wg := e.opts.Connections; wg != nil {
-		wg.Add(1)
-		defer wg.Done()
-	}
 	// The connection's base place is given back once every operation it
-	// ran has ended (below, after the transport returns).
-	ctx, closeConn := context.WithCancel(r.Context())
-	defer closeConn()
-	ending, end := context.WithCancel(context.WithoutCancel(ctx))
-	defer end()
-	c := &wsConn{e: e, client: client, ending: ending,
-		pending: map[*graphql.OperationContext]func(context.Context) context.Context{}, zero: make(chan struct{})}
+	// ran has ended (below).
+	placed := true
 	defer func() {
-		// The transport has cancelled what was still running; queries
-		// end within their budget.
-		<-c.idle()
-		e.releasePlace(client)
+		if placed {
+			e.releasePlace(client)
+		}
 	}()
 	// A WebSocket outlives the server's read and write timeouts, which
 	// the hijacked connection would otherwise keep.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
-	go c.live(ctx, end, closeConn)
-
-	// The transport negotiates the subprotocols it knows: it is offered
-	// only this one. The origin was checked above, against the CORS
-	// policy rather than the library's same-host rule.
-	r = r.Clone(ctx)
-	r.Header.Set("Sec-WebSocket-Protocol", wsSubprotocol)
-	readLimit := e.opts.Limits.MaxBodyBytes
-	t := gqltransport.Websocket{
-		Implementation:   gqltransport.CoderWebsocketImplementation{AcceptOptions: coderws.AcceptOptions{InsecureSkipVerify: true}},
-		InitTimeout:      10 * time.Second,
-		PingPongInterval: e.opts.KeepAlive,
-		PayloadReadLimit: &readLimit,
-		ErrorFunc:        func(context.Context, error) {}, // a client leaving is no error of ours
+	uw := &upgradeWriter{ResponseWriter: w}
+	// The origin was checked above, against the CORS policy rather than
+	// the library's same-host rule.
+	conn, err := coderws.Accept(uw, r, &coderws.AcceptOptions{Subprotocols: []string{wsSubprotocol}, InsecureSkipVerify: true})
+	if err != nil {
+		// Not a handshake the library takes: answered as any request the
+		// endpoint refuses, and logged here rather than by a library.
+		e.opts.Logger.InfoContext(r.Context(), "websocket: handshake refused", "request_id", RequestID(r.Context()), "err", err)
+		if uw.status != 0 {
+			e.opts.Observer.Rejected("websocket_handshake")
+			e.reject(w, r, &httpError{uw.status, limitError{CodeBadRequest, "websocket_handshake",
+				"not a WebSocket handshake this server takes (RFC 6455, version 13)"}})
+		}
+		return "rejected"
 	}
+	if wg := e.opts.Connections; wg != nil {
+		wg.Add(1)
+		defer wg.Done()
+	}
+	conn.SetReadLimit(e.opts.Limits.MaxBodyBytes)
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	ending, end := context.WithCancel(context.WithoutCancel(ctx))
+	defer end()
+	c := &wsConn{e: e, client: client, conn: conn, netConn: uw.conn, header: r.Header, ending: ending,
+		pending: map[*graphql.OperationContext]func(context.Context) context.Context{}, zero: make(chan struct{}),
+		active: map[string]*wsOp{}, wake: make(chan struct{}, 1), cut: make(chan struct{}), written: make(chan struct{})}
+	c.exec = &wsExecutor{Executor: e.exec, c: c}
 	defer func() {
 		if p := recover(); p != nil {
 			e.exec.PresentRecoveredError(ctx, p)
 		}
 	}()
-	t.Do(w, r, &wsExecutor{Executor: e.exec, c: c})
+	go c.writeLoop()
+	go c.live(ctx, end)
+	initTimer := time.AfterFunc(wsInitWait, func() {
+		c.mu.Lock()
+		acked := c.acked
+		c.mu.Unlock()
+		if !acked {
+			c.close(wsInitTimeout, "Connection initialisation timeout")
+		}
+	})
+
+	c.readLoop(ctx)
+
+	initTimer.Stop()
+	c.mu.Lock()
+	closing := c.closeCode != 0
+	c.mu.Unlock()
+	if !closing {
+		// The client closed, or the connection broke: nothing more can
+		// be sent.
+		c.cutOff()
+	}
+	<-c.written // within wsCloseWait
+	c.cutOff()
+	conn.CloseNow()
+	// Every operation is cancelled; queries end within their budget.
+	cancel()
+	c.running.Wait()
+	<-c.idle()
+	placed = false
+	e.releasePlace(client)
 	return "ok"
 }
 
-// wsConn is one WebSocket's share of the endpoint: its places and the
-// operations it runs.
+// upgradeWriter is the response writer a WebSocket is accepted on: it
+// keeps the TCP connection the library takes over, so that a client that
+// does not read can be cut off whatever the library's writer is doing,
+// and it holds back the plain-text answer the library writes to a
+// handshake it refuses, for the endpoint to answer as it answers every
+// refusal.
+type upgradeWriter struct {
+	http.ResponseWriter
+	conn net.Conn
+	// status is a refusal's status; its body is dropped.
+	status int
+}
+
+func (u *upgradeWriter) WriteHeader(status int) {
+	if status != http.StatusSwitchingProtocols {
+		u.status = status
+		return
+	}
+	u.ResponseWriter.WriteHeader(status)
+}
+
+func (u *upgradeWriter) Write(p []byte) (int, error) {
+	if u.status != 0 {
+		return len(p), nil
+	}
+	return u.ResponseWriter.Write(p)
+}
+
+func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(u.ResponseWriter).Hijack()
+	u.conn = conn
+	return conn, brw, err
+}
+
+func (u *upgradeWriter) Unwrap() http.ResponseWriter { return u.ResponseWriter }
+
+// wsConn is one WebSocket: its places, the operations it runs and what it
+// has to send.
 type wsConn struct {
-	e      *endpoint
-	client netip.Prefix
+	e       *endpoint
+	client  netip.Prefix
+	conn    *coderws.Conn
+	netConn net.Conn
+	header  http.Header
+	exec    *wsExecutor
 	// ending is done when the connection is to end: its subscriptions
 	// complete.
 	ending context.Context
+	// running counts the operations' goroutines.
+	running sync.WaitGroup
+	// wake tells the writer a message, or the close, is queued.
+	wake chan struct{}
+	// cut is closed when the TCP connection is closed (cutOff).
+	cut chan struct{}
+	// written is closed when the writer is done.
+	written chan struct{}
 
 	mu sync.Mutex
 	// subs counts the subscriptions open; the connection holds
@@ -199,6 +336,29 @@ type wsConn struct {
 	pending map[*graphql.OperationContext]func(context.Context) context.Context
 	// zero is closed, and replaced, each time ops falls to 0.
 	zero chan struct{}
+	// acked reports connection_init answered.
+	acked bool
+	// active are the operations under way by id; inFlight counts them
+	// with those the client completed that are still winding down.
+	active   map[string]*wsOp
+	inFlight int
+	// pingSent is when the oldest ping not answered was sent; zero when
+	// every ping is answered.
+	pingSent time.Time
+	// queue holds the messages to send, queued their bytes.
+	queue  [][]byte
+	queued int
+	// closeCode, once set, is the close frame the writer sends after the
+	// queue; nothing more is queued.
+	closeCode   coderws.StatusCode
+	closeReason string
+	isCut       bool
+}
+
+// wsOp is an operation under way.
+type wsOp struct {
+	id     string
+	cancel context.CancelFunc
 }
 
 // closed is a channel that is closed.
@@ -216,9 +376,9 @@ func (c *wsConn) idle() <-chan struct{} {
 
 // live ends the connection at its age, when Done closes or never (if the
 // client leaves first): the subscriptions first (end), then, once the
-// operations under way are over or had their time budget, the connection
-// (closeConn), which the transport closes normally.
-func (c *wsConn) live(ctx context.Context, end, closeConn context.CancelFunc) {
+// operations under way are over or had their time budget, the connection,
+// closed normally.
+func (c *wsConn) live(ctx context.Context, end context.CancelFunc) {
 	age := time.NewTimer(streamAge(c.e.opts.StreamMaxAge))
 	defer age.Stop()
 	select {
@@ -236,7 +396,295 @@ func (c *wsConn) live(ctx context.Context, end, closeConn context.CancelFunc) {
 	case <-ctx.Done():
 		return
 	}
-	closeConn()
+	c.close(coderws.StatusNormalClosure, "")
+}
+
+// readLoop reads the client's messages until the connection closes, or
+// the server closes it.
+func (c *wsConn) readLoop(ctx context.Context) {
+	for {
+		_, b, err := c.conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		start := graphql.Now()
+		c.mu.Lock()
+		closing := c.closeCode != 0
+		c.mu.Unlock()
+		if closing {
+			// Nothing more is taken; the close is under way.
+			continue
+		}
+		var m wsMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			c.close(wsBadMessage, "Invalid message received")
+			continue
+		}
+		switch m.Type {
+		case "connection_init":
+			c.mu.Lock()
+			again := c.acked
+			c.acked = true
+			c.mu.Unlock()
+			if again {
+				c.close(wsTooManyInits, "Too many initialisation requests")
+				continue
+			}
+			c.send(marshal(wsMessage{Type: "connection_ack"}))
+			go c.keepAlive(ctx)
+		case "ping":
+			// Answered as graphql-ws answers it, with its payload.
+			c.send(marshal(wsMessage{Type: "pong", Payload: m.Payload}))
+		case "pong":
+			// Only an answer to a ping counts: one sent unasked says
+			// nothing of whether the client still reads.
+			c.mu.Lock()
+			c.pingSent = time.Time{}
+			c.mu.Unlock()
+		case "subscribe":
+			c.subscribe(ctx, m, start)
+		case "complete":
+			c.mu.Lock()
+			op := c.active[m.ID]
+			delete(c.active, m.ID)
+			c.mu.Unlock()
+			if op != nil {
+				op.cancel()
+			}
+		default:
+			c.close(wsBadMessage, "Invalid message received")
+		}
+	}
+}
+
+// subscribe starts the operation of a subscribe message.
+func (c *wsConn) subscribe(ctx context.Context, m wsMessage, start time.Time) {
+	params := &graphql.RawParams{}
+	dec := json.NewDecoder(bytes.NewReader(m.Payload))
+	dec.UseNumber()
+	if m.ID == "" || dec.Decode(params) != nil {
+		c.close(wsBadMessage, "Invalid message received")
+		return
+	}
+	c.mu.Lock()
+	if !c.acked {
+		c.mu.Unlock()
+		c.close(wsUnauthorized, "Unauthorized")
+		return
+	}
+	if c.active[m.ID] != nil {
+		c.mu.Unlock()
+		// A close reason is at most 123 bytes.
+		c.close(wsDuplicateID, "Subscriber for "+strings.ToValidUTF8(m.ID[:min(len(m.ID), 80)], "")+" already exists")
+		return
+	}
+	if c.inFlight >= c.e.opts.MaxOperationsPerWebSocket {
+		c.mu.Unlock()
+		c.send(marshal(wsMessage{Type: "error", ID: m.ID, Payload: marshal(gqlerror.List{{
+			Message: fmt.Sprintf("this connection has %d operations under way; send it again once one has ended",
+				c.e.opts.MaxOperationsPerWebSocket),
+			Extensions: map[string]any{"code": CodeTooManyOperations}}})}))
+		c.e.opts.Observer.Rejected("operations_per_websocket")
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	op := &wsOp{id: m.ID, cancel: cancel}
+	c.active[m.ID] = op
+	c.inFlight++
+	c.running.Add(1)
+	c.mu.Unlock()
+	params.Headers = c.header
+	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
+	go c.run(ctx, op, params)
+}
+
+// run runs an operation and sends what it answers, then complete: what
+// gqlgen's executor refuses goes as an error message when the protocol
+// would have refused it (a document that does not parse or validate, a
+// limit), else as a result with the errors.
+func (c *wsConn) run(ctx context.Context, op *wsOp, params *graphql.RawParams) {
+	defer func() {
+		op.cancel()
+		c.mu.Lock()
+		if c.active[op.id] == op {
+			delete(c.active, op.id)
+		}
+		c.inFlight--
+		c.mu.Unlock()
+		c.running.Done()
+	}()
+	ctx = graphql.StartOperationTrace(ctx)
+	oc, errs := c.exec.CreateOperationContext(ctx, params)
+	if errs != nil {
+		resp := c.exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs)
+		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
+			// The operation ends with the error: no complete follows.
+			c.sendFor(op, "error", marshal(resp.Errors))
+			return
+		}
+		c.sendFor(op, "next", marshal(resp))
+		c.sendFor(op, "complete", nil)
+		return
+	}
+	ctx = graphql.WithOperationContext(ctx, oc)
+	defer func() {
+		if p := recover(); p != nil {
+			err := c.e.exec.PresentRecoveredError(ctx, p)
+			gerr, _ := err.(*gqlerror.Error)
+			c.sendFor(op, "error", marshal(gqlerror.List{gerr}))
+		}
+	}()
+	responses, ctx := c.exec.DispatchOperation(ctx, oc)
+	for {
+		resp := responses(ctx)
+		if resp == nil {
+			break
+		}
+		c.sendFor(op, "next", marshal(resp))
+	}
+	c.sendFor(op, "complete", nil)
+}
+
+// sendFor sends a message of op's, unless the client has completed it.
+func (c *wsConn) sendFor(op *wsOp, typ string, payload []byte) {
+	b := marshal(wsMessage{Type: typ, ID: op.id, Payload: payload})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active[op.id] == op {
+		c.queueLocked(b)
+	}
+}
+
+// send queues a message for the writer.
+func (c *wsConn) send(b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queueLocked(b)
+}
+
+// queueLocked queues b, unless the connection is closing; a client whose
+// queue is full is cut off. c.mu is held.
+func (c *wsConn) queueLocked(b []byte) {
+	if c.closeCode != 0 || c.isCut {
+		return
+	}
+	// The queue takes a message while it holds less than its bound: one
+	// answer may overshoot it, and none is refused for its size alone
+	// (MaxResponseBytes bounds that).
+	if len(c.queue) >= wsMaxQueued || c.queued >= c.e.opts.WebSocketBufferBytes {
+		c.e.opts.Observer.Rejected("websocket_buffer")
+		go c.cutOff()
+		return
+	}
+	c.queue = append(c.queue, b)
+	c.queued += len(b)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close queues the close frame after what is queued; a client that does
+// not take it within wsCloseWait is cut off.
+func (c *wsConn) close(code coderws.StatusCode, reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closeCode != 0 || c.isCut {
+		return
+	}
+	c.closeCode, c.closeReason = code, reason
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	time.AfterFunc(wsCloseWait, c.cutOff)
+}
+
+// cutOff closes the TCP connection at once, whatever the writer is doing:
+// reads and writes fail, and the connection ends.
+func (c *wsConn) cutOff() {
+	c.mu.Lock()
+	if c.isCut {
+		c.mu.Unlock()
+		return
+	}
+	c.isCut = true
+	c.queue, c.queued = nil, 0
+	c.mu.Unlock()
+	close(c.cut)
+	if c.netConn != nil {
+		c.netConn.Close()
+	}
+}
+
+// writeLoop writes the queue, each message within WebSocketWriteTimeout
+// (the library closes the connection when one is not written in time),
+// then the close frame once one is queued.
+func (c *wsConn) writeLoop() {
+	defer close(c.written)
+	for {
+		c.mu.Lock()
+		if c.isCut {
+			c.mu.Unlock()
+			return
+		}
+		if len(c.queue) > 0 {
+			b := c.queue[0]
+			c.queue[0] = nil
+			c.queue = c.queue[1:]
+			c.queued -= len(b)
+			c.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), c.e.opts.WebSocketWriteTimeout)
+			err := c.conn.Write(ctx, coderws.MessageText, b)
+			cancel()
+			if err != nil {
+				c.cutOff()
+				return
+			}
+			continue
+		}
+		if code := c.closeCode; code != 0 {
+			reason := c.closeReason
+			c.mu.Unlock()
+			c.conn.Close(code, reason)
+			return
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.wake:
+		case <-c.cut:
+			return
+		}
+	}
+}
+
+// keepAlive pings the client every KeepAlive, and cuts it off once a ping
+// has gone two intervals unanswered.
+func (c *wsConn) keepAlive(ctx context.Context) {
+	interval := c.e.opts.KeepAlive
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	ping := marshal(wsMessage{Type: "ping"})
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.cut:
+			return
+		case now := <-t.C:
+			c.mu.Lock()
+			sent := c.pingSent
+			if sent.IsZero() {
+				c.pingSent = now
+			}
+			c.mu.Unlock()
+			if !sent.IsZero() && now.Sub(sent) >= 2*interval {
+				c.cutOff()
+				return
+			}
+			c.send(ping)
+		}
+	}
 }
 
 // enter counts an operation checked; a subscription beyond the first open
@@ -332,11 +780,12 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 	ctx, cancel := context.WithTimeout(ctx, e.opts.RequestTimeout)
 	// Past its time budget while waiting, the operation still runs, and
 	// answers with the timeout error.
-	held := e.running.Acquire(ctx, 1) == nil
+	// A connection's operations take their turns as its client's.
+	held := e.running.acquire(ctx, c.client) == nil
 	release := func() {
 		if held {
 			held = false
-			e.running.Release(1)
+			e.running.release()
 		}
 	}
 	if e.opts.Executor != nil {
