@@ -334,7 +334,7 @@ type wsConn struct {
 	// pending holds, from its check to its run, what PerOperation gave
 	// each operation, so that both see the same snapshot.
 	pending map[*graphql.OperationContext]func(context.Context) context.Context
-	// zero is closed, and replaced, each time ops falls to 0.
+	// zero is closed, and replaced, each time ops and inFlight fall to 0.
 	zero chan struct{}
 	// acked reports connection_init answered.
 	acked bool
@@ -364,14 +364,23 @@ type wsOp struct {
 // closed is a channel that is closed.
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// idle returns a channel closed once no operation is under way.
+// idle returns a channel closed once no operation is under way, being
+// checked, run or answered.
 func (c *wsConn) idle() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ops == 0 {
+	if c.ops == 0 && c.inFlight == 0 {
 		return closed
 	}
 	return c.zero
+}
+
+// noteIdleLocked closes zero if no operation is under way. c.mu is held.
+func (c *wsConn) noteIdleLocked() {
+	if c.ops == 0 && c.inFlight == 0 {
+		close(c.zero)
+		c.zero = make(chan struct{})
+	}
 }
 
 // live ends the connection at its age, when Done closes or never (if the
@@ -510,6 +519,7 @@ func (c *wsConn) run(ctx context.Context, op *wsOp, params *graphql.RawParams) {
 			delete(c.active, op.id)
 		}
 		c.inFlight--
+		c.noteIdleLocked()
 		c.mu.Unlock()
 		c.running.Done()
 	}()
@@ -721,10 +731,7 @@ func (c *wsConn) leave(sub bool) {
 		c.subs--
 	}
 	c.ops--
-	if c.ops == 0 {
-		close(c.zero)
-		c.zero = make(chan struct{})
-	}
+	c.noteIdleLocked()
 }
 
 // wsExecutor is gqlgen's executor as one WebSocket's operations see it:
