@@ -281,7 +281,8 @@ type endpoint struct {
 	// cacheControl is the Cache-Control of a complete GET answer.
 	cacheControl string
 	// running admits as many operations at once as there are cores to
-	// run them, the others in turns fair between clients (see admission).
+	// run them, the others in turns fair between clients, by the time
+	// each has used (see admission).
 	running *admission
 	// streams holds a place for each open event stream.
 	streams *semaphore.Weighted

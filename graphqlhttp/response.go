@@ -81,9 +81,11 @@ func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseC
 	defer cancel()
 	// Past its time budget while waiting, the request still goes to
 	// gqlgen, which answers it with the timeout error. The client is
-	// named only when the request has to wait its turn.
-	if e.running.tryAcquire() || e.running.acquire(ctx, clientKey(clientAddr(r, e.opts.TrustedProxies))) == nil {
-		defer e.running.release()
+	// named only when the request may have to wait its turn.
+	if e.running.tryAcquire() {
+		defer e.running.release(admissionTicket{})
+	} else if t, err := e.running.acquire(ctx, clientKey(clientAddr(r, e.opts.TrustedProxies))); err == nil {
+		defer e.running.release(t)
 	}
 	defer func() {
 		// A panic outside any resolver (which gqlgen recovers itself):

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -227,7 +228,8 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 	defer end()
 	c := &wsConn{e: e, client: client, conn: conn, netConn: uw.conn, header: r.Header, ending: ending,
 		pending: map[*graphql.OperationContext]func(context.Context) context.Context{}, zero: make(chan struct{}),
-		active: map[string]*wsOp{}, wake: make(chan struct{}, 1), cut: make(chan struct{}), written: make(chan struct{})}
+		active: map[string]*wsOp{}, wake: make(chan struct{}, 1), cut: make(chan struct{}), written: make(chan struct{}),
+		cores: make(chan struct{}, max(1, e.running.size/2))}
 	c.exec = &wsExecutor{Executor: e.exec, c: c}
 	defer func() {
 		if p := recover(); p != nil {
@@ -318,6 +320,8 @@ type wsConn struct {
 	ending context.Context
 	// running counts the operations' goroutines.
 	running sync.WaitGroup
+	// cores holds a token for each core the connection's queries hold.
+	cores chan struct{}
 	// wake tells the writer a message, or the close, is queued.
 	wake chan struct{}
 	// cut is closed when the TCP connection is closed (cutOff).
@@ -353,6 +357,9 @@ type wsConn struct {
 	closeCode   coderws.StatusCode
 	closeReason string
 	isCut       bool
+	// room, when someone waits for room in the queue, is closed when a
+	// message leaves it.
+	room chan struct{}
 }
 
 // wsOp is an operation under way.
@@ -565,29 +572,70 @@ func (c *wsConn) sendFor(op *wsOp, typ string, payload []byte) {
 	}
 }
 
-// send queues a message for the writer.
+// send queues a message of the connection's own (connection_ack, a pong,
+// a ping, a refusal). While the queue is full it waits for room, up to
+// WebSocketWriteTimeout, and the client's next message is not read
+// meanwhile: a client that sends faster than it reads is slowed down to
+// what it reads, and one that does not read is cut off.
 func (c *wsConn) send(b []byte) {
+	var deadline *time.Timer
+	defer func() {
+		if deadline != nil {
+			deadline.Stop()
+		}
+	}()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	for c.fullLocked(wsMaxQueued) && c.closeCode == 0 && !c.isCut {
+		if deadline == nil {
+			deadline = time.NewTimer(c.e.opts.WebSocketWriteTimeout)
+		}
+		if c.room == nil {
+			c.room = make(chan struct{})
+		}
+		room := c.room
+		c.mu.Unlock()
+		select {
+		case <-room:
+		case <-c.cut:
+			return
+		case <-deadline.C:
+			c.e.opts.Observer.Rejected("websocket_buffer")
+			c.cutOff()
+			return
+		}
+		c.mu.Lock()
+	}
 	c.queueLocked(b)
+	c.mu.Unlock()
 }
 
-// queueLocked queues b, unless the connection is closing; a client whose
-// queue is full is cut off. c.mu is held.
+// fullLocked reports the queue full: at its bytes, or at maxMessages.
+// c.mu is held.
+func (c *wsConn) fullLocked(maxMessages int) bool {
+	return len(c.queue) >= maxMessages || c.queued >= c.e.opts.WebSocketBufferBytes
+}
+
+// wsMessageOverhead is what a queued message is charged besides its
+// bytes, so that many small ones fill the queue too.
+const wsMessageOverhead = 64
+
+// queueLocked queues an operation's message, unless the connection is
+// closing. The queue takes a message while it holds less than its bound:
+// one answer may overshoot it, and none is refused for its size alone
+// (MaxResponseBytes bounds that). An answer that finds it full is not
+// kept waiting, with its bytes: the client is not reading, and is cut
+// off. c.mu is held.
 func (c *wsConn) queueLocked(b []byte) {
 	if c.closeCode != 0 || c.isCut {
 		return
 	}
-	// The queue takes a message while it holds less than its bound: one
-	// answer may overshoot it, and none is refused for its size alone
-	// (MaxResponseBytes bounds that).
-	if len(c.queue) >= wsMaxQueued || c.queued >= c.e.opts.WebSocketBufferBytes {
+	if c.fullLocked(math.MaxInt) {
 		c.e.opts.Observer.Rejected("websocket_buffer")
 		go c.cutOff()
 		return
 	}
 	c.queue = append(c.queue, b)
-	c.queued += len(b)
+	c.queued += len(b) + wsMessageOverhead
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -642,12 +690,19 @@ func (c *wsConn) writeLoop() {
 			b := c.queue[0]
 			c.queue[0] = nil
 			c.queue = c.queue[1:]
-			c.queued -= len(b)
+			c.queued -= len(b) + wsMessageOverhead
+			if c.room != nil {
+				close(c.room)
+				c.room = nil
+			}
 			c.mu.Unlock()
 			ctx, cancel := context.WithTimeout(context.Background(), c.e.opts.WebSocketWriteTimeout)
 			err := c.conn.Write(ctx, coderws.MessageText, b)
 			cancel()
 			if err != nil {
+				if !errors.Is(err, net.ErrClosed) {
+					c.e.opts.Observer.Rejected("websocket_write")
+				}
 				c.cutOff()
 				return
 			}
@@ -787,12 +842,30 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 	ctx, cancel := context.WithTimeout(ctx, e.opts.RequestTimeout)
 	// Past its time budget while waiting, the operation still runs, and
 	// answers with the timeout error.
-	// A connection's operations take their turns as its client's.
-	held := e.running.acquire(ctx, c.client) == nil
+	//
+	// A connection's queries hold at most half the cores (at least one)
+	// at once, so that a core stays for everyone else while one
+	// connection floods: the turns are fair by time used, but a core
+	// taken by a 30 ms introspection query is not given back before it
+	// is done, and with both cores of two taken by one flood, a caller's
+	// 0.2 ms query had a p99 of 150 ms. They take their turns as their
+	// client's.
+	ownCore := false
+	select {
+	case c.cores <- struct{}{}:
+		ownCore = true
+	case <-ctx.Done():
+	}
+	ticket, err := e.running.acquire(ctx, c.client)
+	held := err == nil
 	release := func() {
 		if held {
 			held = false
-			e.running.release()
+			e.running.release(ticket)
+		}
+		if ownCore {
+			ownCore = false
+			<-c.cores
 		}
 	}
 	if e.opts.Executor != nil {

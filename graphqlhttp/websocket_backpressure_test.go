@@ -118,8 +118,12 @@ func TestWebSocketClientThatStopsReading(t *testing.T) {
 			if m := other.Next(t); m.Type != "next" || m.ID != "q" {
 				t.Errorf("the next client got %+v, want its answer", m)
 			}
-			if tt.opts.WebSocketBufferBytes < 1<<20 && !slices.Contains(obs.rejections(), "websocket_buffer") {
-				t.Error("the observer was not told of the full queue")
+			want := "websocket_write"
+			if tt.opts.WebSocketBufferBytes < 1<<20 {
+				want = "websocket_buffer"
+			}
+			if got := obs.rejections(); !slices.Contains(got, want) {
+				t.Errorf("the observer was told of %q, want %s", got, want)
 			}
 		})
 	}
