@@ -24,7 +24,9 @@ import (
 // enough either: a flood of introspection queries (30 ms of a core each)
 // against a caller of 0.2 ms queries still gave that caller a p99 of
 // 300 ms, one of its turns per flood operation. By time used, a light
-// caller goes first whenever a core frees.
+// caller goes first whenever a core frees (and with one connection's
+// queries holding at most half the cores, see wsExecutor, its p99 was
+// 36-78 ms during the flood, bench/websocket.sh).
 //
 // A client is known while it has operations waiting or admitted by
 // acquire, and then forgotten; a client new, or back, starts level with
