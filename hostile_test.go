@@ -604,6 +604,16 @@ func TestStreamAttacksAgainstBinary(t *testing.T) {
 			t.Errorf("answered in %s, with a budget of 100ms", took.Round(time.Millisecond))
 		}
 	})
+	t.Run("a WebSocket subscribe whose id is in use", func(t *testing.T) {
+		// gqlgen's transport overwrote the first operation, which ran on
+		// and could no longer be stopped.
+		ws := dialGraphQLWS(t, endpoint)
+		ws.Subscribe(t, "s", "subscription { catalogueChanged { version } }")
+		ws.Subscribe(t, "s", "subscription { catalogueChanged { version } }")
+		if status := ws.CloseStatus(t); status != 4409 {
+			t.Errorf("closed with %d, want 4409", status)
+		}
+	})
 	select {
 	case <-g.exited:
 		t.Fatalf("the gateway died: %v", g.waitErr)

@@ -217,11 +217,15 @@ func (r *recordingExecutor) ran() []string {
 	return slices.Clone(r.names)
 }
 
-// oneFieldServer serves oneFieldSchema with rec as the executor.
-func oneFieldServer(t *testing.T, rec *recordingExecutor) (*endpoint, *httptest.Server) {
+// oneFieldServer serves oneFieldSchema with rec as the executor, the
+// endpoint set up by setup (if not nil) before it serves.
+func oneFieldServer(t *testing.T, rec *recordingExecutor, setup ...func(*endpoint)) (*endpoint, *httptest.Server) {
 	t.Helper()
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: "type Query { x: Int } type Subscription { x: Int }"})
 	e := New(oneFieldSchema{schema}, Options{MaxStreams: 20, MaxStreamsPerClient: 20, Executor: rec}).(*endpoint)
+	for _, f := range setup {
+		f(e)
+	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	return e, srv
@@ -313,6 +317,20 @@ func TestWebSocketCores(t *testing.T) {
 		}
 		ws.Next(t) // complete
 	}
+}
+
+// TestWebSocketInitTimeout: a connection whose client does not send
+// connection_init in time is closed with 4408, and its place freed.
+func TestWebSocketInitTimeout(t *testing.T) {
+	e, srv := oneFieldServer(t, &recordingExecutor{}, func(e *endpoint) { e.wsInitWait = 100 * time.Millisecond })
+	ws, resp := wstest.Dial(t, http.DefaultClient, srv.URL)
+	if ws == nil {
+		t.Fatalf("refused: %d", resp.StatusCode)
+	}
+	if status := ws.CloseStatus(t); status != 4408 {
+		t.Errorf("closed with %d, want 4408", status)
+	}
+	waitFor(t, func() bool { return e.streams.TryAcquire(int64(e.opts.MaxStreams)) })
 }
 
 // BenchmarkAdmission measures the way in and out when a core is free, as

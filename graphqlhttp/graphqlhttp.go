@@ -230,6 +230,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits), cacheControl: "no-cache",
 		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
+	e.wsInitWait = 10 * time.Second
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
@@ -290,6 +291,9 @@ type endpoint struct {
 	costs *coster
 	// clientStreams counts each client's open streams.
 	clientStreams *clientStreams
+	// wsInitWait is how long a WebSocket's client has to send
+	// connection_init: 10 s, as graphql-ws's server waits by default.
+	wsInitWait time.Duration
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -106,8 +106,6 @@ const (
 )
 
 const (
-	// wsInitWait is how long a client has to send connection_init.
-	wsInitWait = 10 * time.Second
 	// wsCloseWait bounds a close: once the close frame is queued, the
 	// queue before it and the frame are written, and the client's close
 	// answered, within it, or the TCP connection is closed. A client
@@ -238,7 +236,7 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 	}()
 	go c.writeLoop()
 	go c.live(ctx, end)
-	initTimer := time.AfterFunc(wsInitWait, func() {
+	initTimer := time.AfterFunc(e.wsInitWait, func() {
 		c.mu.Lock()
 		acked := c.acked
 		c.mu.Unlock()
