@@ -106,12 +106,14 @@ type Options struct {
 	// gets the protocol's error message, TOO_MANY_OPERATIONS. Default 16.
 	MaxOperationsPerWebSocket int
 	// WebSocketBufferBytes bounds what waits to be sent to one
-	// WebSocket's client: once that many bytes (or 256 messages) are
-	// queued and not written, the client is not reading fast enough, and
-	// is cut off (its TCP connection closed) and its places freed. One
-	// answer may overshoot it: an answer is bounded by MaxResponseBytes.
-	// A connection holds at most about this plus MaxResponseBytes, and
-	// the message being written. Default 1 MiB.
+	// WebSocket's client: an answer that finds that many bytes queued and
+	// not written means the client is not reading fast enough, and it is
+	// cut off (its TCP connection closed) and its places freed; the
+	// connection's own small messages wait for room instead (as long as
+	// WebSocketWriteTimeout). One answer may overshoot the bound: an
+	// answer is bounded by MaxResponseBytes. A connection holds at most
+	// about this plus MaxResponseBytes queued, and the message being
+	// written. Default 1 MiB.
 	WebSocketBufferBytes int
 	// WebSocketWriteTimeout bounds the writing of each message to a
 	// WebSocket: a client that does not take it in time is cut off.

@@ -111,9 +111,11 @@ const (
 	// answered, within it, or the TCP connection is closed. A client
 	// that reads does it in a round trip.
 	wsCloseWait = 2 * time.Second
-	// wsMaxQueued bounds the messages queued for one client, besides
-	// their bytes (Options.WebSocketBufferBytes): as gorilla/websocket's
-	// chat example bounds its clients' queues.
+	// wsMaxQueued is how many messages may be queued for one client
+	// before the connection's own messages wait for room, besides the
+	// bytes bound (Options.WebSocketBufferBytes), as gorilla/websocket's
+	// chat example bounds its clients' queues. (Answers are bounded by
+	// bytes only, each charged wsMessageOverhead besides its own.)
 	wsMaxQueued = 256
 )
 
@@ -149,12 +151,17 @@ type wsMessage struct {
 //     subscriptions, are under way at once; one more gets an error
 //     message, TOO_MANY_OPERATIONS.
 //   - A message is at most MaxBodyBytes, as a POST body is.
-//   - What is sent waits in a queue of WebSocketBufferBytes (and 256
-//     messages), written by one writer, each message within
-//     WebSocketWriteTimeout. A client that does not read fast enough to
-//     keep within both is cut off at once: its TCP connection is closed,
-//     since no close frame would reach it before the bytes it has not
-//     read (its library reports 1006). Its places are freed.
+//   - What is sent waits in a queue of WebSocketBufferBytes, written by
+//     one writer, each message within WebSocketWriteTimeout. A client
+//     that does not read fast enough to keep within both is cut off at
+//     once: its TCP connection is closed, since no close frame would
+//     reach it before the bytes it has not read (its library reports
+//     1006); its operations are cancelled and its places freed. The
+//     connection's own messages (acknowledgement, pongs, refusals) wait
+//     for room instead, up to the write timeout, and the client's next
+//     message is not read meanwhile (see send).
+//   - The connection's queries hold at most half the cores (at least one)
+//     at once, and take their turns as their client's (see admission).
 //   - The server pings every KeepAlive and closes a connection whose client
 //     has not answered a ping within two; a pong sent unasked does not
 //     count. A client must send connection_init within 10 s (else 4408),
