@@ -40,7 +40,7 @@ func main() {
 		"the normal query, POSTed with $id from 1 to 100 in turn")
 	secs := flag.Duration("duration", 10*time.Second, "how long each phase lasts")
 	workers := flag.Int("c", 4, "HTTP callers, each sending its next query once answered")
-	burst := flag.Int("burst", 3000, "subscribe messages the WebSocket sends at once, and keeps outstanding")
+	burst := flag.Int("burst", 3000, "subscribe messages the WebSocket sends at once, and keeps outstanding (0: no flood, the callers alone)")
 	from := flag.String("from", "127.0.0.2", "the address the HTTP callers connect from: another client than the flood's, "+
 		"since the gateway's turns for a core are fair between clients, not within one")
 	flag.Parse()
@@ -57,6 +57,9 @@ func run(url, query, from string, d time.Duration, workers, burst int) error {
 		return err
 	}
 	alone.print("HTTP alone")
+	if burst == 0 {
+		return nil
+	}
 
 	ctx, stop := context.WithCancel(context.Background())
 	f := &flood{}
