@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -115,6 +116,13 @@ type Options struct {
 	// about this plus MaxResponseBytes queued, and the message being
 	// written. Default 1 MiB.
 	WebSocketBufferBytes int
+	// WebSocketBudgetBytes bounds what waits to be sent, or is being
+	// written, to all WebSockets together: an answer that finds the total
+	// at it cuts its client off, as a full queue does (the answers queued
+	// at that moment may overshoot it). Without it, MaxStreams
+	// connections could each hold WebSocketBufferBytes and two answers.
+	// Default 64 MiB.
+	WebSocketBudgetBytes int
 	// WebSocketWriteTimeout bounds the writing of each message to a
 	// WebSocket: a client that does not take it in time is cut off.
 	// Default 10s, as Cosmo's.
@@ -226,6 +234,9 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.WebSocketBufferBytes <= 0 {
 		opts.WebSocketBufferBytes = 1 << 20
 	}
+	if opts.WebSocketBudgetBytes <= 0 {
+		opts.WebSocketBudgetBytes = 64 << 20
+	}
 	if opts.WebSocketWriteTimeout <= 0 {
 		opts.WebSocketWriteTimeout = 10 * time.Second
 	}
@@ -293,6 +304,9 @@ type endpoint struct {
 	costs *coster
 	// clientStreams counts each client's open streams.
 	clientStreams *clientStreams
+	// wsBytes is what waits to be sent, or is being written, to all
+	// WebSockets (Options.WebSocketBudgetBytes).
+	wsBytes atomic.Int64
 	// wsInitWait is how long a WebSocket's client has to send
 	// connection_init: 10 s, as graphql-ws's server waits by default.
 	wsInitWait time.Duration

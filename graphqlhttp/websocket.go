@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -354,9 +353,12 @@ type wsConn struct {
 	// pingSent is when the oldest ping not answered was sent; zero when
 	// every ping is answered.
 	pingSent time.Time
-	// queue holds the messages to send, queued their bytes.
-	queue  [][]byte
-	queued int
+	// queue holds the messages to send, queued their bytes; charged is
+	// what the connection counts in the endpoint's wsBytes: the queue and
+	// the message being written.
+	queue   [][]byte
+	queued  int
+	charged int
 	// closeCode, once set, is the close frame the writer sends after the
 	// queue; nothing more is queued.
 	closeCode   coderws.StatusCode
@@ -569,20 +571,41 @@ func (c *wsConn) run(ctx context.Context, op *wsOp, params *graphql.RawParams) {
 
 // sendFor sends a message of op's, unless the client has completed it.
 func (c *wsConn) sendFor(op *wsOp, typ string, payload []byte) {
-	b := marshal(wsMessage{Type: typ, ID: op.id, Payload: payload})
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.active[op.id] == op {
-		c.queueLocked(b)
-	}
+	c.enqueue(marshal(wsMessage{Type: typ, ID: op.id, Payload: payload}), op)
 }
 
-// send queues a message of the connection's own (connection_ack, a pong,
-// a ping, a refusal). While the queue is full it waits for room, up to
-// WebSocketWriteTimeout, and the client's next message is not read
-// meanwhile: a client that sends faster than it reads is slowed down to
-// what it reads, and one that does not read is cut off.
-func (c *wsConn) send(b []byte) {
+// send sends a message of the connection's own (connection_ack, a pong, a
+// ping, a refusal).
+func (c *wsConn) send(b []byte) { c.enqueue(b, nil) }
+
+// wsSmallMessage is the size up to which a message waits for room in a
+// full queue rather than cut its client off: a complete, a refusal, a
+// pong, a small answer. Waiting, each holds little; an operation's
+// complete must not find the queue full because its own answer
+// overshoots the bound.
+const wsSmallMessage = 4 << 10
+
+// wsMessageOverhead is what a queued message is charged besides its
+// bytes, so that many small ones fill the queue too.
+const wsMessageOverhead = 64
+
+// enqueue queues a message for the writer (for op, unless the client has
+// completed op; nil for the connection's own), unless the connection is
+// closing.
+//
+// The queue takes a message while it holds less than
+// WebSocketBufferBytes, and all WebSockets' queues less than
+// WebSocketBudgetBytes: one answer may overshoot them, and none is
+// refused for its size alone (MaxResponseBytes bounds that). A larger answer that
+// finds it full, or all WebSockets' queues at WebSocketBudgetBytes, is
+// not kept waiting with its bytes: the client is not reading fast enough,
+// and is cut off. A small message waits for room instead, up to
+// WebSocketWriteTimeout (then the client is cut off); when it is the
+// reader's, the client's next message is not read meanwhile, so a client
+// that sends faster than it reads is slowed to what it reads.
+func (c *wsConn) enqueue(b []byte, op *wsOp) {
+	size := len(b) + wsMessageOverhead
+	small := size <= wsSmallMessage
 	var deadline *time.Timer
 	defer func() {
 		if deadline != nil {
@@ -590,7 +613,26 @@ func (c *wsConn) send(b []byte) {
 		}
 	}()
 	c.mu.Lock()
-	for c.fullLocked(wsMaxQueued) && c.closeCode == 0 && !c.isCut {
+	for {
+		if c.closeCode != 0 || c.isCut || (op != nil && c.active[op.id] != op) {
+			c.mu.Unlock()
+			return
+		}
+		full := c.queued >= c.e.opts.WebSocketBufferBytes
+		if small {
+			full = full || len(c.queue) >= wsMaxQueued
+		} else {
+			full = full || c.e.wsBytes.Load() >= int64(c.e.opts.WebSocketBudgetBytes)
+		}
+		if !full {
+			break
+		}
+		if !small {
+			c.mu.Unlock()
+			c.e.opts.Observer.Rejected("websocket_buffer")
+			c.cutOff()
+			return
+		}
 		if deadline == nil {
 			deadline = time.NewTimer(c.e.opts.WebSocketWriteTimeout)
 		}
@@ -610,37 +652,11 @@ func (c *wsConn) send(b []byte) {
 		}
 		c.mu.Lock()
 	}
-	c.queueLocked(b)
-	c.mu.Unlock()
-}
-
-// fullLocked reports the queue full: at its bytes, or at maxMessages.
-// c.mu is held.
-func (c *wsConn) fullLocked(maxMessages int) bool {
-	return len(c.queue) >= maxMessages || c.queued >= c.e.opts.WebSocketBufferBytes
-}
-
-// wsMessageOverhead is what a queued message is charged besides its
-// bytes, so that many small ones fill the queue too.
-const wsMessageOverhead = 64
-
-// queueLocked queues an operation's message, unless the connection is
-// closing. The queue takes a message while it holds less than its bound:
-// one answer may overshoot it, and none is refused for its size alone
-// (MaxResponseBytes bounds that). An answer that finds it full is not
-// kept waiting, with its bytes: the client is not reading, and is cut
-// off. c.mu is held.
-func (c *wsConn) queueLocked(b []byte) {
-	if c.closeCode != 0 || c.isCut {
-		return
-	}
-	if c.fullLocked(math.MaxInt) {
-		c.e.opts.Observer.Rejected("websocket_buffer")
-		go c.cutOff()
-		return
-	}
 	c.queue = append(c.queue, b)
-	c.queued += len(b) + wsMessageOverhead
+	c.queued += size
+	c.charged += size
+	c.e.wsBytes.Add(int64(size))
+	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -673,6 +689,8 @@ func (c *wsConn) cutOff() {
 	}
 	c.isCut = true
 	c.queue, c.queued = nil, 0
+	c.e.wsBytes.Add(-int64(c.charged))
+	c.charged = 0
 	c.mu.Unlock()
 	close(c.cut)
 	if c.netConn != nil {
@@ -704,6 +722,13 @@ func (c *wsConn) writeLoop() {
 			ctx, cancel := context.WithTimeout(context.Background(), c.e.opts.WebSocketWriteTimeout)
 			err := c.conn.Write(ctx, coderws.MessageText, b)
 			cancel()
+			c.mu.Lock()
+			if !c.isCut { // else cutOff gave back every byte charged
+				size := len(b) + wsMessageOverhead
+				c.charged -= size
+				c.e.wsBytes.Add(-int64(size))
+			}
+			c.mu.Unlock()
 			if err != nil {
 				if !errors.Is(err, net.ErrClosed) {
 					c.e.opts.Observer.Rejected("websocket_write")
