@@ -28,9 +28,9 @@ import (
 const CodeForbiddenOrigin = "FORBIDDEN_ORIGIN"
 
 // wsSubprotocol is the only WebSocket protocol served: graphql-ws's
-// GraphQL over WebSocket. gqlgen also speaks the older protocol of
-// subscriptions-transport-ws, unmaintained since 2018, which has no way to
-// answer a ping, and which the graphql-ws client does not speak.
+// GraphQL over WebSocket. The older protocol of
+// subscriptions-transport-ws, unmaintained since 2018, has no way to
+// answer a ping, and the graphql-ws client does not speak it.
 const wsSubprotocol = "graphql-transport-ws"
 
 // isWebSocket reports a request to open a WebSocket.
@@ -845,8 +845,8 @@ func (x *wsExecutor) CreateOperationContext(ctx context.Context, params *graphql
 }
 
 // DispatchOperation runs an operation CreateOperationContext admitted; the
-// transport calls it for each, with a context it cancels once the
-// operation's last message is sent.
+// connection (run) calls it for each, with a context it cancels once the
+// operation's last message is queued.
 func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
 	c, e := x.c, x.c.e
 	c.mu.Lock()
@@ -854,7 +854,7 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 	delete(c.pending, oc)
 	c.mu.Unlock()
 	if !ok {
-		// Never checked here: nothing gqlgen's transport does.
+		// Never checked here: nothing run does.
 		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{Message: "internal error",
 			Extensions: map[string]any{"code": CodeInternal}}}}), ctx
 	}
