@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	coderws "github.com/coder/websocket"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 )
 
 // TestStoreMetricsMove: /metrics reports each store of the memory budget,
@@ -29,11 +33,21 @@ func TestStoreMetricsMove(t *testing.T) {
 		t.Errorf("gateway_memory_budget_bytes = %v, want %d", got, 8<<20)
 	}
 	stores := []string{"documents", "renderings", "response_cache", "persisted_queries"}
-	for _, s := range stores {
+	for _, s := range append(stores, "websocket_buffers") {
 		if _, ok := before[series("gateway_store_bytes", s)]; !ok {
 			t.Fatalf("/metrics has no %s", series("gateway_store_bytes", s))
 		}
 	}
+	// The WebSockets' share bounds what all of them queue; an open
+	// connection is an entry.
+	if got := before[series("gateway_store_share_bytes", "websocket_buffers")]; got != 8<<20/10 {
+		t.Errorf("websocket_buffers share %v, want a tenth of the budget", got)
+	}
+	ws := wstest.Connect(t, g.client, g.url+"/graphql")
+	if got := g.metrics(t)[series("gateway_store_entries", "websocket_buffers")]; got != 1 {
+		t.Errorf("websocket_buffers entries %v with one WebSocket open, want 1", got)
+	}
+	ws.Conn.Close(coderws.StatusNormalClosure, "")
 
 	// Documents: distinct valid queries, more than the share holds.
 	for i := range 800 {

@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -103,6 +104,32 @@ type Options struct {
 	// now picks. Each stream ends at a random time in the last tenth of
 	// it. Default 30m.
 	StreamMaxAge time.Duration
+
+	// MaxOperationsPerWebSocket caps the operations, queries and
+	// subscriptions alike, under way at once over one WebSocket: one more
+	// gets the protocol's error message, TOO_MANY_OPERATIONS. Default 16.
+	MaxOperationsPerWebSocket int
+	// WebSocketBufferBytes bounds what waits to be sent to one
+	// WebSocket's client: an answer that finds that many bytes queued and
+	// not written means the client is not reading fast enough, and it is
+	// cut off (its TCP connection closed) and its places freed; the
+	// connection's own small messages wait for room instead (as long as
+	// WebSocketWriteTimeout). One answer may overshoot the bound: an
+	// answer is bounded by MaxResponseBytes. A connection holds at most
+	// about this plus MaxResponseBytes queued, and the message being
+	// written. Default 1 MiB, or WebSocketBudgetBytes when that is less.
+	WebSocketBufferBytes int
+	// WebSocketBudgetBytes bounds what waits to be sent, or is being
+	// written, to all WebSockets together: an answer that finds the total
+	// at it cuts its client off, as a full queue does (the answers queued
+	// at that moment may overshoot it). Without it, MaxStreams
+	// connections could each hold WebSocketBufferBytes and two answers.
+	// Default: the WebSockets' share of Memory (Shares.WebSocketBuffers).
+	WebSocketBudgetBytes int
+	// WebSocketWriteTimeout bounds the writing of each message to a
+	// WebSocket: a client that does not take it in time is cut off.
+	// Default 10s, as Cosmo's.
+	WebSocketWriteTimeout time.Duration
 
 	// Connections, if set, counts the WebSocket connections open: a
 	// server's Shutdown does not wait for them, so a caller that closes
@@ -202,9 +229,24 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 		opts.StreamMaxAge = 30 * time.Minute
 	}
 	shares := opts.Memory.Shares()
+	if opts.MaxOperationsPerWebSocket <= 0 {
+		opts.MaxOperationsPerWebSocket = 16
+	}
+	// What all WebSockets may queue is their share of the memory budget;
+	// one connection, at most a MiB of it.
+	if opts.WebSocketBudgetBytes <= 0 {
+		opts.WebSocketBudgetBytes = int(shares.WebSocketBuffers)
+	}
+	if opts.WebSocketBufferBytes <= 0 {
+		opts.WebSocketBufferBytes = min(1<<20, opts.WebSocketBudgetBytes)
+	}
+	if opts.WebSocketWriteTimeout <= 0 {
+		opts.WebSocketWriteTimeout = 10 * time.Second
+	}
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
-		running: semaphore.NewWeighted(int64(runtime.GOMAXPROCS(0))), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
+		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
+	e.wsInitWait = 10 * time.Second
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
@@ -229,6 +271,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	apq := newPersistedQueryCache(shares.PersistedQueries)
 	opts.Memory.Register("documents", e.docs.stats)
 	opts.Memory.Register("persisted_queries", apq.stats)
+	opts.Memory.Register("websocket_buffers", e.websocketStats)
 	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
 	srv.Use(guard{e})
 	// Variables are coerced once the guard has passed the document and
@@ -267,17 +310,25 @@ type endpoint struct {
 	// cacheControl is the Cache-Control of a complete GET answer.
 	cacheControl string
 	// running admits as many operations at once as there are cores to
-	// run them; the others wait their turn in arrival order, within their
-	// time budget. Run all at once, they share the cores and the
-	// scheduler, and the unlucky ones wait far longer: at 32 connections
-	// this cut a nested query's p99 from about 120 ms to about 45 ms.
-	running *semaphore.Weighted
+	// run them, the others in turns fair between clients, by the time
+	// each has used (see admission).
+	running *admission
 	// streams holds a place for each open event stream.
 	streams *semaphore.Weighted
 	// costs measures operations against the schema (see cost.go).
 	costs *coster
 	// clientStreams counts each client's open streams.
 	clientStreams *clientStreams
+	// wsBytes is what waits to be sent, or is being written, to all
+	// WebSockets (Options.WebSocketBudgetBytes).
+	wsBytes atomic.Int64
+	// wsCuts counts the WebSockets cut off, their queues dropped;
+	// wsOpen, those open (see websocketStats).
+	wsCuts atomic.Uint64
+	wsOpen atomic.Int64
+	// wsInitWait is how long a WebSocket's client has to send
+	// connection_init: 10 s, as graphql-ws's server waits by default.
+	wsInitWait time.Duration
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {

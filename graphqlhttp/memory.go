@@ -47,8 +47,8 @@ type Shares struct {
 	// PersistedQueries holds the texts of automatic persisted queries.
 	PersistedQueries int64
 	// WebSocketBuffers is what all WebSocket connections together may
-	// queue to send: a connection's outbound bound is this divided by the
-	// connections allowed at once (WebSocketBufferPerConnection).
+	// queue to send (Options.WebSocketBudgetBytes); one connection, at
+	// most a MiB of it (Options.WebSocketBufferBytes).
 	WebSocketBuffers int64
 }
 
@@ -126,20 +126,6 @@ func (m *Memory) ResponseCacheBytes(capBytes int64) int64 {
 		return 0
 	}
 	return min(capBytes, m.Shares().ResponseCache)
-}
-
-// WebSocketBufferPerConnection is what one WebSocket connection may queue
-// to send when at most connections are open at once (-max-subscriptions):
-// its equal part of the WebSockets' share, so that all of them together
-// stay within it. (The manifests' 72 MiB budget and 1,000 subscriptions
-// give 7.3 KiB each; a deployment whose answers over WebSockets are larger
-// raises the budget or lowers the cap.)
-func (m *Memory) WebSocketBufferPerConnection(connections int) int64 {
-	share := m.Shares().WebSocketBuffers
-	if connections <= 0 {
-		return share
-	}
-	return share / int64(connections)
 }
 
 // StoreStats is what a store holds now.

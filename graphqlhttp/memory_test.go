@@ -31,9 +31,6 @@ func TestMemoryShares(t *testing.T) {
 	if got := m.ResponseCacheBytes(0); got != 0 {
 		t.Errorf("-response-cache-bytes 0: %d, want the cache off", got)
 	}
-	if per := m.WebSocketBufferPerConnection(1000); per*1000 > s.WebSocketBuffers || per == 0 {
-		t.Errorf("1,000 connections of %d bytes each, over the share %d", per, s.WebSocketBuffers)
-	}
 	m.Register("documents", func() StoreStats { return StoreStats{Bytes: 1} })
 	m.Register("documents", func() StoreStats { return StoreStats{Bytes: 2} })
 	if st := m.Stats(); len(st) != 1 || st[0].Bytes != 2 || st[0].Store != "documents" {

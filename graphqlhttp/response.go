@@ -80,9 +80,12 @@ func (e *endpoint) run(r *http.Request, req *request, key cacheKey, c *ResponseC
 	ctx, cancel := context.WithTimeout(graphql.StartOperationTrace(r.Context()), e.opts.RequestTimeout)
 	defer cancel()
 	// Past its time budget while waiting, the request still goes to
-	// gqlgen, which answers it with the timeout error.
-	if err := e.running.Acquire(ctx, 1); err == nil {
-		defer e.running.Release(1)
+	// gqlgen, which answers it with the timeout error. The client is
+	// named only when the request may have to wait its turn.
+	if e.running.tryAcquire() {
+		defer e.running.release(admissionTicket{})
+	} else if t, err := e.running.acquire(ctx, clientKey(clientAddr(r, e.opts.TrustedProxies))); err == nil {
+		defer e.running.release(t)
 	}
 	defer func() {
 		// A panic outside any resolver (which gqlgen recovers itself):

@@ -34,7 +34,15 @@ type Client struct {
 	// Mute, once set, stops the client answering pings: a client gone
 	// without closing its connection.
 	Mute atomic.Bool
+	// stopped, once set, stops the client reading (StopReading).
+	stopped atomic.Bool
 }
+
+// StopReading stops the client reading anything more, the server's close
+// included, after the message it may be reading: a client whose
+// application hangs while its connection stays open. What it sends still
+// goes. Its messages channel stays open, so Next fails on a timeout.
+func (ws *Client) StopReading() { ws.stopped.Store(true) }
 
 // Dial opens a WebSocket to the endpoint (an http:// URL) from c's
 // connections, with headers given as name, value pairs. When the server
@@ -57,18 +65,24 @@ func Dial(t *testing.T, c *http.Client, endpoint string, header ...string) (*Cli
 	}
 	conn.SetReadLimit(1 << 20) // answers of the hostile tests
 	ws := &Client{Conn: conn, messages: make(chan Message, 100), closed: make(chan websocket.StatusCode, 1)}
-	t.Cleanup(func() { conn.CloseNow() })
+	ended, end := context.WithCancel(context.Background())
+	t.Cleanup(func() { end(); conn.CloseNow() })
 	go func() {
-		defer close(ws.messages)
 		for {
+			if ws.stopped.Load() {
+				<-ended.Done()
+				return
+			}
 			_, b, err := conn.Read(context.Background())
 			if err != nil {
 				ws.closed <- websocket.CloseStatus(err)
+				close(ws.messages)
 				return
 			}
 			var m Message
 			if err := json.Unmarshal(b, &m); err != nil {
 				ws.closed <- -2
+				close(ws.messages)
 				return
 			}
 			if m.Type == "ping" {
