@@ -49,6 +49,9 @@ var (
 // the normal query is asked to answer, not to answer fast (its latency
 // under each attack is bench/attack.sh's to print).
 func TestMemoryUnderAttack(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("reads resident memory from /proc/PID/status (Linux)")
+	}
 	bin := buildBinary(t)
 	pod := manifestPod(t)
 	var table []attackPeaks
