@@ -101,8 +101,8 @@ func TestMemoryUnderAttack(t *testing.T) {
 	}
 	if *attackReport != "" {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%-34s %8s %9s %9s %9s %10s %11s %9s %9s  %s\n", "attack", "sent", "RSS idle", "RSS peak", "anon peak", "live peak", "live bound",
-			"normal", "p50/max", "answers")
+		fmt.Fprintf(&b, "%-34s %8s %9s %9s %9s %10s %11s %7s %9s %9s  %s\n", "attack", "sent", "RSS idle", "RSS peak", "anon peak", "live peak", "live bound",
+			"stores", "normal", "p50/max", "answers")
 		for _, p := range table {
 			fmt.Fprintln(&b, p.row())
 		}
@@ -303,6 +303,7 @@ type attackPeaks struct {
 	rss         int64  // peak resident bytes (VmHWM) from the attack's start
 	anon        int64  // peak anonymous resident bytes (RssAnon), sampled
 	live        int64  // peak live heap, from /metrics
+	stores      int64  // peak of what the stores say they hold, from /metrics
 	liveSamples int
 	memLimit    int64 // GOMEMLIMIT, as the runtime read it
 	liveBound   int64
@@ -317,14 +318,14 @@ type attackPeaks struct {
 }
 
 func (p attackPeaks) row() string {
-	return fmt.Sprintf("%-34s %8d %9s %9s %9s %10s %11s %9s %9s  %s", p.name, p.sent, mib(p.idle), mib(p.rss), mib(p.anon), mib(p.live),
-		mib(p.liveBound), fmt.Sprintf("%d/%d", p.normalOK, p.normalSent),
+	return fmt.Sprintf("%-34s %8d %9s %9s %9s %10s %11s %7s %9s %9s  %s", p.name, p.sent, mib(p.idle), mib(p.rss), mib(p.anon), mib(p.live),
+		mib(p.liveBound), mib(p.stores), fmt.Sprintf("%d/%d", p.normalOK, p.normalSent),
 		fmt.Sprintf("%s/%s", p.normalMedian.Round(time.Millisecond), p.normalSlowest.Round(time.Millisecond)), p.answers)
 }
 
 func (p attackPeaks) String() string {
-	return fmt.Sprintf("%d sent; resident %s idle, peak %s, anonymous %s (GOMEMLIMIT %s); live heap peak %s (bound %s: %s); normal query %d/%d answered, in %s at most; answers %s",
-		p.sent, mib(p.idle), mib(p.rss), mib(p.anon), mib(p.memLimit), mib(p.live), mib(p.liveBound), p.liveBoundIs, p.normalOK, p.normalSent,
+	return fmt.Sprintf("%d sent; resident %s idle, peak %s, anonymous %s (GOMEMLIMIT %s); live heap peak %s (bound %s: %s), stores %s; normal query %d/%d answered, in %s at most; answers %s",
+		p.sent, mib(p.idle), mib(p.rss), mib(p.anon), mib(p.memLimit), mib(p.live), mib(p.liveBound), p.liveBoundIs, mib(p.stores), p.normalOK, p.normalSent,
 		p.normalSlowest.Round(time.Millisecond), p.answers)
 }
 
@@ -367,7 +368,7 @@ func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duratio
 	wg.Go(func() {
 		// Past twice the pod's limit the figure is made: the process is
 		// stopped before it takes the machine's memory from the others.
-		p.rss, p.anon, p.live, p.liveSamples, p.killed = sampleMemory(watchCtx, g, base, 2*pod.limit)
+		p.rss, p.anon, p.live, p.stores, p.liveSamples, p.killed = sampleMemory(watchCtx, g, base, 2*pod.limit)
 		if p.killed {
 			stopAttack()
 		}
@@ -431,9 +432,11 @@ const memoryBudgetMetric = "gateway_memory_budget_bytes"
 // live heap from /metrics every 100 ms until ctx ends, and returns the
 // peaks: resident memory (VmHWM, the kernel's own peak), its anonymous
 // part (RssAnon, sampled: what the Go runtime maps, without the binary's
-// pages), and the live heap, with the number of samples of it. It kills
-// the process, and says so, if its resident memory passes kill.
-func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int64) (rss, anon, live int64, samples int, killed bool) {
+// pages), the live heap, with the number of samples of it, and what the
+// stores say they hold (gateway_store_bytes, all stores; 0 where the
+// gateway does not say), to set against the live heap. It kills the
+// process, and says so, if its resident memory passes kill.
+func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int64) (rss, anon, live, stores int64, samples int, killed bool) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	pid := g.cmd.Process.Pid
@@ -446,7 +449,7 @@ func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int6
 		}
 		if v, err := procStatus(pid, "VmRSS"); err == nil && v > kill {
 			g.cmd.Process.Kill()
-			return rss, anon, live, samples, true
+			return rss, anon, live, stores, samples, true
 		}
 		if n%2 == 0 {
 			if m, err := scrape(base); err == nil {
@@ -454,11 +457,12 @@ func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int6
 					live = max(live, int64(v))
 					samples++
 				}
+				stores = max(stores, int64(m["gateway_store_bytes"]))
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return rss, anon, live, samples, false
+			return rss, anon, live, stores, samples, false
 		case <-tick.C:
 		}
 	}

@@ -11,18 +11,19 @@
 # Prints, per attack: the requests sent; resident memory idle and at its
 # peak (VmHWM), and the peak of its anonymous part (RssAnon, what the Go
 # runtime maps: GOMEMLIMIT bounds that, not the binary's 22 MiB of pages);
-# the live heap's peak (go_gc_heap_live_bytes) and its bound; the normal
-# query's answers and latency (median/slowest); and the attack's answers by
-# kind. Then the invariant's failures, if any, and the exit status is the
-# test's. It runs the test without the race detector, so the attacks are
-# the test's own and only their duration differs.
+# the live heap's peak (go_gc_heap_live_bytes) and its bound; the peak of
+# what the stores say they hold (gateway_store_bytes, where the gateway
+# has them); the normal query's answers and latency (median/slowest); and
+# the attack's answers by kind. Then the invariant's failures, if any;
+# the exit status is the test's. It runs the test without the race
+# detector: the attacks are the test's own, only their duration differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-20s}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-go test -count=1 -timeout 60m -run "^TestMemoryUnderAttack\$/${ATTACK_RUN:-}" . \
+go test -count=1 -timeout 60m -run "^TestMemoryUnderAttack\$/(${ATTACK_RUN:-})" . \
   -attack-duration="$duration" -attack-report="$tmp/report" >"$tmp/log" 2>&1 || status=$?
 if [ ! -s "$tmp/report" ]; then
   cat "$tmp/log" >&2
