@@ -94,7 +94,7 @@ func TestMemoryUnderAttack(t *testing.T) {
 				t.Errorf("the live heap peaked at %s, over GOMEMLIMIT %s", mib(p.live), mib(p.memLimit))
 			}
 			if !p.killed && p.left > p.leftBound {
-				t.Errorf("%s live once the attack was over, over its bound %s (%s)", mib(p.left), mib(p.leftBound), p.leftBoundIs)
+				t.Errorf("once the attack was over %s was live, over its bound %s (%s)", mib(p.left), mib(p.leftBound), p.leftBoundIs)
 			}
 			if p.liveSamples == 0 {
 				t.Error("no sample of the live heap: go_gc_heap_live_bytes was not read from /metrics")
