@@ -31,7 +31,7 @@ func TestBuildStamped(t *testing.T) {
 		t.Errorf("-version: %q, %v", out, err)
 	}
 
-	g := startBuilt(t, bin)
+	g := startBuilt(t, bin, nil)
 	if log := g.logs.String(); !strings.Contains(log, `"version":"9.8.7","commit":"abcdef123456"`) {
 		t.Errorf("the start-up line does not name the build: %s", log)
 	}

@@ -914,6 +914,14 @@ type gatewayProcess struct {
 // ends, and its log is shown if the test failed.
 func startBinary(t *testing.T, args ...string) *gatewayProcess {
 	t.Helper()
+	return startBuilt(t, buildBinary(t), nil, args...)
+}
+
+// buildBinary builds the gateway, without the race detector whatever the
+// test's flags, into a temporary directory, and returns its path. It skips
+// the test where the binary cannot be built or run as the others expect.
+func buildBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -929,15 +937,17 @@ func startBinary(t *testing.T, args ...string) *gatewayProcess {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return startBuilt(t, bin, args...)
+	return bin
 }
 
-// startBuilt is startBinary for a binary built already.
-func startBuilt(t *testing.T, bin string, args ...string) *gatewayProcess {
+// startBuilt is startBinary for a binary built already, run with env
+// (NAME=value) as its whole environment: none of the test's, so no
+// CATALOGUE_* setting of the machine leaks in.
+func startBuilt(t *testing.T, bin string, env []string, args ...string) *gatewayProcess {
 	t.Helper()
 	g := &gatewayProcess{logs: &logWatcher{addr: make(chan string, 1)}, exited: make(chan struct{})}
 	g.cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	g.cmd.Env = []string{} // not the test's environment: no CATALOGUE_* settings
+	g.cmd.Env = append([]string{}, env...)
 	g.cmd.Stderr = g.logs
 	g.started = time.Now()
 	if err := g.cmd.Start(); err != nil {
