@@ -237,8 +237,8 @@ func byteSize(s string) (int64, error) {
 // must fit under GOMEMLIMIT, or the collector runs without end and the pod
 // is killed anyway; and GOMEMLIMIT bounds the heap only, so the limit
 // keeps 64 MiB above it for the rest (goroutine stacks, the runtime's own,
-// the binary). The base's figures: 2 × 13 × 8 MiB + 72 MiB = 280 MiB ≤ 300
-// MiB, and 300 + 64 = 364 MiB ≤ 384 MiB; with the default 64 MiB bound, a
+// the binary). The base's figures: 2 × 13 × 6 MiB + 64 MiB = 220 MiB ≤ 256
+// MiB, and 256 + 64 = 320 MiB ≤ 384 MiB; with the default 64 MiB bound, a
 // refresh alone could need 1.6 GiB. This counts the bytes the bound lets
 // in, not the records decoded from them: on the real catalogue, whose
 // largest body is about 1.3 MB, those are in the measured figures the
