@@ -152,10 +152,6 @@ func (e *endpoint) refusePlace(w http.ResponseWriter, r *http.Request, herr *htt
 // operation refused before it runs takes no place: it is answered at once
 // (refuseOperation). It returns the outcome, for the observer.
 func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) string {
-	// The operation is checked before it takes a place, as a POST is: by
-	// gqlgen's executor, with the guard, the variables' coercion and the
-	// cost limit among its extensions, on the document parsed and
-	// validated once (documents).
 	ctx := graphql.StartOperationTrace(r.Context())
 	defer func() {
 		if p := recover(); p != nil {
@@ -164,15 +160,9 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 			e.exec.PresentRecoveredError(ctx, p)
 		}
 	}()
-	start := graphql.Now()
-	oc, errs := e.exec.CreateOperationContext(ctx, &graphql.RawParams{
-		Query:         req.query,
-		OperationName: req.operationName,
-		Headers:       r.Header,
-		Variables:     req.variables,
-		Extensions:    req.extensions,
-		ReadTime:      graphql.TraceTiming{Start: start, End: start},
-	})
+	// The operation is checked before it may take a place, as a POST's
+	// is before it runs.
+	oc, errs := e.check(ctx, r, req)
 	if errs != nil {
 		e.refuseOperation(w, r, e.exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs))
 		return "rejected"
@@ -225,27 +215,25 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 // protocol requires of errors found before execution. Either way the
 // errors have no data entry beside them: nothing ran.
 func (e *endpoint) refuseOperation(w http.ResponseWriter, r *http.Request, resp *graphql.Response) {
-	body := marshalWithoutData(resp)
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
+	res := &result{body: marshalWithoutData(resp)}
 	if accept := r.Header.Get("Accept"); acceptsJSON(accept) {
-		contentType := responseType(accept)
-		h.Set("Content-Type", contentType)
+		res.contentType = responseType(accept)
 		// What GraphQL itself refuses is a 400, as graphql-sse's handler
 		// answers it and as application/graphql-response+json does; the
 		// gateway's own limits keep the status they have over POST.
-		status := requestErrorStatus(resp.Errors, contentType)
-		if status == http.StatusOK {
-			status = http.StatusBadRequest
+		res.status = requestErrorStatus(resp.Errors, res.contentType)
+		if res.status == http.StatusOK {
+			res.status = http.StatusBadRequest
 		}
-		w.WriteHeader(status)
-		w.Write(body)
+		e.write(w, r, res)
 		return
 	}
+	h := w.Header()
+	h.Add("Vary", "Accept")
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	fmt.Fprintf(w, "event: next\ndata: %s\n\nevent: complete\n\n", body)
+	fmt.Fprintf(w, "event: next\ndata: %s\n\nevent: complete\n\n", res.body)
 }
 
 // checkedOperation is gqlgen's executor with one operation already
