@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
@@ -227,16 +228,20 @@ func TestInputCoercionOnStreams(t *testing.T) {
 		s := openStreamWith(t, http.DefaultClient, srv.URL, map[string]any{
 			"query":     `subscription($b: Boolean!) { catalogueChanged @include(if: $b) { version } }`,
 			"variables": map[string]any{"b": "true"}})
-		// gqlgen's SSE transport answers the refusal as the stream's
-		// one event.
-		ev, ok := <-s.events
-		for ok && ev.comment {
-			ev, ok = <-s.events
+		// Refused before it runs: the errors as the stream's one event,
+		// with no data entry, then complete (the client takes only an
+		// event stream; see TestStreamRefusedBeforeExecution).
+		ev, ok := s.next(t, 5*time.Second)
+		var r struct {
+			Data   *json.RawMessage `json:"data"`
+			Errors []gqlError       `json:"errors"`
 		}
-		var r gqlResponse
 		json.Unmarshal([]byte(ev.data), &r)
-		if !ok || ev.event != "next" || len(r.Errors) != 1 || r.Errors[0].code() != "GRAPHQL_VALIDATION_FAILED" {
-			t.Errorf("got %+v, want a next event refusing the variable", ev)
+		if !ok || ev.event != "next" || r.Data != nil || len(r.Errors) != 1 || r.Errors[0].code() != "GRAPHQL_VALIDATION_FAILED" {
+			t.Errorf("got %+v, want a next event refusing the variable, with no data entry", ev)
+		}
+		if ev, ok := s.next(t, 5*time.Second); !ok || ev.event != "complete" {
+			t.Errorf("got %+v (open %v), want complete", ev, ok)
 		}
 	})
 }

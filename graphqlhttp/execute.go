@@ -79,16 +79,7 @@ func (noExecutor) Execute(context.Context, *graphql.OperationContext, *Memo, int
 func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *result {
 	res := &result{status: http.StatusOK, contentType: responseType(r.Header.Get("Accept"))}
 	exec := e.exec
-	start := graphql.Now()
-	params := &graphql.RawParams{
-		Query:         req.query,
-		OperationName: req.operationName,
-		Headers:       r.Header,
-		Variables:     req.variables,
-		Extensions:    req.extensions,
-		ReadTime:      graphql.TraceTiming{Start: start, End: start},
-	}
-	oc, errs := exec.CreateOperationContext(ctx, params)
+	oc, errs := e.check(ctx, r, req)
 	if tr := e.opts.Tracer; tr != nil {
 		traceChecks(ctx, tr, oc, errs)
 	}
@@ -157,6 +148,24 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	res.body = marshal(resp)
 	res.complete = resp != nil && len(resp.Errors) == 0
 	return res
+}
+
+// check parses, validates and measures req's operation and coerces its
+// variables, as gqlgen's executor does with the guard, the variables'
+// coercion and the cost limit among its extensions, on the document
+// parsed and validated once (documents): the one check of every
+// operation read from an HTTP request, run or streamed. errs are why it
+// is refused before it runs.
+func (e *endpoint) check(ctx context.Context, r *http.Request, req *request) (oc *graphql.OperationContext, errs gqlerror.List) {
+	start := graphql.Now()
+	return e.exec.CreateOperationContext(ctx, &graphql.RawParams{
+		Query:         req.query,
+		OperationName: req.operationName,
+		Headers:       r.Header,
+		Variables:     req.variables,
+		Extensions:    req.extensions,
+		ReadTime:      graphql.TraceTiming{Start: start, End: start},
+	})
 }
 
 // withErrors is an Executor's answer as gqlgen writes it: its field errors,

@@ -268,6 +268,12 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "persisted query hash as a stream", req: streamed(postBody(`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + marker + `"}}}`)), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "deep query as a stream or JSON", req: streamed(post(tooDeep), "application/json, text/event-stream"), status: 422, code: graphqlhttp.CodeTooDeep},
 		{name: "aliases as a stream or JSON", req: streamed(post(tooManyAliases), "application/graphql-response+json, text/event-stream"), status: 400, code: graphqlhttp.CodeTooManyAliases},
+		// A subscription refused before it runs is answered before it
+		// would take a place (there is none here), with no data entry.
+		{name: "invalid subscription as a stream or JSON", req: streamed(post("subscription "+marker+" { catalogueChanged { nowhere } }"), "application/json, text/event-stream"), status: 400, code: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "subscription variable that does not coerce, as a stream or JSON", req: streamed(post("subscription "+marker+"($b: Boolean!) { catalogueChanged @include(if: $b) { version } }", map[string]any{"b": "true"}), "application/json, text/event-stream"), status: 400, code: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "subscription with too many aliases, as a stream or JSON", req: streamed(post("subscription "+marker+" { catalogueChanged {"+strings.Repeat(" v: version", 31)+" } }"), "application/json, text/event-stream"), status: 422, code: graphqlhttp.CodeTooManyAliases},
+		{name: "invalid subscription as a stream or JSON, as graphql-response+json", req: streamed(post("subscription "+marker+" { catalogueChanged { nowhere } }"), "application/graphql-response+json, text/event-stream"), status: 400, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "subscription as a stream, with subscriptions off", req: streamed(post("subscription " + marker + " { catalogueChanged { version } }")), status: 503, code: graphqlhttp.CodeStreamsOff},
 
 		{name: "malformed JSON", req: postBody(`{"query":"{ ` + marker + ` }"`), status: 400, code: graphqlhttp.CodeBadRequest},

@@ -14,6 +14,7 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -669,5 +670,100 @@ func TestGetStreamOfQueryAcceptingJSON(t *testing.T) {
 	}
 	if s.resp.StatusCode != http.StatusOK || string(body) != `{"data":{"item":{"name":"Copper Ore"}}}` || s.resp.Header.Get("ETag") == "" {
 		t.Errorf("status %d, ETag %q, body %s: want the answer, with its ETag", s.resp.StatusCode, s.resp.Header.Get("ETag"), body)
+	}
+}
+
+// TestStreamRefusedBeforeExecution: a subscription refused before it runs
+// (a variable that does not coerce, a document that does not validate, a
+// limit of the guard or the cost limit) opens no stream and takes no
+// place: the only place is held throughout, and every refusal is answered
+// all the same. A client that takes JSON gets a 4xx JSON answer; one that
+// takes only an event stream gets the errors as one next event, then
+// complete, as the GraphQL over SSE protocol asks. Neither has a data
+// entry: nothing ran.
+func TestStreamRefusedBeforeExecution(t *testing.T) {
+	obs := &streamObserver{}
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, Observer: obs,
+		Limits: graphqlhttp.Limits{MaxComplexity: 10}})
+	held := openStream(t, srv.URL, `subscription { catalogueChanged { version } }`)
+	if held.resp.StatusCode != http.StatusOK {
+		t.Fatalf("the stream holding the place: status %d", held.resp.StatusCode)
+	}
+	aliases := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(" a" + strconv.Itoa(i) + ": version")
+		}
+		return "subscription { catalogueChanged {" + b.String() + " } }"
+	}
+	cases := []struct {
+		name      string
+		body      map[string]any
+		code      string
+		jsonState int // the status under application/json
+	}{
+		{"variable that does not coerce", map[string]any{
+			"query":     `subscription($b: Boolean!) { catalogueChanged @include(if: $b) { version } }`,
+			"variables": map[string]any{"b": "true"}}, "GRAPHQL_VALIDATION_FAILED", 400},
+		{"invalid document", map[string]any{"query": `subscription { catalogueChanged { nowhere } }`},
+			"GRAPHQL_VALIDATION_FAILED", 400},
+		{"too many aliases", map[string]any{"query": aliases(31)}, graphqlhttp.CodeTooManyAliases, 422},
+		{"too costly", map[string]any{"query": aliases(20)}, graphqlhttp.CodeTooComplex, 422},
+	}
+	for _, tt := range cases {
+		for method, open := range streamOpeners {
+			t.Run(tt.name+"/"+method+"/stream only", func(t *testing.T) {
+				s := open(t, http.DefaultClient, srv.URL, tt.body)
+				if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" {
+					t.Fatalf("status %d, %s: want 200 text/event-stream", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+				}
+				ev, ok := s.next(t, 5*time.Second)
+				var r struct {
+					Data   *json.RawMessage `json:"data"`
+					Errors []gqlError       `json:"errors"`
+				}
+				if err := json.Unmarshal([]byte(ev.data), &r); !ok || ev.event != "next" || err != nil ||
+					r.Data != nil || len(r.Errors) != 1 || r.Errors[0].code() != tt.code {
+					t.Errorf("got %+v, want one next event with a %s error and no data entry", ev, tt.code)
+				}
+				if ev, ok := s.next(t, 5*time.Second); !ok || ev.event != "complete" {
+					t.Errorf("got %+v (open %v), want complete", ev, ok)
+				}
+				if ev, ok := s.next(t, 5*time.Second); ok {
+					t.Errorf("got %+v after complete, want the stream ended", ev)
+				}
+			})
+			for _, accept := range []string{"application/json, text/event-stream", "application/graphql-response+json, text/event-stream"} {
+				t.Run(tt.name+"/"+method+"/"+accept, func(t *testing.T) {
+					s := open(t, http.DefaultClient, srv.URL, tt.body, "Accept", accept)
+					want, ct := tt.jsonState, "application/json"
+					if strings.HasPrefix(accept, "application/graphql-response+json") {
+						want, ct = 400, "application/graphql-response+json"
+					}
+					body, _ := io.ReadAll(s.resp.Body)
+					var r map[string]json.RawMessage
+					json.Unmarshal(body, &r)
+					var errs []gqlError
+					json.Unmarshal(r["errors"], &errs)
+					if s.resp.StatusCode != want || s.resp.Header.Get("Content-Type") != ct {
+						t.Errorf("status %d, %s: want %d, %s", s.resp.StatusCode, s.resp.Header.Get("Content-Type"), want, ct)
+					}
+					if _, hasData := r["data"]; hasData || len(errs) != 1 || errs[0].code() != tt.code {
+						t.Errorf("body %s: want one %s error and no data entry", body, tt.code)
+					}
+				})
+			}
+		}
+	}
+	if n, opened := obs.open.Load(), obs.opened.Load(); n != 1 || opened != 1 {
+		t.Errorf("the observer counts %d streams open, %d ever, want the held one only", n, opened)
+	}
+	for _, outcome := range obs.requestOutcomes() {
+		if outcome != "rejected" {
+			t.Errorf("a refusal observed as %q, want rejected", outcome)
+		}
+	}
+	if n := len(obs.requestOutcomes()); n != len(cases)*len(streamOpeners)*3 {
+		t.Errorf("%d requests observed, want each refusal as one", n)
 	}
 }

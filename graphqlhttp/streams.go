@@ -1,9 +1,9 @@
 package graphqlhttp
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime"
@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/executor"
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
@@ -146,9 +148,25 @@ func (e *endpoint) refusePlace(w http.ResponseWriter, r *http.Request, herr *htt
 // idle between events), its answers are not cached, and the server's read
 // and write timeouts are lifted for it. It holds one of MaxStreams places,
 // and one of its client's MaxStreamsPerClient, while it is open, and ends
-// when the client leaves, when Done closes or at its StreamMaxAge. It
-// returns the outcome, for the observer.
+// when the client leaves, when Done closes or at its StreamMaxAge. An
+// operation refused before it runs takes no place: it is answered at once
+// (refuseOperation). It returns the outcome, for the observer.
 func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) string {
+	ctx := graphql.StartOperationTrace(r.Context())
+	defer func() {
+		if p := recover(); p != nil {
+			// A panic outside any resolver: logged, and the stream ends
+			// (or is never opened).
+			e.exec.PresentRecoveredError(ctx, p)
+		}
+	}()
+	// The operation is checked before it may take a place, as a POST's
+	// is before it runs.
+	oc, errs := e.check(ctx, r, req)
+	if errs != nil {
+		e.refuseOperation(w, r, e.exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs))
+		return "rejected"
+	}
 	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
 	if herr := e.takePlace(client); herr != nil {
 		e.refusePlace(w, r, herr)
@@ -162,7 +180,7 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
 
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		age := time.NewTimer(streamAge(e.opts.StreamMaxAge))
@@ -175,30 +193,59 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 		cancel()
 	}()
 	sw := &streamWriter{w: w, rc: rc}
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic outside any resolver: logged, and the stream ends.
-			e.exec.PresentRecoveredError(ctx, p)
-		}
-	}()
-	// gqlgen's SSE transport reads the request itself: it gets the body
-	// admit read. (A stream is read twice, once per connection; a query
-	// is read once.)
-	body := req.body
-	if r.Method == http.MethodGet {
-		// The transport reads only POST bodies: a GET's parameters are
-		// given to it as the body a POST would have sent.
-		body = marshal(map[string]any{"query": req.query, "operationName": req.operationName,
-			"variables": req.variables, "extensions": req.extensions})
-		r = r.Clone(ctx)
-		r.Method = http.MethodPost
-		r.Header.Set("Content-Type", typeJSON)
-	}
-	r = r.WithContext(graphql.StartOperationTrace(ctx))
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, e.exec)
+	// gqlgen's SSE transport reads a request of its own and asks the
+	// executor for its operation: it is given an empty one, and the
+	// operation checked above.
+	r = r.Clone(ctx)
+	r.Method = http.MethodPost
+	r.Header.Set("Content-Type", typeJSON)
+	r.Body = io.NopCloser(strings.NewReader("{}"))
+	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, checkedOperation{e.exec, oc})
 	sw.close()
 	return "ok"
+}
+
+// refuseOperation answers a stream whose operation gqlgen's executor
+// refused before running it (resp holds the errors): no stream is kept
+// open for it, and no place taken. As graphql-sse's reference handler
+// does, a client that takes JSON gets the errors as a JSON answer, with a
+// 4xx; one that takes only an event stream (graphql-sse's client, a
+// browser's EventSource, which cannot read a 4xx's body) gets them as the
+// stream's one next event, then complete, as the GraphQL over SSE
+// protocol requires of errors found before execution. Either way the
+// errors have no data entry beside them: nothing ran.
+func (e *endpoint) refuseOperation(w http.ResponseWriter, r *http.Request, resp *graphql.Response) {
+	res := &result{body: marshalWithoutData(resp)}
+	if accept := r.Header.Get("Accept"); acceptsJSON(accept) {
+		res.contentType = responseType(accept)
+		// What GraphQL itself refuses is a 400, as graphql-sse's handler
+		// answers it and as application/graphql-response+json does; the
+		// gateway's own limits keep the status they have over POST.
+		res.status = requestErrorStatus(resp.Errors, res.contentType)
+		if res.status == http.StatusOK {
+			res.status = http.StatusBadRequest
+		}
+		e.write(w, r, res)
+		return
+	}
+	h := w.Header()
+	h.Add("Vary", "Accept")
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprintf(w, "event: next\ndata: %s\n\nevent: complete\n\n", res.body)
+}
+
+// checkedOperation is gqlgen's executor with one operation already
+// checked: asked for an operation, it gives that one, so that a stream's
+// document is not checked a second time by gqlgen's SSE transport.
+type checkedOperation struct {
+	*executor.Executor
+	oc *graphql.OperationContext
+}
+
+func (c checkedOperation) CreateOperationContext(context.Context, *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
+	return c.oc, nil
 }
 
 var errStreamEnded = errors.New("graphqlhttp: write after the stream ended")

@@ -96,6 +96,37 @@ test('graphql-sse, distinct connections mode: catalogueChanged', async () => {
   }
 });
 
+test('graphql-sse: a subscription refused before it runs gets its errors, no data, and completes', async () => {
+  const client = createSSEClient({ url: gateway.url + '/graphql', retryAttempts: 0 });
+  try {
+    const results = [];
+    for await (const result of client.iterate({
+      query: 'subscription($b: Boolean!) { catalogueChanged @include(if: $b) { version } }',
+      variables: { b: 'true' },
+    })) {
+      results.push(result);
+    }
+    assert.equal(results.length, 1, JSON.stringify(results));
+    assert.equal('data' in results[0], false, JSON.stringify(results[0]));
+    assert.equal(results[0].errors?.[0]?.extensions?.code, 'GRAPHQL_VALIDATION_FAILED', JSON.stringify(results[0]));
+  } finally {
+    client.dispose();
+  }
+});
+
+test('a refused subscription asked as a stream or JSON: a 400 JSON answer with no data', async () => {
+  const res = await fetch(gateway.url + '/graphql', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ query: 'subscription { catalogueChanged { nowhere } }' }),
+  });
+  assert.equal(res.status, 400);
+  assert.equal(res.headers.get('content-type'), 'application/json');
+  const body = await res.json();
+  assert.equal('data' in body, false, JSON.stringify(body));
+  assert.equal(body.errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED', JSON.stringify(body));
+});
+
 test('a GET stream, as EventSource asks: catalogueChanged', async () => {
   const ac = new AbortController();
   try {
