@@ -93,7 +93,7 @@ func TestTracingSpans(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			cfg := defaultConfig()
 			cfg.accessLog = false
-			cfg.compiledPlans = mode.plans
+			cfg.engine = mode.plans
 			// The caller's span is the parent only when trusted; see
 			// TestTracingTraceparent for the default.
 			cfg.trustTraceparent = true
