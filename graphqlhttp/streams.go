@@ -196,7 +196,7 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 	}
 	r = r.WithContext(graphql.StartOperationTrace(ctx))
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, e.exec)
+	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, e.chooser)
 	sw.close()
 	return "ok"
 }
