@@ -158,7 +158,7 @@ func (g *gateway) handler() http.Handler {
 	}
 	limits := g.cfg.limits
 	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
-	var executor graphqlhttp.Executor // nil: the engine
+	var executor graphqlhttp.Executor // nil: the engine (resolvers.NewHandler's default)
 	if !g.cfg.engine {
 		executor = graphqlhttp.NoExecutor
 	}
