@@ -242,10 +242,3 @@ func mul(a, b int) int {
 	}
 	return a * b
 }
-
-// CostOf returns the cost of oc's operation against schema, as the limit
-// measures it (see the top of cost.go): the most JSON values its answer's
-// data can hold.
-func CostOf(schema *ast.Schema, oc *graphql.OperationContext, lengths Lengths) int {
-	return newCoster(schema).operation(oc, lengths)
-}
