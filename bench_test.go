@@ -44,7 +44,7 @@ func BenchmarkGraphQL(b *testing.B) {
 		cfg := defaultConfig()
 		cfg.accessLog = false
 		cfg.responseCacheBytes = mode.cacheBytes
-		cfg.compiledPlans = mode.plans
+		cfg.engine = mode.plans
 		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			b.Fatal(err)

@@ -52,9 +52,10 @@ type config struct {
 	logFormat      logFormat
 	logLevel       logLevel
 	pprofAddr      string
-	// compiledPlans runs queries from plans compiled once per document
-	// where it can, instead of gqlgen's executor.
-	compiledPlans bool
+	// engine runs queries on the engine (package engine), from plans
+	// compiled once per document, where it can, instead of gqlgen's
+	// executor.
+	engine bool
 	// shutdownDelay is how long the server keeps serving, not ready,
 	// after it is told to stop: the time a load balancer takes to notice.
 	shutdownDelay time.Duration
@@ -106,7 +107,7 @@ func defaultConfig() config {
 		corsOrigins:      "*",
 		accessLog:        true,
 		logFormat:        "json",
-		compiledPlans:    true,
+		engine:           true,
 		maxSubscriptions: 1000,
 		playground:       true,
 		explorer:         true,
@@ -196,8 +197,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("log-level", "GATEWAY_LOG_LEVEL", "least severe level logged: debug, info, warn or error")
 	fs.Var((*boolValue)(&cfg.accessLog), "access-log", "")
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
-	fs.Var((*boolValue)(&cfg.compiledPlans), "compiled-plans", "")
-	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "run queries from plans compiled once per document where possible; false runs every query through gqlgen's executor")
+	fs.Var((*boolValue)(&cfg.engine), "engine", "")
+	def("engine", "GATEWAY_ENGINE", "run queries on the engine, from plans compiled once per document, where possible; false runs every query through gqlgen's executor")
+	fs.Var((*boolValue)(&cfg.engine), "compiled-plans", "")
+	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "the old name of -engine, kept for the scripts that use it")
 	fs.Var((*durationValue)(&cfg.shutdownDelay), "shutdown-delay", "")
 	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
@@ -216,9 +219,20 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	// An alias is its flag under an old name: either name given is the
+	// flag given, and the new name's variable wins over the old one's.
+	aliasOf := map[string]string{"compiled-plans": "engine"}
 	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) {
+		given[f.Name] = true
+		if to, ok := aliasOf[f.Name]; ok {
+			given[to] = true
+		}
+	})
 	for name, env := range envOf {
+		if to, ok := aliasOf[name]; ok && (given[to] || getenv(envOf[to]) != "") {
+			continue
+		}
 		if v := getenv(env); v != "" && !given[name] {
 			if err := fs.Set(name, v); err != nil {
 				return cfg, fmt.Errorf("invalid value %q for %s: %v", v, env, err)

@@ -158,8 +158,8 @@ func (g *gateway) handler() http.Handler {
 	}
 	limits := g.cfg.limits
 	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
-	var executor graphqlhttp.Executor // nil: the compiled plans
-	if !g.cfg.compiledPlans {
+	var executor graphqlhttp.Executor // nil: the engine (resolvers.NewHandler's default)
+	if !g.cfg.engine {
 		executor = graphqlhttp.NoExecutor
 	}
 	// Checked by parseConfig; read here again, as a config holds it as

@@ -371,7 +371,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 	// gqlgen's executor answers a timeout with the fields it reached, as
 	// the GraphQL spec's field errors allow; a plan sends no data.
 	partialData := func(g *gatewayProcess, code string) bool {
-		return code == "REQUEST_TIMEOUT" && slices.Contains(g.cmd.Args, "-compiled-plans=false")
+		return code == "REQUEST_TIMEOUT" && slices.Contains(g.cmd.Args, "-engine=false")
 	}
 	run := func(t *testing.T, g *gatewayProcess, attacks []attack) {
 		endpoint := "http://" + g.addr + "/graphql"
@@ -431,9 +431,9 @@ func TestAttacksAgainstBinary(t *testing.T) {
 			{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
 		})
 		// The time budget, under either executor.
-		for _, plans := range []string{"true", "false"} {
-			t.Run("plans="+plans, func(t *testing.T) {
-				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-compiled-plans="+plans,
+		for _, engine := range []string{"true", "false"} {
+			t.Run("engine="+engine, func(t *testing.T) {
+				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-engine="+engine,
 					"-max-response-bytes=1GiB", "-request-timeout=100ms"), []attack{
 					// About 140 MB and several seconds, if it ran.
 					{"8 aliases, 100ms budget", nestedDrops(8), "REQUEST_TIMEOUT", 3 * time.Second},

@@ -34,6 +34,7 @@ type metrics struct {
 	loaderBatch     *prometheus.HistogramVec
 	cacheLookups    *prometheus.CounterVec
 	operationsRun   *prometheus.CounterVec
+	engineDeclines  *prometheus.CounterVec
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -113,8 +114,12 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		}),
 		operationsRun: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "graphql_operations_total",
-			Help: "GraphQL operations run, by executor: engine (the compiled plans) or gqlgen (gqlgen's executor, for what the plans decline).",
+			Help: "GraphQL operations run, by executor: engine, or gqlgen (gqlgen's executor, for what the engine declines).",
 		}, []string{"executor"}),
+		engineDeclines: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphql_engine_declines_total",
+			Help: "GraphQL operations the engine left to gqlgen's executor, by reason: operation (not a query), introspection, directive (@defer and the like), plan (a part the compiler declines), run, panic (a bug: logged with its stack), other.",
+		}, []string{"reason"}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
@@ -126,7 +131,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/live:bytes$`)})),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
-		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun,
+		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
 		buildInfoGauge(build()),
@@ -154,6 +159,9 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	}
 	for _, executor := range []string{"engine", "gqlgen"} {
 		m.operationsRun.WithLabelValues(executor)
+	}
+	for _, reason := range graphqlhttp.DeclineReasons {
+		m.engineDeclines.WithLabelValues(reason)
 	}
 	return m
 }
@@ -211,6 +219,9 @@ func (m *metrics) Streams(delta int) { m.graphqlStreams.Add(float64(delta)) }
 
 // Executed counts an operation run, by executor.
 func (m *metrics) Executed(executor string) { m.operationsRun.WithLabelValues(executor).Inc() }
+
+// Declined counts an operation the engine left to gqlgen, by why.
+func (m *metrics) Declined(reason string) { m.engineDeclines.WithLabelValues(reason).Inc() }
 
 // Cached implements graphqlhttp.Observer.
 func (m *metrics) Cached(hit bool) {

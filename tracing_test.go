@@ -19,6 +19,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
 func TestTracingWanted(t *testing.T) {
@@ -89,11 +91,11 @@ func TestTracingSpans(t *testing.T) {
 		name     string
 		plans    bool
 		executor string
-	}{{"compiled plans", true, "custom"}, {"gqlgen", false, "gqlgen"}} {
+	}{{"engine", true, "engine"}, {"gqlgen", false, "gqlgen"}} {
 		t.Run(mode.name, func(t *testing.T) {
 			cfg := defaultConfig()
 			cfg.accessLog = false
-			cfg.compiledPlans = mode.plans
+			cfg.engine = mode.plans
 			// The caller's span is the parent only when trusted; see
 			// TestTracingTraceparent for the default.
 			cfg.trustTraceparent = true
@@ -170,6 +172,24 @@ func TestTracingSpans(t *testing.T) {
 				t.Errorf("again: spans %v, want the server span alone", spanNames(spans))
 			}
 		})
+	}
+}
+
+// TestTracingEngineStopped: an answer the engine stops (here, for
+// outgrowing -max-response-bytes) is the engine's in the trace, not
+// gqlgen's, and its execute span failed with the error's code.
+func TestTracingEngineStopped(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.accessLog, cfg.responseCacheBytes, cfg.maxResponseBytes = false, 0, 200
+	srv, exp := tracedServer(t, cfg)
+	status, body := post(t, srv.URL+"/graphql", `{"query":"{ items(first: 50) { nodes { name } } }"}`, "")
+	if status != http.StatusOK || !strings.Contains(body, graphqlhttp.CodeResponseTooLarge) {
+		t.Fatalf("status %d: %.300s, want %s", status, body, graphqlhttp.CodeResponseTooLarge)
+	}
+	execute := only(t, waitServerSpans(t, exp, 1), "graphql.execute")
+	wantAttrs(t, execute, map[string]string{"graphql.executor": "engine"})
+	if execute.Status.Code != codes.Error || execute.Status.Description != graphqlhttp.CodeResponseTooLarge {
+		t.Errorf("execute span's status %v %q, want Error %q", execute.Status.Code, execute.Status.Description, graphqlhttp.CodeResponseTooLarge)
 	}
 }
 

@@ -1153,13 +1153,17 @@ func TestStreamsTimedApartFromAnswers(t *testing.T) {
 }
 
 // TestOperationsByExecutor: /metrics tells how many operations the engine
-// answered and how many it left to gqlgen's executor.
+// answered and how many it left to gqlgen's executor, and why.
 func TestOperationsByExecutor(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.accessLog, cfg.responseCacheBytes = false, 0
 	g := startGateway(t, cfg, nil)
 	engine, gqlgen := `graphql_operations_total{executor="engine"}`, `graphql_operations_total{executor="gqlgen"}`
+	introspection, panics := `graphql_engine_declines_total{reason="introspection"}`, `graphql_engine_declines_total{reason="panic"}`
 	before := g.metrics(t)
+	if _, ok := before[panics]; !ok {
+		t.Errorf("/metrics has no %s before any panic", panics)
+	}
 	g.graphQLOK(t, `{ item(id: 1) { name } }`)
 	g.graphQLOK(t, `{ item(id: 2) { name } }`)
 	g.graphQLOK(t, `{ __schema { queryType { name } } }`) // introspection: gqlgen's
@@ -1170,5 +1174,8 @@ func TestOperationsByExecutor(t *testing.T) {
 	}
 	if d := after[gqlgen] - before[gqlgen]; d != 2 {
 		t.Errorf("%s grew by %v, want 2", gqlgen, d)
+	}
+	if d := after[introspection] - before[introspection]; d != 2 {
+		t.Errorf("%s grew by %v, want 2", introspection, d)
 	}
 }

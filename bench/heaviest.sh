@@ -9,7 +9,7 @@
 # gateway's peak resident memory (VmHWM) over the run. The queries:
 #   plans   a page of 1000 items with every scalar field, run by a plan;
 #   gqlgen  the same page, filtered (nameContains ""), with
-#           -compiled-plans=false: gqlgen's executor, the heavier one, about
+#           -engine=false: gqlgen's executor, the heavier one, about
 #           20 allocations a value;
 #   nested  200 items with every monster dropping each (Q3 with more fields),
 #           near the cost limit.
@@ -31,7 +31,7 @@ printf '%-8s %12s %10s %14s\n' query "answer (B)" "req/s" "peak RSS (MiB)"
 for q in plans gqlgen nested; do
   port=$((18490 + RANDOM % 100))
   args=()
-  [ "$q" = gqlgen ] && args=(-compiled-plans=false)
+  [ "$q" = gqlgen ] && args=(-engine=false)
   "$tmp/gateway" -addr 127.0.0.1:$port -response-cache-bytes=0 -access-log=false "${args[@]}" 2>/dev/null &
   pid=$!
   wait_ready $port

@@ -4,7 +4,7 @@
 # plain (a filter and an ordering only intersect and slice indexes built
 # once per snapshot), and a page of quests with their prerequisites (a
 # reference by name) against the same page with a forward reference. Each
-# is also run with -compiled-plans=false, gqlgen's executor alone.
+# is also run with -engine=false, gqlgen's executor alone.
 #
 #   bench/shapes.sh [seconds]     (needs wrk: apt-get install wrk)
 set -euo pipefail
@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 go build -o "$tmp/gateway" .
 "$tmp/gateway" -addr 127.0.0.1:18486 -response-cache-bytes=0 -access-log=false 2>/dev/null &
-"$tmp/gateway" -addr 127.0.0.1:18487 -response-cache-bytes=0 -access-log=false -compiled-plans=false 2>/dev/null &
+"$tmp/gateway" -addr 127.0.0.1:18487 -response-cache-bytes=0 -access-log=false -engine=false 2>/dev/null &
 wait_ready 18486 18487
 
 declare -A query=(

@@ -9,23 +9,31 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
 // compiler builds the plan of one operation; a declined part makes the
 // whole plan nil.
 type compiler struct {
 	oc       *graphql.OperationContext
-	declined bool
+	declined *graphqlhttp.Declined
 }
 
-func (c *compiler) decline() { c.declined = true }
+// decline declines the plan, the first part declined saying why: reason
+// is one of graphqlhttp's Decline constants, detail names the part.
+func (c *compiler) decline(reason, detail string) {
+	if c.declined == nil {
+		c.declined = &graphqlhttp.Declined{Reason: reason, Detail: detail}
+	}
+}
 
-// compileOperation plans the operation of oc, or returns nil to leave it
-// to gqlgen.
-func compileOperation(oc *graphql.OperationContext, roots map[string]Root) *operationPlan {
+// compileOperation plans the operation of oc, or returns nil and why, to
+// leave it to gqlgen.
+func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*operationPlan, *graphqlhttp.Declined) {
 	c := &compiler{oc: oc}
 	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
-		return nil // @defer and the like
+		return nil, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineDirective,
+			Detail: "a directive other than @skip and @include, such as @defer"}
 	}
 	plan := &operationPlan{}
 	for _, f := range graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{"Query"}) {
@@ -34,11 +42,12 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) *oper
 		case f.Name == "__typename":
 			rp.typename = true
 		case strings.HasPrefix(f.Name, "__") || f.Definition == nil:
-			return nil // introspection
+			return nil, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineIntrospection, Detail: "Query." + f.Name}
 		default:
 			root, ok := roots[f.Name]
 			if !ok {
-				return nil // a root field the engine was not given
+				return nil, &graphqlhttp.Declined{Reason: graphqlhttp.DeclinePlan,
+					Detail: "Query." + f.Name + ": a root field the engine was not given"}
 			}
 			rp.root = root
 			if !namesVariables(f.Arguments) {
@@ -49,12 +58,12 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) *oper
 			}
 			rp.value = c.value(root.Type, f.Definition.Type, f.Selections)
 		}
-		if c.declined {
-			return nil
+		if c.declined != nil {
+			return nil, c.declined
 		}
 		plan.fields = append(plan.fields, rp)
 	}
-	return plan
+	return plan, nil
 }
 
 // otherDirectives reports whether a selection set, or a fragment it
@@ -125,9 +134,9 @@ func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *va
 	case (t.Kind() == reflect.Int || t.Kind() == reflect.Int64) && gt.NamedType == "Int":
 		p.kind = kindInt
 	default:
-		c.decline() // a Go type and GraphQL type it does not write
+		c.decline(graphqlhttp.DeclinePlan, "a "+t.String()+" written as "+gt.String())
 	}
-	if !c.declined {
+	if c.declined == nil {
 		p.walks = p.hasRefs()
 	}
 	return p
@@ -142,12 +151,14 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 		case f.Name == "__typename":
 			fp.typename = strconv.Quote(typeName)
 		case f.Definition == nil || len(f.Arguments) > 0:
-			c.decline() // fields with arguments are resolvers
+			// Fields with arguments are resolvers.
+			c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a field with arguments")
 			return p
 		default:
 			if ref, ok := references[fieldKey{typeName, f.Name}]; ok {
 				if ref.OwnerType != t || f.Definition.Type.NonNull {
-					c.decline() // every reference is nullable: a dangling id is null
+					// Every reference is nullable: a dangling id is null.
+					c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a reference the tables do not describe")
 					return p
 				}
 				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, sel: c.selection(ref.Target, f.Definition.Type, f.Selections),
@@ -157,7 +168,7 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 			if rel, ok := relations[fieldKey{typeName, f.Name}]; ok {
 				_, index, _, found := bind(t, "id")
 				if !found {
-					c.decline()
+					c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a relation from a type with no id")
 					return p
 				}
 				fp.relation, fp.index = &rel, index
@@ -166,13 +177,14 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 			}
 			ft, index, method, ok := bind(t, f.Name)
 			if !ok {
-				c.decline() // a resolver the plans do not know: gqlgen's
+				// A resolver the plans do not know: gqlgen's.
+				c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a resolver the engine does not know")
 				return p
 			}
 			fp.index, fp.method = index, method
 			fp.value = c.value(ft, f.Definition.Type, f.Selections)
 		}
-		if c.declined {
+		if c.declined != nil {
 			return p
 		}
 		p.fields = append(p.fields, fp)

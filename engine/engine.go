@@ -23,7 +23,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -61,35 +63,52 @@ func New(roots map[string]Root, mem *graphqlhttp.Memory) *Engine {
 	return e
 }
 
-// Execute answers the operation in oc, or returns graphqlhttp.ErrDeclined
-// to leave it to gqlgen. It stops when the answer grows past maxBytes or
-// ctx is done, checking both as it writes.
+// Execute answers the operation in oc, or returns a *graphqlhttp.Declined
+// saying why it leaves it to gqlgen. It stops when the answer grows past
+// maxBytes or ctx is done, checking both as it writes.
 func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (answer graphqlhttp.Answer, err error) {
 	if oc.Operation == nil || oc.Operation.Operation != ast.Query {
-		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
+		return graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineOperation, Detail: "not a query"}
 	}
-	// A panic here is a query the engine does not handle as gqlgen does:
-	// decline it, and gqlgen answers as it would have.
+	// A panic here is a bug: a query the engine does not handle as gqlgen
+	// does. It is declined, with its value and stack, for the endpoint to
+	// log and count, and gqlgen answers as it would have.
 	defer func() {
-		if recover() != nil {
-			answer, err = graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
+		if p := recover(); p != nil {
+			answer, err = graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclinePanic,
+				Detail: fmt.Sprint(p), Stack: debug.Stack()}
 		}
 	}()
 	key := keyOf(oc)
-	var plan *operationPlan
+	var c compiled
 	if kept, seen := memo.Load(key); seen {
-		plan = kept.(*operationPlan)
+		c = kept.(compiled)
 	} else {
 		// A plan is compiled once per document and operation while the
-		// document is kept; a panic compiling it leaves nothing kept,
-		// and declines it each time.
-		plan = compileOperation(oc, e.roots)
-		memo.Store(key, plan, planSize(plan)+int64(len(key.operation)+len(key.booleans)))
+		// document is kept, and so is a decline; a panic compiling it
+		// leaves nothing kept, and panics each time.
+		c.plan, c.declined = compileOperation(oc, e.roots)
+		size := planSize(c.plan) + int64(len(key.operation)+len(key.booleans))
+		if c.declined != nil {
+			size += declinedSize + int64(len(c.declined.Detail))
+		}
+		memo.Store(key, c, size)
 	}
-	if plan == nil {
-		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
+	if c.declined != nil {
+		return graphqlhttp.Answer{}, c.declined
 	}
-	return plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
+	return c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
+}
+
+// declinedSize is a graphqlhttp.Declined's struct, rounded up as the
+// allocator rounds it: three headers, 64 bytes.
+const declinedSize = 64
+
+// compiled is what a document's memo keeps of an operation: its plan, or
+// why it was declined (the Declined is shared, and read only).
+type compiled struct {
+	plan     *operationPlan
+	declined *graphqlhttp.Declined
 }
 
 // planKey names the plan of an operation in its document's memo: its

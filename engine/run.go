@@ -94,13 +94,13 @@ func (ex *execution) failed() error {
 	if err := ex.ctx.Err(); err != nil {
 		return err // a loader gave up for the same reason
 	}
-	return graphqlhttp.ErrDeclined
+	return &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "a load failed: gqlgen reports it"}
 }
 
 func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[string]any, maxBytes int) (graphqlhttp.Answer, error) {
 	snap, err := loader.Snapshot(ctx)
 	if err != nil {
-		return graphqlhttp.Answer{}, graphqlhttp.ErrDeclined
+		return graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "no snapshot: " + err.Error()}
 	}
 	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
 	var errs []graphqlhttp.FieldError

@@ -36,6 +36,7 @@ func (o *cacheObserver) StreamEnded(string, string, time.Duration)  {}
 func (o *cacheObserver) Rejected(string)                            {}
 func (o *cacheObserver) Streams(int)                                {}
 func (o *cacheObserver) Executed(string)                            {}
+func (o *cacheObserver) Declined(string)                            {}
 func (o *cacheObserver) Cached(hit bool) {
 	if hit {
 		o.hits.Add(1)

@@ -110,11 +110,8 @@ func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Length
 	return cost
 }
 
-// costCeiling is where costs saturate: no count overflows, whatever a
-// query multiplies.
-const costCeiling = 1 << 40
-
-// operation returns the cost of oc's operation, saturated at costCeiling.
+// operation returns the cost of oc's operation, saturated (at saturated,
+// as the guard's counts are).
 func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
 	root := c.schema.Query
 	switch oc.Operation.Operation {
@@ -126,7 +123,7 @@ func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
 	if root == nil {
 		return 0
 	}
-	w := costWalk{c: c, oc: oc, lengths: lengths, ceiling: costCeiling}
+	w := costWalk{c: c, oc: oc, lengths: lengths}
 	return w.selection(oc.Operation.SelectionSet, root.Name, -1)
 }
 
@@ -134,7 +131,6 @@ type costWalk struct {
 	c       *coster
 	oc      *graphql.OperationContext
 	lengths Lengths
-	ceiling int
 	memo    map[introspectionKey]int
 }
 
@@ -144,8 +140,8 @@ type costWalk struct {
 func (w *costWalk) selection(set ast.SelectionSet, typeName string, page int) int {
 	total := 0
 	for _, f := range graphql.CollectFields(w.oc, set, []string{typeName}) {
-		total = w.add(total, w.field(f, typeName, page))
-		if total >= w.ceiling {
+		total = add(total, w.field(f, typeName, page))
+		if total >= saturated {
 			return total
 		}
 	}
@@ -180,12 +176,12 @@ func (w *costWalk) field(f graphql.CollectedField, typeName string, page int) in
 func (w *costWalk) value(f graphql.CollectedField, typeName string, t *ast.Type, page, childPage int) int {
 	if t.Elem != nil {
 		n := w.listLength(typeName, f.Name, page)
-		return w.add(1, w.mul(n, w.value(f, typeName, t.Elem, page, childPage)))
+		return add(1, mul(n, w.value(f, typeName, t.Elem, page, childPage)))
 	}
 	if len(f.Selections) == 0 {
 		return 1
 	}
-	return w.add(1, w.selection(f.Selections, t.NamedType, childPage))
+	return add(1, w.selection(f.Selections, t.NamedType, childPage))
 }
 
 // listLength is the longest list field of typeName can hold.
@@ -235,23 +231,14 @@ func pageArg(args map[string]any, name string) (int, bool) {
 	return UnknownListLength, true
 }
 
-// add and mul saturate at the ceiling, so no count overflows whatever the
-// query multiplies.
-func (w *costWalk) add(a, b int) int { return min(a+b, w.ceiling) }
-
-func (w *costWalk) mul(a, b int) int {
+// mul saturates, as add does, so no count overflows whatever the query
+// multiplies.
+func mul(a, b int) int {
 	if a == 0 || b == 0 {
 		return 0
 	}
-	if a >= w.ceiling || b >= w.ceiling || a > w.ceiling/b {
-		return w.ceiling
+	if a >= saturated || b >= saturated || a > saturated/b {
+		return saturated
 	}
 	return a * b
-}
-
-// CostOf returns the cost of oc's operation against schema, as the limit
-// measures it (see the top of cost.go): the most JSON values its answer's
-// data can hold.
-func CostOf(schema *ast.Schema, oc *graphql.OperationContext, lengths Lengths) int {
-	return newCoster(schema).operation(oc, lengths)
 }

@@ -46,13 +46,13 @@ func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on
 		if e == nil {
 			return 1
 		}
-		return w.add(1, w.introspectSelection(f.Selections, t, e))
+		return add(1, w.introspectSelection(f.Selections, t, e))
 	}
 	list := func(t string, n int, elem func(i int) any) int {
 		total := 1
 		for i := range n {
-			total = w.add(total, object(t, elem(i)))
-			if total >= w.ceiling {
+			total = add(total, object(t, elem(i)))
+			if total >= saturated {
 				break
 			}
 		}
@@ -60,7 +60,7 @@ func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on
 	}
 	switch typeName + "." + f.Name {
 	case "Query.__schema":
-		return w.add(1, w.introspectSelection(f.Selections, "__Schema", s))
+		return add(1, w.introspectSelection(f.Selections, "__Schema", s))
 	case "Query.__type":
 		name, _ := f.ArgumentMap(w.oc.Variables)["name"].(string)
 		if def := s.Types[name]; def != nil {
@@ -155,7 +155,7 @@ func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on
 		if d == nil {
 			return 1
 		}
-		return w.add(1, len(d.Locations))
+		return add(1, len(d.Locations))
 	}
 	if len(f.Selections) > 0 {
 		// A field of an introspection type this walk does not know
@@ -164,7 +164,7 @@ func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on
 		if f.Definition != nil {
 			elem = f.Definition.Type.Name()
 		}
-		return w.add(1, w.mul(UnknownListLength, w.introspectSelection(f.Selections, elem, nil)))
+		return add(1, mul(UnknownListLength, w.introspectSelection(f.Selections, elem, nil)))
 	}
 	return 1 // a leaf: a name, a kind, a description, a flag
 }
@@ -174,7 +174,7 @@ func (w *costWalk) introspectSelection(set ast.SelectionSet, typeName string, on
 	total := 0
 	for _, f := range graphql.CollectFields(w.oc, set, []string{typeName}) {
 		if f.Name == "__typename" {
-			total = w.add(total, 1)
+			total = add(total, 1)
 			continue
 		}
 		on := on
@@ -184,8 +184,8 @@ func (w *costWalk) introspectSelection(set ast.SelectionSet, typeName string, on
 				on = def
 			}
 		}
-		total = w.add(total, w.introspect(f, typeName, on))
-		if total >= w.ceiling {
+		total = add(total, w.introspect(f, typeName, on))
+		if total >= saturated {
 			break
 		}
 	}

@@ -136,7 +136,7 @@ func (d *documents) lookup(query string) *document {
 
 // examine parses query, measures it, and validates what is within the
 // limits: measuring comes first because validating some documents is
-// itself the danger (see checkQuery). It returns what is to be kept of
+// itself the danger (see checkDocument). It returns what is to be kept of
 // the text and what that costs.
 func (d *documents) examine(query string) (*document, int64) {
 	parsed, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, d.limits.MaxTokens)
@@ -223,13 +223,21 @@ func (m *Memo) Load(key any) (any, bool) {
 // document size bytes for it (and its key, if that holds memory of its
 // own) besides the map's own; a key already kept stays as it is.
 func (m *Memo) Store(key, value any, size int64) {
+	m.StoreNew(key, value, size)
+}
+
+// StoreNew is Store, reporting whether value was kept: false when key
+// was already kept (by this call's caller or a concurrent one), the memo
+// is full, or m is nil. Of callers racing to store one key, one alone is
+// told true: what is to be done once per document is done by it.
+func (m *Memo) StoreNew(key, value any, size int64) bool {
 	if m == nil {
-		return
+		return false
 	}
 	m.mu.Lock()
 	if _, ok := m.entries[key]; ok || len(m.entries) >= maxMemoEntries {
 		m.mu.Unlock()
-		return
+		return false
 	}
 	if m.entries == nil {
 		m.entries = map[any]any{}
@@ -237,6 +245,7 @@ func (m *Memo) Store(key, value any, size int64) {
 	m.entries[key] = value
 	m.mu.Unlock()
 	m.docs.charge(m.key, size+memoEntryOverhead)
+	return true
 }
 
 // queryCache is documents as gqlgen's executor sees its query cache: it

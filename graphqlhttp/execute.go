@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
@@ -52,15 +54,66 @@ type FieldError struct {
 
 var (
 	// ErrDeclined is an Executor's answer for an operation it leaves to
-	// gqlgen.
+	// gqlgen: errors.Is finds it in a *Declined, which says why.
 	ErrDeclined = errors.New("graphqlhttp: operation declined by the executor")
 	// ErrResponseTooLarge stops an answer that would be larger than
 	// Limits.MaxResponseBytes.
 	ErrResponseTooLarge = errors.New("graphqlhttp: the answer is larger than the response bound")
 )
 
+// Reasons an Executor declines an operation, the values of Declined.Reason
+// and of the declines' metric label: a short, fixed list, so that the
+// label stays bounded; what varies (which field, which panic) is in
+// Declined.Detail, for the log.
+const (
+	// DeclineOperation: not a query (a mutation or a subscription).
+	DeclineOperation = "operation"
+	// DeclineIntrospection: the operation selects __schema or __type.
+	DeclineIntrospection = "introspection"
+	// DeclineDirective: a directive other than @skip and @include, such
+	// as @defer, which gqlgen streams.
+	DeclineDirective = "directive"
+	// DeclinePlan: the compiler declined a part of the operation (a field
+	// with arguments below the root, a resolver it does not know).
+	DeclinePlan = "plan"
+	// DeclineRun: the run met what only gqlgen reports as it should (no
+	// snapshot, a load that failed).
+	DeclineRun = "run"
+	// DeclinePanic: the Executor panicked; the panic is logged with its
+	// stack, and gqlgen answers.
+	DeclinePanic = "panic"
+	// DeclineOther: a bare ErrDeclined, with no reason given.
+	DeclineOther = "other"
+)
+
+// DeclineReasons are the reasons above, for a metric to report each from
+// the start.
+var DeclineReasons = []string{DeclineOperation, DeclineIntrospection, DeclineDirective, DeclinePlan, DeclineRun, DeclinePanic, DeclineOther}
+
+// Declined is why an Executor left an operation to gqlgen; errors.Is(d,
+// ErrDeclined) holds.
+type Declined struct {
+	// Reason is one of the Decline constants.
+	Reason string
+	// Detail says what in the operation was declined (the compiler's
+	// reason, the panic's value), for the log.
+	Detail string
+	// Stack is a recovered panic's stack.
+	Stack []byte
+}
+
+func (d *Declined) Error() string {
+	if d.Detail == "" {
+		return "graphqlhttp: operation declined by the executor: " + d.Reason
+	}
+	return "graphqlhttp: operation declined by the executor: " + d.Reason + ": " + d.Detail
+}
+
+// Is makes a Declined an ErrDeclined.
+func (d *Declined) Is(target error) bool { return target == ErrDeclined }
+
 // NoExecutor declines every operation: gqlgen's generated executor runs
-// them all.
+// them all. The endpoint does not ask it (nor count its declines).
 var NoExecutor Executor = noExecutor{}
 
 type noExecutor struct{}
@@ -69,13 +122,128 @@ func (noExecutor) Execute(context.Context, *graphql.OperationContext, *Memo, int
 	return Answer{}, ErrDeclined
 }
 
+// Executor names, as the metrics and the traces give them.
+const (
+	// executorEngine is Options.Executor (the engine, in the gateway).
+	executorEngine = "engine"
+	// executorGqlgen is gqlgen's generated executor.
+	executorGqlgen = "gqlgen"
+)
+
+// chooser is the one place that decides which executor runs an
+// operation, whatever carried it (POST, GET, an event stream, a
+// WebSocket): Options.Executor, when set and it takes the operation, else
+// gqlgen's. It is gqlgen's executor, decorated: the transports that take
+// a graphql.GraphExecutor (gqlgen's SSE, the WebSocket's wsExecutor) are
+// given it, and execute (POST and GET) calls its run, which keeps the
+// Executor's answer as the bytes it wrote.
+type chooser struct {
+	*executor.Executor
+	e *endpoint
+}
+
+var _ graphql.GraphExecutor = (*chooser)(nil)
+
+// ran is what the chooser did with an operation: which executor ran it
+// (executorEngine or executorGqlgen) and, for the engine, its answer or
+// why it stopped (err, ErrResponseTooLarge or the context's error); for
+// gqlgen, its responses.
+type ran struct {
+	executor  string
+	answer    Answer
+	err       error
+	responses graphql.ResponseHandler
+}
+
+// run runs oc on the Executor if it takes it, else on gqlgen's executor,
+// and counts which ran it; a decline is counted by its reason, and logged
+// once per document (see declined).
+func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (ran, context.Context) {
+	e := x.e
+	if e.opts.Executor != nil {
+		memo := e.docs.forOperation(oc)
+		answer, err := e.opts.Executor.Execute(ctx, oc, memo, e.opts.Limits.MaxResponseBytes)
+		if !errors.Is(err, ErrDeclined) {
+			e.opts.Observer.Executed(executorEngine)
+			return ran{executor: executorEngine, answer: answer, err: err}, ctx
+		}
+		e.declined(ctx, oc, memo, err)
+	}
+	e.opts.Observer.Executed(executorGqlgen)
+	responses, ctx := x.Executor.DispatchOperation(ctx, oc)
+	if oc.Operation.Operation == ast.Subscription {
+		return ran{executor: executorGqlgen, responses: responses}, ctx
+	}
+	// gqlgen's executor builds the whole answer before it returns: the
+	// bound is checked on what it built, which the cost limit keeps to
+	// MaxComplexity values. A subscription's events are not bounded.
+	maxBytes := e.opts.Limits.MaxResponseBytes
+	return ran{executor: executorGqlgen, responses: func(ctx context.Context) *graphql.Response {
+		resp := responses(ctx)
+		if resp != nil && len(resp.Data) > maxBytes {
+			resp = x.Executor.DispatchError(ctx, gqlerror.List{e.stopped(ctx, ErrResponseTooLarge)})
+		}
+		return resp
+	}}, ctx
+}
+
+// DispatchOperation is run as gqlgen's transports take it: the engine's
+// answer, or why it stopped, as a gqlgen response.
+func (x *chooser) DispatchOperation(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
+	out, ctx := x.run(ctx, oc)
+	switch {
+	case out.responses != nil:
+		return out.responses, ctx
+	case out.err == nil:
+		return graphql.OneShot(x.e.answerResponse(ctx, out.answer)), ctx
+	default:
+		return graphql.OneShot(x.Executor.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{x.e.stopped(ctx, out.err)})), ctx
+	}
+}
+
+// declineNoted is the key under which a document's memo remembers that
+// its operation's decline was logged.
+type declineNoted struct{ operation string }
+
+// declined counts the Executor's decline of oc by its reason and logs it
+// once per document, remembered in the document's memo (a document not
+// kept is logged each time it declines): at debug level, as a decline is
+// the Executor working as designed, but at error level, with its stack,
+// for a panic, which is a bug.
+func (e *endpoint) declined(ctx context.Context, oc *graphql.OperationContext, memo *Memo, err error) {
+	d, ok := errors.AsType[*Declined](err)
+	if !ok {
+		d = &Declined{Reason: DeclineOther}
+	}
+	e.opts.Observer.Declined(d.Reason)
+	level := slog.LevelDebug
+	if d.Reason == DeclinePanic {
+		level = slog.LevelError
+	}
+	if !e.opts.Logger.Enabled(ctx, level) {
+		return
+	}
+	if memo != nil && !memo.StoreNew(declineNoted{oc.OperationName}, true, int64(len(oc.OperationName))) {
+		return
+	}
+	attrs := []any{"request_id", RequestID(ctx), "operation", oc.Operation.Name, "reason", d.Reason}
+	if d.Detail != "" {
+		attrs = append(attrs, "detail", d.Detail)
+	}
+	if d.Stack != nil {
+		attrs = append(attrs, "stack", string(d.Stack))
+		e.opts.Logger.Log(ctx, level, "engine: panic; gqlgen answers the operation", attrs...)
+		return
+	}
+	e.opts.Logger.Log(ctx, level, "engine: operation declined; gqlgen answers it", attrs...)
+}
+
 // execute runs req under ctx, as gqlgen's own GET and POST transports
 // would, with their statuses and bodies: the operation is parsed,
 // validated and measured by gqlgen's executor (with the guard and the
-// cost limit among its extensions), and run by the Executor when one is
-// set and takes it, else by gqlgen. The result says whether it is a
-// complete answer: the executor that made it knows, so nothing reads the
-// bytes to find out.
+// cost limit among its extensions), and run by the executor the chooser
+// picks. The result says whether it is a complete answer: the executor
+// that made it knows, so nothing reads the bytes to find out.
 func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *result {
 	res := &result{status: http.StatusOK, contentType: responseType(r.Header.Get("Accept"))}
 	exec := e.exec
@@ -111,42 +279,22 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	if tr := e.opts.Tracer; tr != nil {
 		ctx, span = startExecute(ctx, tr, oc)
 	}
-	maxBytes := e.opts.Limits.MaxResponseBytes
-	if e.opts.Executor != nil {
-		answer, err := e.opts.Executor.Execute(ctx, oc, e.docs.forOperation(oc), maxBytes)
-		if !errors.Is(err, ErrDeclined) {
-			e.opts.Observer.Executed("engine")
-		}
-		if err == nil {
-			if span != nil {
-				endExecute(span, nil)
-			}
-			res.body, res.complete = e.withErrors(ctx, answer), len(answer.Errors) == 0
-			return res
-		}
-		if !errors.Is(err, ErrDeclined) {
-			resp := exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{e.stopped(ctx, err)})
-			if span != nil {
-				endExecute(span, resp)
-			}
-			res.body = marshal(resp)
-			return res
-		}
-	}
-	e.opts.Observer.Executed("gqlgen")
-	responses, ctx := exec.DispatchOperation(ctx, oc)
-	resp := responses(ctx)
-	// gqlgen's executor builds the whole answer before it returns: the
-	// bound is checked on what it built, which the cost limit keeps to
-	// MaxComplexity values.
-	if resp != nil && len(resp.Data) > maxBytes {
-		resp = exec.DispatchError(ctx, gqlerror.List{e.stopped(ctx, ErrResponseTooLarge)})
+	out, ctx := e.chooser.run(ctx, oc)
+	var resp *graphql.Response
+	switch {
+	case out.responses != nil:
+		resp = out.responses(ctx)
+		res.body = marshal(resp)
+		res.complete = resp != nil && len(resp.Errors) == 0
+	case out.err == nil:
+		res.body, res.complete = e.withErrors(ctx, out.answer), len(out.answer.Errors) == 0
+	default:
+		resp = exec.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{e.stopped(ctx, out.err)})
+		res.body = marshal(resp)
 	}
 	if span != nil {
-		endExecute(span, resp)
+		endExecute(span, out.executor, resp)
 	}
-	res.body = marshal(resp)
-	res.complete = resp != nil && len(resp.Errors) == 0
 	return res
 }
 

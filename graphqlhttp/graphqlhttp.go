@@ -185,6 +185,9 @@ type Observer interface {
 	// Executed reports an operation run, by what ran it: "engine" (the
 	// Executor of Options) or "gqlgen" (gqlgen's generated executor).
 	Executed(executor string)
+	// Declined reports an operation the Executor of Options left to
+	// gqlgen, by why (one of DeclineReasons).
+	Declined(reason string)
 }
 
 // gqlgen keeps the table of which error codes are protocol errors (a 4xx
@@ -215,6 +218,9 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 	if opts.Observer == nil {
 		opts.Observer = nopObserver{}
+	}
+	if opts.Executor == NoExecutor {
+		opts.Executor = nil // nothing to ask, nor declines to count
 	}
 	if opts.Version == nil {
 		opts.Cache = nil
@@ -289,6 +295,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	srv.SetErrorPresenter(e.presentError)
 	srv.SetRecoverFunc(e.recoverPanic)
 	e.exec = srv
+	e.chooser = &chooser{Executor: srv, e: e}
 	e.costs = newCoster(es.Schema())
 	return e
 }
@@ -300,11 +307,14 @@ func (nopObserver) StreamEnded(string, string, time.Duration)  {}
 func (nopObserver) Rejected(string)                            {}
 func (nopObserver) Streams(int)                                {}
 func (nopObserver) Executed(string)                            {}
+func (nopObserver) Declined(string)                            {}
 func (nopObserver) Cached(bool)                                {}
 
 type endpoint struct {
 	opts Options
 	exec *executor.Executor
+	// chooser runs each operation on the Executor or on exec.
+	chooser *chooser
 	// docs are the queries seen, parsed, measured and validated once.
 	docs *documents
 	// cacheControl is the Cache-Control of a complete GET answer.

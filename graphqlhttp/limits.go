@@ -9,7 +9,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // Limits bound what one request may ask. Each is checked before the query
@@ -110,26 +109,15 @@ type shape struct {
 	fields, aliases, directives int
 }
 
-// checkQuery parses query on its own and measures it against the limits,
-// before gqlgen validates it, because validating some queries is itself the
-// danger. Fragments that each spread the next twice expand to 2^n fields:
-// gqlparser's validation and gqlgen's complexity count walk every one of
-// them, with no deadline. And gqlparser has overflowed the stack on a
-// self-spread nested inside its fragment (an upstream bug: the version
-// pinned here survives it, and the guard keeps it so whatever the version),
-// which no recover can catch. The measurer counts each fragment once, so
-// neither costs it more than the query's length. A query that does not
-// parse is left for gqlgen to report.
-func checkQuery(query string, l Limits) *limitError {
-	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, l.MaxTokens)
-	if err != nil {
-		return nil
-	}
-	return checkDocument(doc, l)
-}
-
-// checkDocument measures a parsed query against the limits (see
-// checkQuery).
+// checkDocument measures a parsed query against the limits, before it is
+// validated (documents.examine), because validating some queries is
+// itself the danger. Fragments that each spread the next twice expand to
+// 2^n fields: gqlparser's validation and gqlgen's complexity count walk
+// every one of them, with no deadline. And gqlparser has overflowed the
+// stack on a self-spread nested inside its fragment (an upstream bug: the
+// version pinned here survives it, and the guard keeps it so whatever the
+// version), which no recover can catch. The measurer counts each fragment
+// once, so neither costs it more than the query's length.
 func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 	frags := map[string]*ast.FragmentDefinition{}
 	for _, f := range doc.Fragments {
@@ -359,6 +347,8 @@ type measurer struct {
 	memo  map[string]shape
 }
 
+// saturated is where counts and costs stop: no count overflows, whatever
+// a query multiplies, and any limit is far below it.
 const saturated = 1 << 40
 
 func add(a, b int) int { return min(a+b, saturated) }
@@ -404,8 +394,9 @@ func (m measurer) selections(set ast.SelectionSet) shape {
 	return s
 }
 
-// guard is the gqlgen extension that measures a query before gqlgen parses
-// and validates it (see checkQuery).
+// guard is the gqlgen extension that refuses, before gqlgen parses and
+// validates it, a query the documents found over the limits (see
+// checkDocument): it reads their verdict, kept with the text.
 type guard struct{ e *endpoint }
 
 func (guard) ExtensionName() string { return "QueryGuard" }

@@ -10,8 +10,19 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
-// measure measures each operation of query as checkQuery does, before the
-// limits are applied.
+// checkText parses query and measures it against l as the documents do
+// (documents.examine); a query that does not parse is nil here, as
+// gqlgen reports it.
+func checkText(query string, l Limits) *limitError {
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, l.MaxTokens)
+	if err != nil {
+		return nil
+	}
+	return checkDocument(doc, l)
+}
+
+// measure measures each operation of query as checkDocument does, before
+// the limits are applied.
 func measure(t *testing.T, query string) []shape {
 	t.Helper()
 	doc, err := parser.ParseQuery(&ast.Source{Input: query})
@@ -93,8 +104,8 @@ func TestMeasureFanOut(t *testing.T) {
 			if len(got) != 1 || got[0] != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
-			if err := checkQuery(query, Limits{MaxTokens: 1 << 20}.withDefaults()); err == nil || err.code != CodeTooManyFields {
-				t.Errorf("checkQuery: %v, want %s", err, CodeTooManyFields)
+			if err := checkText(query, Limits{MaxTokens: 1 << 20}.withDefaults()); err == nil || err.code != CodeTooManyFields {
+				t.Errorf("checkText: %v, want %s", err, CodeTooManyFields)
 			}
 		})
 	}
@@ -128,11 +139,11 @@ func TestCheckQueryCounts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var l Limits
 			tt.set(&l, tt.n)
-			if err := checkQuery(tt.query, l.withDefaults()); err != nil {
+			if err := checkText(tt.query, l.withDefaults()); err != nil {
 				t.Errorf("with a limit of %d: %+v, want no error", tt.n, err)
 			}
 			tt.set(&l, tt.n-1)
-			err := checkQuery(tt.query, l.withDefaults())
+			err := checkText(tt.query, l.withDefaults())
 			if err == nil || err.code != tt.code || err.limit != tt.limit {
 				t.Fatalf("with a limit of %d: %+v, want code %s, limit %s", tt.n-1, err, tt.code, tt.limit)
 			}
@@ -177,7 +188,7 @@ func TestCheckQueryFragmentCycles(t *testing.T) {
 		{"unknown fragment from a fragment", "{ ...F } fragment F on Q { ...Nowhere }", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkQuery(tt.query, Limits{MaxTokens: 1 << 20}.withDefaults())
+			err := checkText(tt.query, Limits{MaxTokens: 1 << 20}.withDefaults())
 			switch {
 			case tt.cycle && (err == nil || err.code != CodeFragmentCycle || err.limit != "fragment_cycle"):
 				t.Errorf("got %+v, want a fragment cycle", err)
@@ -212,8 +223,8 @@ func TestCheckQueryLeavesOthersToGqlgen(t *testing.T) {
 		"{ a " + strings.Repeat("b ", 6000) + "}",   // over the token limit: the parser says so
 		"{ a(x: " + strings.Repeat("[", 2000) + "}", // over the parser's nesting bound
 	} {
-		if err := checkQuery(query, Limits{}.withDefaults()); err != nil {
-			t.Errorf("checkQuery(%.40q) = %+v, want nil", query, err)
+		if err := checkText(query, Limits{}.withDefaults()); err != nil {
+			t.Errorf("checkText(%.40q) = %+v, want nil", query, err)
 		}
 	}
 }

@@ -41,8 +41,9 @@ type httpError struct {
 	limitError
 }
 
-// request is what admit read of a GraphQL request, for the cache key; gqlgen
-// reads the request again for itself.
+// request is what admit read of a GraphQL request: the cache key, and the
+// parameters execute gives gqlgen's executor (only an event stream's
+// request is read again, by gqlgen's SSE transport, from body).
 type request struct {
 	query, operationName string
 	// variables is the variables' JSON object, decoded once with numbers

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/executor"
 	gqltransport "github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -200,7 +199,7 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 	r.Method = http.MethodPost
 	r.Header.Set("Content-Type", typeJSON)
 	r.Body = io.NopCloser(strings.NewReader("{}"))
-	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, checkedOperation{e.exec, oc})
+	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, checkedOperation{e.chooser, oc})
 	sw.close()
 	return "ok"
 }
@@ -236,11 +235,12 @@ func (e *endpoint) refuseOperation(w http.ResponseWriter, r *http.Request, resp 
 	fmt.Fprintf(w, "event: next\ndata: %s\n\nevent: complete\n\n", res.body)
 }
 
-// checkedOperation is gqlgen's executor with one operation already
-// checked: asked for an operation, it gives that one, so that a stream's
-// document is not checked a second time by gqlgen's SSE transport.
+// checkedOperation is the endpoint's executor (its chooser) with one
+// operation already checked: asked for an operation, it gives that one,
+// so that a stream's document is not checked a second time by gqlgen's
+// SSE transport.
 type checkedOperation struct {
-	*executor.Executor
+	*chooser
 	oc *graphql.OperationContext
 }
 

@@ -49,8 +49,9 @@ import (
 const (
 	// attrResponseCache is the response cache's verdict on a request.
 	attrResponseCache = attribute.Key("graphql.response_cache")
-	// attrExecutor names what ran an operation: "custom" for
-	// Options.Executor, "gqlgen" for gqlgen's generated executor.
+	// attrExecutor names what ran an operation: "engine" for
+	// Options.Executor (whether it answered or stopped the answer),
+	// "gqlgen" for gqlgen's generated executor.
 	attrExecutor = attribute.Key("graphql.executor")
 )
 
@@ -97,16 +98,14 @@ func startExecute(ctx context.Context, tr trace.Tracer, oc *graphql.OperationCon
 	return tr.Start(ctx, "graphql.execute", trace.WithAttributes(operationAttributes(oc)...))
 }
 
-// endExecute ends an execute span: resp is gqlgen's response, or nil when
-// the Executor answered.
-func endExecute(span trace.Span, resp *graphql.Response) {
-	if resp == nil {
-		span.SetAttributes(attrExecutor.String("custom"))
-	} else {
-		span.SetAttributes(attrExecutor.String("gqlgen"))
-		if len(resp.Errors) > 0 {
-			failed(span, resp.Errors)
-		}
+// endExecute ends an execute span: executor is what ran the operation
+// (executorEngine or executorGqlgen), resp its response as gqlgen's
+// errors present it, nil for an answer the engine wrote (whose field
+// errors, as gqlgen's partial answers, do not fail the span).
+func endExecute(span trace.Span, executor string, resp *graphql.Response) {
+	span.SetAttributes(attrExecutor.String(executor))
+	if resp != nil && len(resp.Errors) > 0 {
+		failed(span, resp.Errors)
 	}
 	span.End()
 }

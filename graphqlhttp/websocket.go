@@ -131,7 +131,7 @@ type wsMessage struct {
 }
 
 // websocket serves the graphql-transport-ws protocol over coder/websocket,
-// running each operation on gqlgen's executor (wsExecutor), with the
+// running each operation on the endpoint's executor (wsExecutor), with the
 // endpoint's limits:
 //
 //   - A connection holds one of MaxStreams places and one of its client's
@@ -236,7 +236,7 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 		pending: map[*graphql.OperationContext]func(context.Context) context.Context{}, zero: make(chan struct{}),
 		active: map[string]*wsOp{}, wake: make(chan struct{}, 1), cut: make(chan struct{}), written: make(chan struct{}),
 		cores: make(chan struct{}, max(1, e.running.size/2))}
-	c.exec = &wsExecutor{Executor: e.exec, c: c}
+	c.exec = &wsExecutor{Executor: e.exec, choose: e.chooser, c: c}
 	defer func() {
 		if p := recover(); p != nil {
 			e.exec.PresentRecoveredError(ctx, p)
@@ -822,12 +822,14 @@ func (c *wsConn) leave(sub bool) {
 	c.noteIdleLocked()
 }
 
-// wsExecutor is gqlgen's executor as one WebSocket's operations see it:
-// with the connection's places and lifetime, each operation's own context
-// (PerOperation), and a query's time budget and turn for a core.
+// wsExecutor is the endpoint's executor (its chooser) as one WebSocket's
+// operations see it: with the connection's places and lifetime, each
+// operation's own context (PerOperation), and a query's time budget and
+// turn for a core.
 type wsExecutor struct {
 	*executor.Executor
-	c *wsConn
+	choose *chooser
+	c      *wsConn
 }
 
 var _ graphql.GraphExecutor = (*wsExecutor)(nil)
@@ -868,10 +870,10 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 		ctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(c.ending, cancel)
 		context.AfterFunc(ctx, func() { stop() })
-		return x.Executor.DispatchOperation(ctx, oc)
+		return x.choose.DispatchOperation(ctx, oc)
 	}
 	// A query (or mutation) runs as over HTTP: within its time budget, in
-	// its turn for a core, on the Executor if it takes it.
+	// its turn for a core, on the executor the chooser picks.
 	ctx, cancel := context.WithTimeout(ctx, e.opts.RequestTimeout)
 	// Past its time budget while waiting, the operation still runs, and
 	// answers with the timeout error.
@@ -901,34 +903,12 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 			<-c.cores
 		}
 	}
-	if e.opts.Executor != nil {
-		answer, err := e.opts.Executor.Execute(ctx, oc, e.docs.forOperation(oc), e.opts.Limits.MaxResponseBytes)
-		if !errors.Is(err, ErrDeclined) {
-			e.opts.Observer.Executed("engine")
-			var resp *graphql.Response
-			if err == nil {
-				resp = e.answerResponse(ctx, answer)
-			} else {
-				resp = x.Executor.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{e.stopped(ctx, err)})
-			}
-			release()
-			cancel()
-			return graphql.OneShot(resp), ctx
-		}
-	}
-	e.opts.Observer.Executed("gqlgen")
-	responses, ctx := x.Executor.DispatchOperation(ctx, oc)
+	responses, ctx := x.choose.DispatchOperation(ctx, oc)
 	return func(ctx context.Context) *graphql.Response {
 		resp := responses(ctx)
 		release() // the answer is built; deferred parts come as they are
 		if resp == nil {
 			cancel()
-			return nil
-		}
-		// gqlgen builds the whole answer before it returns: the bound
-		// is checked on what it built, as over HTTP.
-		if len(resp.Data) > e.opts.Limits.MaxResponseBytes {
-			resp = x.Executor.DispatchError(ctx, gqlerror.List{e.stopped(ctx, ErrResponseTooLarge)})
 		}
 		return resp
 	}, ctx

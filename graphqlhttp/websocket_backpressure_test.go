@@ -71,6 +71,7 @@ type execObserver struct {
 }
 
 func (o *execObserver) Executed(string) { o.executed.Add(1) }
+func (o *execObserver) Declined(string) {}
 
 // stall makes ws a client that stops reading while the server has large
 // answers to send it: it subscribes, stops reading, then asks for n

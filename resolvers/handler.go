@@ -21,8 +21,9 @@ import (
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
 	resolver := &Resolver{src: src}
 	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver, Schema: graph.ServedSchema()})
-	// Unless told otherwise, queries run on the engine, and introspection
-	// on gqlgen's executor.
+	// Unless told otherwise (graphqlhttp.NoExecutor: gqlgen alone), the
+	// endpoint has the engine; which of the two runs each operation,
+	// whatever carries it, graphqlhttp decides in one place (its chooser).
 	if httpOpts.Executor == nil {
 		httpOpts.Executor = NewEngine(httpOpts.Memory)
 	}
