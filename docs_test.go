@@ -222,7 +222,8 @@ func checkDocAnswer(t *testing.T, b fence, answered []byte) {
 }
 
 var (
-	mdLink     = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	mdLink     = regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]+)\)`)
+	boldLabel  = regexp.MustCompile(`^\*\*([^*]+)\*\*`)
 	codeSpan   = regexp.MustCompile("`[^`]*`")
 	webAddress = regexp.MustCompile(`(?i)\bhttps?://`)
 	headingRe  = regexp.MustCompile(`^#+\s+(.*)$`)
@@ -234,6 +235,21 @@ func slug(heading string) string {
 	s := strings.ToLower(strings.TrimSpace(heading))
 	s = slugDrop.ReplaceAllString(s, "")
 	return strings.ReplaceAll(s, " ", "-")
+}
+
+// labels are the slugs of the bold words that open a paragraph of file
+// ("**Tracing.** The gateway…"): a name a reader may link to, that has no
+// anchor.
+func labels(t *testing.T, file string) []string {
+	t.Helper()
+	_, prose := fences(t, file)
+	var out []string
+	for _, line := range prose {
+		if m := boldLabel.FindStringSubmatch(line); m != nil {
+			out = append(out, slug(m[1]))
+		}
+	}
+	return out
 }
 
 func anchors(t *testing.T, file string) map[string]bool {
@@ -250,8 +266,10 @@ func anchors(t *testing.T, file string) map[string]bool {
 
 // TestDocsLinks keeps the docs' links inside the repository: every link
 // is relative, names a file that exists, and, with a #fragment, a heading
-// of that file. Addresses on the web appear only as code (an example
-// value), never as links.
+// of that file. A link whose text names a heading or a paragraph's bold
+// label of its file lands on that heading (a label must become a heading
+// to be linked to), not on the section around it. Addresses on the web
+// appear only as code (an example value), never as links.
 func TestDocsLinks(t *testing.T) {
 	for _, file := range docFiles(t) {
 		_, prose := fences(t, file)
@@ -260,7 +278,7 @@ func TestDocsLinks(t *testing.T) {
 				t.Errorf("%s: a web address outside code (links stay in the repository): %q", file, line)
 			}
 			for _, m := range mdLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
-				target := m[1]
+				text, target := m[1], m[2]
 				path, frag, _ := strings.Cut(target, "#")
 				dest := file
 				if path != "" {
@@ -272,6 +290,18 @@ func TestDocsLinks(t *testing.T) {
 				}
 				if frag != "" && !anchors(t, dest)[frag] {
 					t.Errorf("%s (prose line %d): link to %s: %s has no heading #%s", file, i+1, target, dest, frag)
+				}
+				named := slug(text)
+				if named == "" || named == frag {
+					continue
+				}
+				if frag != "" && anchors(t, dest)[named] { // with none, a file's title is its top
+					t.Errorf("%s (prose line %d): [%s](%s) lands on #%s, not on its heading #%s", file, i+1, text, target, frag, named)
+				}
+				for _, label := range labels(t, dest) {
+					if label == named || strings.HasPrefix(label, named+"-") {
+						t.Errorf("%s (prose line %d): [%s](%s) lands on #%s, not on the paragraph %q names; make it a heading", file, i+1, text, target, frag, text)
+					}
 				}
 			}
 		}
