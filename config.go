@@ -81,8 +81,16 @@ type config struct {
 	trustTraceparent bool
 }
 
-// defaultConfig is the configuration with no flag and no environment.
+// defaultConfig is the configuration with no flag and no environment. Each
+// default of a package's is that package's own, stated once there
+// (graphqlhttp.DefaultOptions, the catalogue's and the loader's
+// constants); only the gateway's own choices are stated here.
 func defaultConfig() config {
+	endpoint := graphqlhttp.DefaultOptions()
+	limits := endpoint.Limits
+	// The response bound is a field of its own, maxResponseBytes, which
+	// takes the byte suffixes; gateway.go puts it back in the limits.
+	limits.MaxResponseBytes = 0
 	return config{
 		addr:               ":8080",
 		refresh:            5 * time.Minute,
@@ -90,31 +98,21 @@ func defaultConfig() config {
 		coldWait:           loader.DefaultColdWait,
 		maxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
 		responseCacheBytes: 64 << 20,
-		maxResponseBytes:   8 << 20,
-		limits: graphqlhttp.Limits{
-			MaxBodyBytes:  64 << 10,
-			MaxURLBytes:   8 << 10,
-			MaxTokens:     5000,
-			MaxDepth:      10,
-			MaxFields:     1000,
-			MaxAliases:    30,
-			MaxDirectives: 20,
-			MaxComplexity: 100000,
-		},
-		requestTimeout:   10 * time.Second,
-		introspection:    true,
+		maxResponseBytes:   int64(endpoint.Limits.MaxResponseBytes),
+		limits:             limits,
+
+		requestTimeout:   endpoint.RequestTimeout,
+		introspection:    endpoint.Introspection,
 		corsOrigins:      "*",
 		accessLog:        true,
 		logFormat:        "auto",
 		compiledPlans:    true,
-		maxSubscriptions: 1000,
+		maxSubscriptions: endpoint.MaxStreams,
 		playground:       true,
 		explorer:         true,
 
-		// A browser holds one stream per tab; people behind one NAT
-		// share an address.
-		maxSubscriptionsPerClient: 10,
-		subscriptionMaxAge:        30 * time.Minute,
+		maxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
+		subscriptionMaxAge:        endpoint.StreamMaxAge,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -341,15 +342,16 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 }
 
 // TestFlagsDocumented keeps the full flags table (docs/operations.md,
-// Flags) whole: every flag -h lists has its row there, with its variable.
-// The README shows only the flags of a first run, each as that table
-// does.
+// Flags) whole: every flag -h lists has its row there, with its variable
+// and its real default (as -h states it, from defaultConfig, which takes
+// the packages' own defaults). The README shows only the flags of a first
+// run, each as that table does.
 func TestFlagsDocumented(t *testing.T) {
 	var usage bytes.Buffer
 	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
 		t.Fatal("-h: no error, want flag.ErrHelp")
 	}
-	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\))?`)
+	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\)(?: \(default (.*)\))?)?`)
 	rows := flagLine.FindAllStringSubmatch(usage.String(), -1)
 	if len(rows) < 20 {
 		t.Fatalf("-h listed %d flags; the usage text was misread:\n%s", len(rows), usage.String())
@@ -363,7 +365,7 @@ func TestFlagsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range rows {
-		name, env := m[1], m[2]
+		name, env, def := m[1], m[2], m[3]
 		row := fmt.Sprintf("| `-%s` | `%s` |", name, env)
 		if env == "" {
 			t.Errorf("-%s: -h names no environment variable", name)
@@ -372,10 +374,47 @@ func TestFlagsDocumented(t *testing.T) {
 		if !bytes.Contains(table, []byte(row)) {
 			t.Errorf("docs/operations.md's flags table has no row %q", row)
 		}
-		for line := range strings.Lines(string(readme)) {
-			if strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) && !strings.HasPrefix(line, row) {
-				t.Errorf("README.md's row of -%s differs from the flags table: %q", name, line)
+		for _, doc := range []struct {
+			file string
+			text []byte
+		}{{"docs/operations.md", table}, {"README.md", readme}} {
+			for line := range strings.Lines(string(doc.text)) {
+				if !strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) {
+					continue
+				}
+				if !strings.HasPrefix(line, row) {
+					t.Errorf("%s's row of -%s differs from the flags table: %q", doc.file, name, line)
+					continue
+				}
+				if got := documentedDefault(line[len(row):]); !sameDefault(got, def) {
+					t.Errorf("%s: -%s's default is documented as %q; -h (the real default) says %q", doc.file, name, got, def)
+				}
 			}
 		}
 	}
+}
+
+// sameDefault reports whether a documented default and -h's are one
+// value: the same text, or the same duration (5m is 5m0s).
+func sameDefault(documented, real string) bool {
+	d, err1 := time.ParseDuration(documented)
+	r, err2 := time.ParseDuration(real)
+	return documented == real || err1 == nil && err2 == nil && d == r
+}
+
+// documentedDefault is the default a row's default cell states, written
+// as -h writes it: the cell's first code span, "" for a zero value (which
+// -h leaves out) or for prose with no code ("empty", "the base URL": a
+// default derived at run time).
+func documentedDefault(rest string) string {
+	cell, _, _ := strings.Cut(strings.TrimSpace(rest), " | ")
+	m := regexp.MustCompile("^`([^`]*)`").FindStringSubmatch(cell)
+	if m == nil {
+		return ""
+	}
+	switch m[1] {
+	case "0", "0s", "false":
+		return ""
+	}
+	return m[1]
 }
