@@ -344,8 +344,8 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 // TestFlagsDocumented keeps the full flags table (docs/operations.md,
 // Flags) whole: every flag -h lists has its row there, with its variable
 // and its real default (as -h states it, from defaultConfig, which takes
-// the packages' own defaults). The README shows only the flags of a first
-// run, each as that table does.
+// the packages' own defaults). The README and docs/api.md show only some
+// flags, each with the table's name, variable and default.
 func TestFlagsDocumented(t *testing.T) {
 	var usage bytes.Buffer
 	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
@@ -364,6 +364,10 @@ func TestFlagsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	api, err := os.ReadFile(filepath.Join("docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, m := range rows {
 		name, env, def := m[1], m[2], m[3]
 		row := fmt.Sprintf("| `-%s` | `%s` |", name, env)
@@ -377,7 +381,7 @@ func TestFlagsDocumented(t *testing.T) {
 		for _, doc := range []struct {
 			file string
 			text []byte
-		}{{"docs/operations.md", table}, {"README.md", readme}} {
+		}{{"docs/operations.md", table}, {"README.md", readme}, {"docs/api.md", api}} {
 			for line := range strings.Lines(string(doc.text)) {
 				if !strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) {
 					continue
