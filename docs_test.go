@@ -422,3 +422,76 @@ func documentedDefault(rest string) string {
 	}
 	return m[1]
 }
+
+// publishedFigures are the measured figures the docs quote in more than
+// one place, each stated once, here: a figure remeasured is changed here
+// and in every place that quotes it, or this test names the places left.
+// A quote is the text just before the figure, whitespace folded.
+var publishedFigures = []struct {
+	name, value string
+	quotes      []figureQuote
+}{
+	{"embedded catalogue, resident once ready", "33–34 MiB", []figureQuote{
+		{"README.md", "| embedded catalogue: ready, resident | 0.17 s, "},
+		{"docs/speed.md", "**0.17 s** after exec and **"},
+		{"docs/speed.md", "| embedded | 1.6 MiB | 0.17 s | "},
+		{"CHANGELOG.md", "The embedded catalogue: "},
+	}},
+	{"10× catalogue, resident over its JSON", "4.6", []figureQuote{
+		{"README.md", "| 0.7–0.9 s, 75 MiB ("},
+		{"docs/speed.md", "| 0.68–0.89 s | 75 MiB | "},
+		{"CHANGELOG.md", "is ready in 0.7–0.9 s (was 1.5–1.7 s) at "},
+	}},
+	{"nested queries against Mercurius", "1.7–2.4×", []figureQuote{
+		{"README.md", "| nested queries, engine alone (response cache off) | "},
+		{"docs/speed.md", "**Nested queries, engine alone** (Q2–Q4): "},
+	}},
+	{"nested queries against Apollo", "5–15.5×", []figureQuote{
+		{"README.md", "Mercurius with graphql-jit, "},
+		{"docs/speed.md", "about 1.2×) and "},
+	}},
+	{"REST /items, identity, against nginx's sendfile", "0.78–1.02×", []figureQuote{
+		{"README.md", "| REST `/items` (1.3 MB) | "},
+		{"docs/speed.md", "over the runs of 2026-11-24, "},
+	}},
+	{"REST /items, gzipped, against nginx", "0.54–0.77×", []figureQuote{
+		{"README.md", "nginx with `sendfile`, identity; "},
+		{"docs/speed.md", "nginx for the identity body and "},
+	}},
+	{"REST /items in the kit", "0.94–1.15×", []figureQuote{
+		{"README.md", "gzipped ("},
+		{"docs/speed.md", "**REST** `/items`: "},
+	}},
+}
+
+// figureQuote is where a doc quotes a figure: the text just before it.
+type figureQuote struct{ file, before string }
+
+// TestPublishedFiguresAgree: every doc quoting a published figure quotes
+// the same value.
+func TestPublishedFiguresAgree(t *testing.T) {
+	texts := map[string]string{}
+	for _, f := range publishedFigures {
+		for _, q := range f.quotes {
+			text, ok := texts[q.file]
+			if !ok {
+				b, err := os.ReadFile(q.file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = strings.Join(strings.Fields(string(b)), " ")
+				texts[q.file] = text
+			}
+			before := strings.Join(strings.Fields(q.before), " ")
+			_, after, found := strings.Cut(text, before)
+			if !found {
+				t.Errorf("%s: %s: no longer quoted after %q (moved? update publishedFigures)", q.file, f.name, q.before)
+				continue
+			}
+			if after = strings.TrimPrefix(after, " "); !strings.HasPrefix(after, f.value) {
+				got, _, _ := strings.Cut(after, " ")
+				t.Errorf("%s quotes %s as %q, want %q (docs_test.go's publishedFigures holds it)", q.file, f.name, got, f.value)
+			}
+		}
+	}
+}
