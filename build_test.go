@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -60,7 +61,18 @@ func TestBuildUnstamped(t *testing.T) {
 	if b := build(); b.Version != "dev" || !strings.HasPrefix(b.String(), "catalogue-gateway dev") {
 		t.Errorf("an unstamped test binary says %+v (%s), want dev", b, b)
 	}
-	if !versionAsked([]string{"-version"}) || !versionAsked([]string{"--version"}) || versionAsked([]string{"-version", "-addr", ":1"}) {
-		t.Error("versionAsked")
+}
+
+// TestRunVersion: -version prints the build on stdout and serves nothing,
+// alone or beside other flags.
+func TestRunVersion(t *testing.T) {
+	for _, args := range [][]string{{"-version"}, {"--version"}, {"-addr", "127.0.0.1:1", "-version"}, {"-version", "-log-format", "text"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), args, envOf(nil), &stdout, &stderr); code != 0 {
+			t.Errorf("run(%q) = %d, want 0; stderr: %s", args, code, stderr.String())
+		}
+		if want := build().String() + "\n"; stdout.String() != want || stderr.Len() != 0 {
+			t.Errorf("run(%q): stdout %q, stderr %q; want stdout %q and nothing on stderr", args, stdout.String(), stderr.String(), want)
+		}
 	}
 }

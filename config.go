@@ -82,8 +82,16 @@ type config struct {
 	trustTraceparent bool
 }
 
-// defaultConfig is the configuration with no flag and no environment.
+// defaultConfig is the configuration with no flag and no environment. Each
+// default of a package's is that package's own, stated once there
+// (graphqlhttp.DefaultOptions, the catalogue's and the loader's
+// constants); only the gateway's own choices are stated here.
 func defaultConfig() config {
+	endpoint := graphqlhttp.DefaultOptions()
+	limits := endpoint.Limits
+	// The response bound is a field of its own, maxResponseBytes, which
+	// takes the byte suffixes; gateway.go puts it back in the limits.
+	limits.MaxResponseBytes = 0
 	return config{
 		addr:               ":8080",
 		refresh:            5 * time.Minute,
@@ -91,31 +99,21 @@ func defaultConfig() config {
 		coldWait:           loader.DefaultColdWait,
 		maxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
 		responseCacheBytes: 64 << 20,
-		maxResponseBytes:   8 << 20,
-		limits: graphqlhttp.Limits{
-			MaxBodyBytes:  64 << 10,
-			MaxURLBytes:   8 << 10,
-			MaxTokens:     5000,
-			MaxDepth:      10,
-			MaxFields:     1000,
-			MaxAliases:    30,
-			MaxDirectives: 20,
-			MaxComplexity: 100000,
-		},
-		requestTimeout:   10 * time.Second,
-		introspection:    true,
+		maxResponseBytes:   int64(endpoint.Limits.MaxResponseBytes),
+		limits:             limits,
+
+		requestTimeout:   endpoint.RequestTimeout,
+		introspection:    endpoint.Introspection,
 		corsOrigins:      "*",
 		accessLog:        true,
-		logFormat:        "json",
+		logFormat:        "auto",
 		engine:           true,
-		maxSubscriptions: 1000,
+		maxSubscriptions: endpoint.MaxStreams,
 		playground:       true,
 		explorer:         true,
 
-		// A browser holds one stream per tab; people behind one NAT
-		// share an address.
-		maxSubscriptionsPerClient: 10,
-		subscriptionMaxAge:        30 * time.Minute,
+		maxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
+		subscriptionMaxAge:        endpoint.StreamMaxAge,
 	}
 }
 
@@ -147,18 +145,18 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 
 	fs.Var((*durationValue)(&cfg.coldWait), "cold-wait", "")
 	def("cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)")
-	fs.Var((*byteSize)(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
+	fs.Var(bytesOf(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
-	fs.Var((*byteSize)(&cfg.memoryBudget), "memory-budget", "")
+	fs.Var(bytesOf(&cfg.memoryBudget), "memory-budget", "")
 	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 128MiB with no limit")
-	fs.Var((*byteSize)(&cfg.responseCacheBytes), "response-cache-bytes", "")
+	fs.Var(bytesOf(&cfg.responseCacheBytes), "response-cache-bytes", "")
 	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (40%) of -memory-budget; 0 turns the cache off")
 
 	l := &cfg.limits
-	fs.Var((*int64Value)(&l.MaxBodyBytes), "max-body-bytes", "")
-	def("max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (413 beyond)")
-	fs.Var((*intValue)(&l.MaxURLBytes), "max-url-bytes", "")
-	def("max-url-bytes", "GATEWAY_MAX_URL_BYTES", "longest /graphql GET URL, in `bytes` (414 beyond)")
+	fs.Var(bytesOf(&l.MaxBodyBytes), "max-body-bytes", "")
+	def("max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (suffixes KiB, MiB, GiB; 413 beyond)")
+	fs.Var(bytesOf(&l.MaxURLBytes), "max-url-bytes", "")
+	def("max-url-bytes", "GATEWAY_MAX_URL_BYTES", "longest /graphql GET URL, in `bytes` (suffixes KiB, MiB, GiB; 414 beyond)")
 	fs.Var((*intValue)(&l.MaxTokens), "max-tokens", "")
 	def("max-tokens", "GATEWAY_MAX_TOKENS", "most `tokens` the GraphQL parser reads")
 	fs.Var((*intValue)(&l.MaxDepth), "max-depth", "")
@@ -171,7 +169,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation")
 	fs.Var((*intValue)(&l.MaxComplexity), "max-complexity", "")
 	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation cost: the most values its answer could hold, each list counted at its longest (a page, or the longest such list in the snapshot)")
-	fs.Var((*byteSize)(&cfg.maxResponseBytes), "max-response-bytes", "")
+	fs.Var(bytesOf(&cfg.maxResponseBytes), "max-response-bytes", "")
 	def("max-response-bytes", "GATEWAY_MAX_RESPONSE_BYTES", "largest GraphQL answer, in `bytes` (suffixes KiB, MiB, GiB); a longer one is stopped while it is built and answered RESPONSE_TOO_LARGE")
 	fs.Var((*durationValue)(&cfg.requestTimeout), "request-timeout", "")
 	def("request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request")
@@ -192,7 +190,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Var((*boolValue)(&cfg.explorer), "explorer", "")
 	def("explorer", "GATEWAY_EXPLORER", "serve the catalogue explorer at /explorer")
 	fs.Var(&cfg.logFormat, "log-format", "")
-	def("log-format", "GATEWAY_LOG_FORMAT", "how log lines are written: json, or text for a terminal")
+	def("log-format", "GATEWAY_LOG_FORMAT", "how log lines are written: json, text (key=value), or auto: text when stderr is a terminal, else json")
 	fs.Var(&cfg.logLevel, "log-level", "")
 	def("log-level", "GATEWAY_LOG_LEVEL", "least severe level logged: debug, info, warn or error")
 	fs.Var((*boolValue)(&cfg.accessLog), "access-log", "")
@@ -208,13 +206,21 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Var((*boolValue)(&cfg.trustTraceparent), "trust-traceparent", "")
 	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
 
+	// -version is parsed with the others, so that it may stand beside
+	// them, but listed in the usage's head: it has no environment
+	// variable, and serves nothing.
+	fs.BoolVar(&cfg.version, "version", false, "")
+
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "Usage: gateway [flags]\n\nServes the game catalogue as GraphQL and as the upstream's REST paths.\nEvery flag has an environment variable; the flag wins.\n\nFlags:")
+			fmt.Fprint(stderr, usageHead)
 			printDefaults(stderr, fs)
 			return cfg, err
 		}
-		return cfg, err
+		return cfg, unknownFlagHint(err)
+	}
+	if cfg.version {
+		return cfg, nil
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -247,16 +253,50 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return cfg, cfg.check()
 }
 
+// usageHead is the start of -h: the commands, then the flags.
+const usageHead = `Usage:
+  gateway [flags]              serve the catalogue
+  gateway healthcheck [flags]  ask the gateway these flags would start for /healthz
+                               (exit 0 if it answers 200, else 1; the container's HEALTHCHECK)
+  gateway -version             print the build's version and exit
+
+Serves the game catalogue as GraphQL and as the upstream's REST paths.
+Every flag has an environment variable; the flag wins.
+
+Flags:
+`
+
+// addrFlags are the flags people reach for, from other servers, when they
+// mean -addr.
+var addrFlags = map[string]bool{"port": true, "p": true, "listen": true, "host": true, "bind": true, "http": true}
+
+// unknownFlagHint adds to the flag package's "flag provided but not
+// defined: -port" where to look: -addr for the listen address, -h for the
+// rest.
+func unknownFlagHint(err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	if addrFlags[name] {
+		return fmt.Errorf("%w; the listen address is -addr (e.g. -addr :9090); -h lists every flag", err)
+	}
+	return fmt.Errorf("%w; -h lists every flag", err)
+}
+
 // printDefaults is flag.PrintDefaults, naming the kind of value of the
 // flags whose types are ours, which the flag package calls "value".
 func printDefaults(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "version" { // in the usage's head
+			return
+		}
 		name, usage := flag.UnquoteUsage(f)
 		if name == "value" {
 			switch f.Value.(type) {
 			case *durationValue:
 				name = "duration"
-			case *intValue, *int64Value:
+			case *intValue:
 				name = "int"
 			case *logFormat:
 				name = "format"
@@ -281,7 +321,6 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 type (
 	durationValue time.Duration
 	intValue      int
-	int64Value    int64
 	boolValue     bool
 )
 
@@ -307,17 +346,6 @@ func (n *intValue) Set(s string) error {
 	return nil
 }
 
-func (n *int64Value) String() string { return strconv.FormatInt(int64(*n), 10) }
-
-func (n *int64Value) Set(s string) error {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return errors.New("want a whole number")
-	}
-	*n = int64Value(v)
-	return nil
-}
-
 func (b *boolValue) String() string   { return strconv.FormatBool(bool(*b)) }
 func (b *boolValue) IsBoolFlag() bool { return true }
 
@@ -331,22 +359,36 @@ func (b *boolValue) Set(s string) error {
 }
 
 // byteSize is a flag holding a number of bytes, written as a whole number
-// with an optional binary suffix: 65536, 64KiB, 64MiB, 1GiB.
-type byteSize int64
+// with an optional binary suffix: 65536, 64KiB, 64MiB, 1GiB. Every flag
+// counting bytes is one, whatever the type of the field it sets, so that
+// each takes what the others take.
+type byteSize[T ~int | ~int64] struct{ p *T }
 
-func (b *byteSize) String() string {
+// bytesOf is the byte-size flag value setting *p.
+func bytesOf[T ~int | ~int64](p *T) byteSize[T] { return byteSize[T]{p} }
+
+func (b byteSize[T]) String() string {
+	if b.p == nil { // the flag package's zero value, for its default test
+		return "0"
+	}
+	return formatBytes(int64(*b.p))
+}
+
+// formatBytes writes n as byteSize reads it, with the largest suffix that
+// divides it.
+func formatBytes(n int64) string {
 	for _, u := range []struct {
 		suffix string
 		shift  uint
 	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
-		if *b != 0 && *b%(1<<u.shift) == 0 {
-			return strconv.FormatInt(int64(*b)>>u.shift, 10) + u.suffix
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
 		}
 	}
-	return strconv.FormatInt(int64(*b), 10)
+	return strconv.FormatInt(n, 10)
 }
 
-func (b *byteSize) Set(s string) error {
+func (b byteSize[T]) Set(s string) error {
 	digits, shift := s, uint(0)
 	for suffix, sh := range map[string]uint{"KiB": 10, "MiB": 20, "GiB": 30} {
 		if d, ok := strings.CutSuffix(s, suffix); ok {
@@ -354,10 +396,10 @@ func (b *byteSize) Set(s string) error {
 		}
 	}
 	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64>>shift {
-		return errors.New("want a number of bytes, such as 65536 or 64MiB")
+	if err != nil || n < 0 || n > math.MaxInt64>>shift || int64(T(n<<shift)) != n<<shift {
+		return errors.New("want a number of bytes, such as 65536 or 64KiB (suffixes KiB, MiB, GiB)")
 	}
-	*b = byteSize(n << shift)
+	*b.p = T(n << shift)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -21,7 +22,7 @@ func TestDockerfile(t *testing.T) {
 	text := strings.ReplaceAll(string(raw), "\\\n", " ")
 
 	var usage bytes.Buffer
-	run(t.Context(), []string{"-h"}, envOf(nil), &usage)
+	run(t.Context(), []string{"-h"}, envOf(nil), io.Discard, &usage)
 	known := map[string]bool{}
 	for _, m := range regexp.MustCompile(`\(env ([A-Z_]+)\)`).FindAllStringSubmatch(usage.String(), -1) {
 		known[m[1]] = true

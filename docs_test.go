@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -222,7 +223,8 @@ func checkDocAnswer(t *testing.T, b fence, answered []byte) {
 }
 
 var (
-	mdLink     = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	mdLink     = regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]+)\)`)
+	boldLabel  = regexp.MustCompile(`^\*\*([^*]+)\*\*`)
 	codeSpan   = regexp.MustCompile("`[^`]*`")
 	webAddress = regexp.MustCompile(`(?i)\bhttps?://`)
 	headingRe  = regexp.MustCompile(`^#+\s+(.*)$`)
@@ -234,6 +236,21 @@ func slug(heading string) string {
 	s := strings.ToLower(strings.TrimSpace(heading))
 	s = slugDrop.ReplaceAllString(s, "")
 	return strings.ReplaceAll(s, " ", "-")
+}
+
+// labels are the slugs of the bold words that open a paragraph of file
+// ("**Tracing.** The gateway…"): a name a reader may link to, that has no
+// anchor.
+func labels(t *testing.T, file string) []string {
+	t.Helper()
+	_, prose := fences(t, file)
+	var out []string
+	for _, line := range prose {
+		if m := boldLabel.FindStringSubmatch(line); m != nil {
+			out = append(out, slug(m[1]))
+		}
+	}
+	return out
 }
 
 func anchors(t *testing.T, file string) map[string]bool {
@@ -250,8 +267,10 @@ func anchors(t *testing.T, file string) map[string]bool {
 
 // TestDocsLinks keeps the docs' links inside the repository: every link
 // is relative, names a file that exists, and, with a #fragment, a heading
-// of that file. Addresses on the web appear only as code (an example
-// value), never as links.
+// of that file. A link whose text names a heading or a paragraph's bold
+// label of its file lands on that heading (a label must become a heading
+// to be linked to), not on the section around it. Addresses on the web
+// appear only as code (an example value), never as links.
 func TestDocsLinks(t *testing.T) {
 	for _, file := range docFiles(t) {
 		_, prose := fences(t, file)
@@ -260,7 +279,7 @@ func TestDocsLinks(t *testing.T) {
 				t.Errorf("%s: a web address outside code (links stay in the repository): %q", file, line)
 			}
 			for _, m := range mdLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
-				target := m[1]
+				text, target := m[1], m[2]
 				path, frag, _ := strings.Cut(target, "#")
 				dest := file
 				if path != "" {
@@ -272,6 +291,18 @@ func TestDocsLinks(t *testing.T) {
 				}
 				if frag != "" && !anchors(t, dest)[frag] {
 					t.Errorf("%s (prose line %d): link to %s: %s has no heading #%s", file, i+1, target, dest, frag)
+				}
+				named := slug(text)
+				if named == "" || named == frag {
+					continue
+				}
+				if frag != "" && anchors(t, dest)[named] { // with none, a file's title is its top
+					t.Errorf("%s (prose line %d): [%s](%s) lands on #%s, not on its heading #%s", file, i+1, text, target, frag, named)
+				}
+				for _, label := range labels(t, dest) {
+					if label == named || strings.HasPrefix(label, named+"-") {
+						t.Errorf("%s (prose line %d): [%s](%s) lands on #%s, not on the paragraph %q names; make it a heading", file, i+1, text, target, frag, text)
+					}
 				}
 			}
 		}
@@ -311,15 +342,16 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 }
 
 // TestFlagsDocumented keeps the full flags table (docs/operations.md,
-// Flags) whole: every flag -h lists has its row there, with its variable.
-// The README shows only the flags of a first run, each as that table
-// does.
+// Flags) whole: every flag -h lists has its row there, with its variable
+// and its real default (as -h states it, from defaultConfig, which takes
+// the packages' own defaults). The README and docs/api.md show only some
+// flags, each with the table's name, variable and default.
 func TestFlagsDocumented(t *testing.T) {
 	var usage bytes.Buffer
 	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
 		t.Fatal("-h: no error, want flag.ErrHelp")
 	}
-	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\))?`)
+	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\)(?: \(default (.*)\))?)?`)
 	rows := flagLine.FindAllStringSubmatch(usage.String(), -1)
 	if len(rows) < 20 {
 		t.Fatalf("-h listed %d flags; the usage text was misread:\n%s", len(rows), usage.String())
@@ -332,8 +364,12 @@ func TestFlagsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	api, err := os.ReadFile(filepath.Join("docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, m := range rows {
-		name, env := m[1], m[2]
+		name, env, def := m[1], m[2], m[3]
 		row := fmt.Sprintf("| `-%s` | `%s` |", name, env)
 		if env == "" {
 			t.Errorf("-%s: -h names no environment variable", name)
@@ -342,9 +378,119 @@ func TestFlagsDocumented(t *testing.T) {
 		if !bytes.Contains(table, []byte(row)) {
 			t.Errorf("docs/operations.md's flags table has no row %q", row)
 		}
-		for line := range strings.Lines(string(readme)) {
-			if strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) && !strings.HasPrefix(line, row) {
-				t.Errorf("README.md's row of -%s differs from the flags table: %q", name, line)
+		for _, doc := range []struct {
+			file string
+			text []byte
+		}{{"docs/operations.md", table}, {"README.md", readme}, {"docs/api.md", api}} {
+			for line := range strings.Lines(string(doc.text)) {
+				if !strings.HasPrefix(line, fmt.Sprintf("| `-%s` |", name)) {
+					continue
+				}
+				if !strings.HasPrefix(line, row) {
+					t.Errorf("%s's row of -%s differs from the flags table: %q", doc.file, name, line)
+					continue
+				}
+				if got := documentedDefault(line[len(row):]); !sameDefault(got, def) {
+					t.Errorf("%s: -%s's default is documented as %q; -h (the real default) says %q", doc.file, name, got, def)
+				}
+			}
+		}
+	}
+}
+
+// sameDefault reports whether a documented default and -h's are one
+// value: the same text, or the same duration (5m is 5m0s).
+func sameDefault(documented, real string) bool {
+	d, err1 := time.ParseDuration(documented)
+	r, err2 := time.ParseDuration(real)
+	return documented == real || err1 == nil && err2 == nil && d == r
+}
+
+// documentedDefault is the default a row's default cell states, written
+// as -h writes it: the cell's first code span, "" for a zero value (which
+// -h leaves out) or for prose with no code ("empty", "the base URL": a
+// default derived at run time).
+func documentedDefault(rest string) string {
+	cell, _, _ := strings.Cut(strings.TrimSpace(rest), " | ")
+	m := regexp.MustCompile("^`([^`]*)`").FindStringSubmatch(cell)
+	if m == nil {
+		return ""
+	}
+	switch m[1] {
+	case "0", "0s", "false":
+		return ""
+	}
+	return m[1]
+}
+
+// publishedFigures are the measured figures the docs quote in more than
+// one place, each stated once, here: a figure remeasured is changed here
+// and in every place that quotes it, or this test names the places left.
+// A quote is the text just before the figure, whitespace folded.
+var publishedFigures = []struct {
+	name, value string
+	quotes      []figureQuote
+}{
+	{"embedded catalogue, resident once ready", "33–34 MiB", []figureQuote{
+		{"README.md", "| embedded catalogue: ready, resident | 0.17 s, "},
+		{"docs/speed.md", "**0.17 s** after exec and **"},
+		{"docs/speed.md", "| embedded | 1.6 MiB | 0.17 s | "},
+		{"CHANGELOG.md", "The embedded catalogue: "},
+	}},
+	{"10× catalogue, resident over its JSON", "4.6", []figureQuote{
+		{"README.md", "| 0.7–0.9 s, 75 MiB ("},
+		{"docs/speed.md", "| 0.68–0.89 s | 75 MiB | "},
+		{"CHANGELOG.md", "is ready in 0.7–0.9 s (was 1.5–1.7 s) at "},
+	}},
+	{"nested queries against Mercurius", "1.7–2.4×", []figureQuote{
+		{"README.md", "| nested queries, engine alone (response cache off) | "},
+		{"docs/speed.md", "**Nested queries, engine alone** (Q2–Q4): "},
+	}},
+	{"nested queries against Apollo", "5–15.5×", []figureQuote{
+		{"README.md", "Mercurius with graphql-jit, "},
+		{"docs/speed.md", "about 1.2×) and "},
+	}},
+	{"REST /items, identity, against nginx's sendfile", "0.78–1.02×", []figureQuote{
+		{"README.md", "| REST `/items` (1.3 MB) | "},
+		{"docs/speed.md", "over the runs of 2026-11-24, "},
+	}},
+	{"REST /items, gzipped, against nginx", "0.54–0.77×", []figureQuote{
+		{"README.md", "nginx with `sendfile`, identity; "},
+		{"docs/speed.md", "nginx for the identity body and "},
+	}},
+	{"REST /items in the kit", "0.94–1.15×", []figureQuote{
+		{"README.md", "gzipped ("},
+		{"docs/speed.md", "**REST** `/items`: "},
+	}},
+}
+
+// figureQuote is where a doc quotes a figure: the text just before it.
+type figureQuote struct{ file, before string }
+
+// TestPublishedFiguresAgree: every doc quoting a published figure quotes
+// the same value.
+func TestPublishedFiguresAgree(t *testing.T) {
+	texts := map[string]string{}
+	for _, f := range publishedFigures {
+		for _, q := range f.quotes {
+			text, ok := texts[q.file]
+			if !ok {
+				b, err := os.ReadFile(q.file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = strings.Join(strings.Fields(string(b)), " ")
+				texts[q.file] = text
+			}
+			before := strings.Join(strings.Fields(q.before), " ")
+			_, after, found := strings.Cut(text, before)
+			if !found {
+				t.Errorf("%s: %s: no longer quoted after %q (moved? update publishedFigures)", q.file, f.name, q.before)
+				continue
+			}
+			if after = strings.TrimPrefix(after, " "); !strings.HasPrefix(after, f.value) {
+				got, _, _ := strings.Cut(after, " ")
+				t.Errorf("%s quotes %s as %q, want %q (docs_test.go's publishedFigures holds it)", q.file, f.name, got, f.value)
 			}
 		}
 	}

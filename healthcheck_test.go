@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,21 +18,21 @@ func TestHealthCheck(t *testing.T) {
 	env := envOf(nil)
 
 	var stderr bytes.Buffer
-	if code := run(t.Context(), []string{"healthcheck", "-addr", addr}, env, &stderr); code != 0 {
+	if code := run(t.Context(), []string{"healthcheck", "-addr", addr}, env, io.Discard, &stderr); code != 0 {
 		t.Errorf("healthcheck of a serving gateway: exit %d, %s", code, stderr.String())
 	}
 	// ADDR with no host, as the container sets it, means loopback.
 	port := addr[strings.LastIndex(addr, ":"):]
-	if code := run(t.Context(), []string{"healthcheck"}, envOf(map[string]string{"ADDR": port}), &stderr); code != 0 {
+	if code := run(t.Context(), []string{"healthcheck"}, envOf(map[string]string{"ADDR": port}), io.Discard, &stderr); code != 0 {
 		t.Errorf("healthcheck with ADDR=%s: exit %d, %s", port, code, stderr.String())
 	}
 
 	stop()
 	stderr.Reset()
-	if code := run(t.Context(), []string{"healthcheck", "-addr", addr}, env, &stderr); code != 1 || stderr.Len() == 0 {
+	if code := run(t.Context(), []string{"healthcheck", "-addr", addr}, env, io.Discard, &stderr); code != 1 || stderr.Len() == 0 {
 		t.Errorf("healthcheck of a stopped gateway: exit %d, %q; want 1 and a reason", code, stderr.String())
 	}
-	if code := run(t.Context(), []string{"healthcheck", "-addr", "nowhere"}, env, &stderr); code != 2 {
+	if code := run(t.Context(), []string{"healthcheck", "-addr", "nowhere"}, env, io.Discard, &stderr); code != 2 {
 		t.Errorf("healthcheck with a bad -addr: exit %d, want 2", code)
 	}
 }

@@ -8,21 +8,42 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/otel/trace"
+	"golang.org/x/term"
 )
 
-// logFormat is how log lines are written: JSON (the default, for a log
-// pipeline) or slog's key=value text (for a person at a terminal).
+// logFormat is how log lines are written: JSON (for a log pipeline) or
+// slog's key=value text (for a person at a terminal); auto, the default,
+// picks text when stderr is a terminal and JSON otherwise, so that `go run
+// .` reads well and a container's logs still parse.
 type logFormat string
 
 func (f *logFormat) String() string { return string(*f) }
 
 func (f *logFormat) Set(s string) error {
 	switch s {
-	case "json", "text":
+	case "auto", "json", "text":
 		*f = logFormat(s)
 		return nil
 	}
-	return fmt.Errorf("want json or text")
+	return fmt.Errorf("want auto, json or text")
+}
+
+// resolve is the format lines written to w take: f, or for auto text when
+// w is a terminal and JSON otherwise.
+func (f logFormat) resolve(w io.Writer) logFormat {
+	if f != "auto" {
+		return f
+	}
+	if isTerminal(w) {
+		return "text"
+	}
+	return "json"
+}
+
+// isTerminal reports whether w is a file open on a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // logLevel is the least severe level logged: debug, info, warn or error.

@@ -34,24 +34,15 @@ func main() {
 	chooseGC(os.Getenv, limit).apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if versionAsked(os.Args[1:]) {
-		fmt.Println(build())
-		return
-	}
-	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr))
-}
-
-// versionAsked reports whether the command line is `-version` (or
-// `--version`): the build's version is printed, and nothing served.
-func versionAsked(args []string) bool {
-	return len(args) == 1 && (args[0] == "-version" || args[0] == "--version")
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
 // run parses the configuration, serves until ctx ends and returns the exit
-// status: 0 after a clean shutdown, 2 for a bad flag or environment value,
-// 1 for anything else. `healthcheck` as the first argument checks a running
-// gateway instead (see healthCheck).
-func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+// status: 0 after a clean shutdown, 2 for a bad flag or environment value
+// or an address it cannot listen on, 1 for anything else. `healthcheck` as
+// the first argument checks a running gateway instead (see healthCheck);
+// -version prints the build's version on stdout.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "healthcheck" {
 		return healthCheck(ctx, args[1:], getenv, stderr)
 	}
@@ -64,20 +55,43 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		fmt.Fprintln(stderr, "gateway:", err)
 		return 2
 	}
-	logs := newLogBuffer(stderr)
-	defer logs.Close()
-	logger := newLogger(logs, cfg.logFormat, cfg.logLevel.Level)
-	logGC(logger, getenv)
+	if cfg.version {
+		fmt.Fprintln(stdout, build())
+		return 0
+	}
+	// Listening comes before the first log line: an address in use is
+	// the commonest first-run mistake (a second gateway, another server
+	// on 8080), and is a configuration error like a bad flag, told in one
+	// line that says what to change.
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		logger.Error("cannot listen", "addr", cfg.addr, "err", err)
-		return 1
+		fmt.Fprintf(stderr, "gateway: cannot listen on %s: %v; choose another address with -addr (e.g. -addr :9090)\n", cfg.addr, listenCause(err))
+		return 2
 	}
+	logs := newLogBuffer(stderr)
+	defer logs.Close()
+	logger := newLogger(logs, cfg.logFormat.resolve(stderr), cfg.logLevel.Level)
+	logGC(logger, getenv)
 	if err := serve(ctx, cfg, ln, logger); err != nil {
 		logger.Error("gateway stopped", "err", err)
 		return 1
 	}
 	return 0
+}
+
+// listenCause is what net.Listen's error says once the operation and
+// address, which the caller's message already names, are taken off:
+// "address already in use", "permission denied".
+func listenCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		var sys *os.SyscallError
+		if errors.As(op.Err, &sys) {
+			return sys.Err
+		}
+		return op.Err
+	}
+	return err
 }
 
 // serve runs the gateway on ln until ctx ends, then shuts down gracefully,
@@ -138,7 +152,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	b := build()
-	logger.Info("listening", "addr", ln.Addr().String(), "version", b.Version, "commit", b.Commit)
+	logger.Info("listening", startupAttrs(cfg, ln.Addr(), b)...)
 
 	select {
 	case err := <-errc:
@@ -173,6 +187,28 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 		return fmt.Errorf("serving HTTP: %w", err)
 	}
 	return nil
+}
+
+// startupAttrs are the attributes of the "listening" line: the address,
+// the build, and the URLs a person opens next (the playground, the
+// explorer, the endpoint), so that a first run says where to go.
+func startupAttrs(cfg config, addr net.Addr, b buildInfo) []any {
+	attrs := []any{"addr", addr.String(), "version", b.Version, "commit", b.Commit}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return attrs
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost" // every interface, loopback among them
+	}
+	base := "http://" + net.JoinHostPort(host, port)
+	if cfg.playground {
+		attrs = append(attrs, "playground", base+"/")
+	}
+	if cfg.explorer {
+		attrs = append(attrs, "explorer", base+"/explorer")
+	}
+	return append(attrs, "graphql", base+"/graphql")
 }
 
 // shutdownTimeout bounds the wait for requests in flight at shutdown. The

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/google/go-cmp/cmp"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -106,6 +107,9 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag cors-origins", args: []string{"-cors-origins", "https://a.example,https://b.example"}, want: with(func(c *config) { c.corsOrigins = "https://a.example,https://b.example" })},
 		{name: "flag cors-origins empty", args: []string{"-cors-origins="}, want: with(func(c *config) { c.corsOrigins = "" })},
 		{name: "flag access-log off", args: []string{"-access-log=false"}, want: with(func(c *config) { c.accessLog = false })},
+		{name: "flag max-body-bytes KiB", args: []string{"-max-body-bytes", "64KiB"}, want: with(func(c *config) { c.limits.MaxBodyBytes = 64 << 10 })},
+		{name: "env GATEWAY_MAX_URL_BYTES KiB", env: map[string]string{"GATEWAY_MAX_URL_BYTES": "4KiB"}, want: with(func(c *config) { c.limits.MaxURLBytes = 4 << 10 })},
+		{name: "flag log-format json", args: []string{"-log-format", "json"}, want: with(func(c *config) { c.logFormat = "json" })},
 		{name: "flag log-format text", args: []string{"-log-format", "text"}, want: with(func(c *config) { c.logFormat = "text" })},
 		{name: "env GATEWAY_LOG_LEVEL", env: map[string]string{"GATEWAY_LOG_LEVEL": "warn"}, want: with(func(c *config) { c.logLevel = logLevel{slog.LevelWarn} })},
 		{name: "flag upstream-timeout", args: []string{"-upstream-timeout", "5s"}, want: with(func(c *config) { c.upstreamTimeout = 5 * time.Second })},
@@ -225,7 +229,7 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "env duration names its variable", env: map[string]string{"CATALOGUE_REFRESH": "5"}, wantErr: "CATALOGUE_REFRESH: want a duration such as 5m"},
 		{name: "number says what it wants", args: []string{"-max-depth", "deep"}, wantErr: "-max-depth: want a whole number"},
 		{name: "boolean says what it wants", env: map[string]string{"GATEWAY_ACCESS_LOG": "sometimes"}, wantErr: "GATEWAY_ACCESS_LOG: want true or false"},
-		{name: "bad log format", args: []string{"-log-format", "xml"}, wantErr: "want json or text"},
+		{name: "bad log format", args: []string{"-log-format", "xml"}, wantErr: "want auto, json or text"},
 		{name: "bad log level", env: map[string]string{"GATEWAY_LOG_LEVEL": "loud"}, wantErr: "GATEWAY_LOG_LEVEL: want debug, info, warn or error"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,7 +262,7 @@ func TestRunRefusesBadValues(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			if code := run(t.Context(), tt.args, envOf(tt.env), &stderr); code != 2 {
+			if code := run(t.Context(), tt.args, envOf(tt.env), io.Discard, &stderr); code != 2 {
 				t.Errorf("exit status %d, want 2; stderr:\n%s", code, stderr.String())
 			}
 			out := stderr.String()
@@ -314,7 +318,7 @@ func TestRunHelp(t *testing.T) {
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {
 			var stderr bytes.Buffer
-			if code := run(t.Context(), []string{arg}, envOf(nil), &stderr); code != 0 {
+			if code := run(t.Context(), []string{arg}, envOf(nil), io.Discard, &stderr); code != 0 {
 				t.Errorf("exit status %d, want 0", code)
 			}
 			// PrintDefaults starts each flag's entry with "  -name"; the
@@ -339,6 +343,11 @@ func TestRunHelp(t *testing.T) {
 					t.Errorf("usage of -%s does not name %s:\n%s", name, env, entry)
 				}
 			}
+			for _, command := range []string{"gateway healthcheck [flags]", "gateway -version"} {
+				if !strings.Contains(stderr.String(), command) {
+					t.Errorf("usage does not name %q:\n%s", command, stderr.String())
+				}
+			}
 			if len(entries) != len(flags) {
 				t.Errorf("usage lists %d flags, want %d:\n%s", len(entries), len(flags), stderr.String())
 			}
@@ -353,20 +362,26 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var stderr bytes.Buffer
-	if code := run(ctx, []string{"-addr", "127.0.0.1:0"}, envOf(nil), &stderr); code != 0 {
+	if code := run(ctx, []string{"-addr", "127.0.0.1:0"}, envOf(nil), io.Discard, &stderr); code != 0 {
 		t.Fatalf("exit status %d, want 0; stderr:\n%s", code, stderr.String())
 	}
 	var listening bool
 	for line := range strings.Lines(stderr.String()) {
-		var rec struct{ Msg, Addr string }
+		var rec struct{ Msg, Addr, Playground, Explorer, GraphQL string }
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Errorf("log line %q is not JSON: %v", line, err)
 			continue
 		}
 		if rec.Msg == "listening" {
 			listening = true
-			if _, _, err := net.SplitHostPort(rec.Addr); err != nil {
+			_, port, err := net.SplitHostPort(rec.Addr)
+			if err != nil {
 				t.Errorf("listening addr %q: %v", rec.Addr, err)
+			}
+			// The line says where a person goes next.
+			base := "http://127.0.0.1:" + port
+			if rec.Playground != base+"/" || rec.Explorer != base+"/explorer" || rec.GraphQL != base+"/graphql" {
+				t.Errorf("listening line names playground %q, explorer %q, graphql %q; want them under %s", rec.Playground, rec.Explorer, rec.GraphQL, base)
 			}
 		}
 	}
@@ -375,6 +390,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	}
 }
 
+// TestRunCannotListen: an address in use is a configuration error, told
+// as the others are (one "gateway:" line, exit 2), saying what to change.
 func TestRunCannotListen(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -382,8 +399,107 @@ func TestRunCannotListen(t *testing.T) {
 	}
 	defer ln.Close()
 	var stderr bytes.Buffer
-	if code := run(t.Context(), []string{"-addr", ln.Addr().String()}, envOf(nil), &stderr); code != 1 {
-		t.Errorf("exit status %d with the address taken, want 1; stderr:\n%s", code, stderr.String())
+	if code := run(t.Context(), []string{"-addr", ln.Addr().String()}, envOf(nil), io.Discard, &stderr); code != 2 {
+		t.Errorf("exit status %d with the address taken, want 2; stderr:\n%s", code, stderr.String())
+	}
+	out := stderr.String()
+	want := "gateway: cannot listen on " + ln.Addr().String() + ": address already in use; choose another address with -addr"
+	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("stderr = %q, want one line starting %q", out, want)
+	}
+}
+
+// TestStartupAttrs: the listening line's URLs name a host a browser can
+// open, whatever the address listened on.
+func TestStartupAttrs(t *testing.T) {
+	for _, tt := range []struct {
+		addr                     string
+		playground, explorer     bool
+		wantPlayground, wantBase string
+	}{
+		{addr: "[::]:8080", playground: true, explorer: true, wantBase: "http://localhost:8080"},
+		{addr: "0.0.0.0:8080", playground: true, wantBase: "http://localhost:8080"},
+		{addr: "127.0.0.1:9090", explorer: true, wantBase: "http://127.0.0.1:9090"},
+		{addr: "[::1]:80", wantBase: "http://[::1]:80"},
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", tt.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := defaultConfig()
+		cfg.playground, cfg.explorer = tt.playground, tt.explorer
+		attrs := map[string]any{}
+		list := startupAttrs(cfg, addr, buildInfo{})
+		for i := 0; i+1 < len(list); i += 2 {
+			attrs[list[i].(string)] = list[i+1]
+		}
+		want := map[string]any{"addr": addr.String(), "version": "", "commit": "", "graphql": tt.wantBase + "/graphql"}
+		if tt.playground {
+			want["playground"] = tt.wantBase + "/"
+		}
+		if tt.explorer {
+			want["explorer"] = tt.wantBase + "/explorer"
+		}
+		if diff := cmp.Diff(want, attrs); diff != "" {
+			t.Errorf("startupAttrs(%s) mismatch (-want +got):\n%s", tt.addr, diff)
+		}
+	}
+}
+
+// TestUnknownFlagPointsAtHelp: a flag from another server's habits
+// (-port) is refused with where to look instead.
+func TestUnknownFlagPointsAtHelp(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{args: []string{"-port", "9090"}, want: []string{"-port", "-addr", "-h lists every flag"}},
+		{args: []string{"--listen=:9090"}, want: []string{"-listen", "-addr", "-h lists every flag"}},
+		{args: []string{"-verbose"}, want: []string{"-verbose", "-h lists every flag"}},
+	} {
+		var stderr bytes.Buffer
+		if code := run(t.Context(), tt.args, envOf(nil), io.Discard, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", tt.args, code)
+		}
+		out := stderr.String()
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) || strings.Count(out, "\n") != 1 {
+				t.Errorf("run(%q): stderr %q, want one line naming %q", tt.args, out, w)
+			}
+		}
+	}
+}
+
+// TestEveryByteFlagTakesSuffixes: every flag -h says counts bytes reads
+// 16MiB as 16777216, whichever field it sets.
+func TestEveryByteFlagTakesSuffixes(t *testing.T) {
+	var usage bytes.Buffer
+	parseConfig([]string{"-h"}, envOf(nil), &usage)
+	var names []string
+	for line := range strings.Lines(usage.String()) {
+		if rest, ok := strings.CutPrefix(line, "  -"); ok {
+			if name, kind, _ := strings.Cut(strings.TrimSpace(rest), " "); kind == "bytes" {
+				names = append(names, name)
+			}
+		}
+	}
+	want := []string{"max-body-bytes", "max-response-bytes", "max-upstream-bytes", "max-url-bytes", "memory-budget", "response-cache-bytes"} // -h lists them sorted
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("flags taking bytes (-want +got):\n%s", diff)
+	}
+	for _, name := range names {
+		suffixed, err := parseConfig([]string{"-" + name, "16MiB"}, envOf(nil), io.Discard)
+		if err != nil {
+			t.Errorf("-%s 16MiB: %v", name, err)
+			continue
+		}
+		plain, err := parseConfig([]string{"-" + name, "16777216"}, envOf(nil), io.Discard)
+		if err != nil || plain != suffixed || plain == defaultConfig() {
+			t.Errorf("-%s: 16MiB and 16777216 differ, or change nothing (%v)", name, err)
+		}
+		if _, err := parseConfig([]string{"-" + name, "16MB"}, envOf(nil), io.Discard); err == nil || !strings.Contains(err.Error(), "KiB, MiB, GiB") {
+			t.Errorf("-%s 16MB: error %v, want one naming the suffixes", name, err)
+		}
 	}
 }
 

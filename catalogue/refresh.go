@@ -232,6 +232,13 @@ func (r *Refresher) Refresh(ctx context.Context) {
 		})
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		// Stopped, most often by a shutdown: the reads cut short did not
+		// fail, and warning about each (one per collection in flight)
+		// would tell an operator of thirteen faults that were not.
+		r.cfg.Logger.Info("upstream reads stopped before the round ended", "cause", context.Cause(ctx))
+		return
+	}
 	r.cfg.Observer.RefreshDone(time.Since(start))
 	r.logMissing()
 }
@@ -309,6 +316,9 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 	if errors.Is(err, errDeferred) {
 		r.cfg.Logger.Debug("upstream asked for a later request (Retry-After); not asking this round", "collection", c.String())
 		return nil
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil // stopped, not failed: Refresh says so once
 	}
 	if err != nil {
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "error", Describe(err) }, now)
@@ -391,6 +401,10 @@ func (r *Refresher) fetch(ctx context.Context, c Collection, v Validators) (Fetc
 				r.cfg.Observer.UpstreamRequest(c, "200", took)
 			}
 			return f, nil
+		}
+		if ctx.Err() != nil {
+			// Cut short by the caller: no outcome of the upstream's.
+			return Fetched{}, err
 		}
 		var fe *FetchError
 		if !errors.As(err, &fe) {

@@ -639,3 +639,55 @@ func TestColdStartLogsOneLinePerRound(t *testing.T) {
 		t.Errorf("a served collection failing logged:\n%s", got)
 	}
 }
+
+// TestStoppedRoundIsNotAFailure: a round cut short by its context (the
+// gateway shutting down while reads are in flight) logs one line, not a
+// warning per collection, and records no error for the reads it stopped.
+func TestStoppedRoundIsNotAFailure(t *testing.T) {
+	f := newFixture(t, "")
+	f.upstream.Timeout = 20 * time.Second
+	var logs bytes.Buffer
+	f.refresher = catalogue.NewRefresher(f.store, catalogue.RefresherConfig{
+		Upstream: f.upstream, Interval: time.Hour, RetryBase: time.Millisecond,
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil)), Observer: f.observer,
+	})
+	f.refresh(t) // every collection served: a failure would warn
+	logs.Reset()
+	f.base.SetFaultAll(upstreamtest.Hang)
+	f.boss.SetFaultAll(upstreamtest.Hang)
+	before := f.base.TotalRequests() + f.boss.TotalRequests()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { f.refresher.Refresh(ctx); close(done) }()
+	// Cancel once every read is in flight, held by the hung upstream.
+	deadline := time.Now().Add(5 * time.Second)
+	for f.base.TotalRequests()+f.boss.TotalRequests()-before < int(catalogue.NumCollections) {
+		if time.Now().After(deadline) {
+			t.Fatal("the reads never reached the upstream")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Refresh did not return after its context ended")
+	}
+	got := logs.String()
+	if strings.Count(got, "\n") != 1 || strings.Contains(got, "WARN") || !strings.Contains(got, "stopped before the round ended") {
+		t.Errorf("a round stopped by its context logged:\n%s\nwant one info line", got)
+	}
+	for c, s := range f.refresher.States() {
+		if s.LastOutcome == "error" {
+			t.Errorf("%s: a stopped read recorded as an error: %q", catalogue.Collection(c), s.LastError)
+		}
+	}
+	f.observer.mu.Lock()
+	defer f.observer.mu.Unlock()
+	for key, n := range f.observer.outcomes {
+		if !strings.HasSuffix(key, " 200") && !strings.HasSuffix(key, " 304") {
+			t.Errorf("a stopped read counted as an upstream outcome: %q × %d", key, n)
+		}
+	}
+}

@@ -203,15 +203,36 @@ func init() {
 	}
 }
 
+// DefaultOptions are the endpoint's defaults, stated once: New gives each
+// zero number or duration of Options its value here, and the gateway's
+// flags default to them. Introspection and MaxStreams are what a public
+// endpoint wants to start from, but a zero there means off, and New
+// keeps it.
+func DefaultOptions() Options {
+	return Options{
+		Limits:                    DefaultLimits(),
+		RequestTimeout:            10 * time.Second,
+		MaxErrors:                 20,
+		Introspection:             true,
+		MaxStreams:                1000,
+		MaxStreamsPerClient:       10, // a browser holds one per tab; people behind one NAT share an address
+		KeepAlive:                 15 * time.Second,
+		StreamMaxAge:              30 * time.Minute,
+		MaxOperationsPerWebSocket: 16,
+		WebSocketWriteTimeout:     10 * time.Second, // as Cosmo's
+	}
+}
+
 // New returns the endpoint serving es.
 func New(es graphql.ExecutableSchema, opts Options) http.Handler {
+	def := DefaultOptions()
 	opts.Limits = opts.Limits.withDefaults()
 	opts.Limits.noIntrospection = !opts.Introspection
 	if opts.RequestTimeout <= 0 {
-		opts.RequestTimeout = 10 * time.Second
+		opts.RequestTimeout = def.RequestTimeout
 	}
 	if opts.MaxErrors <= 0 {
-		opts.MaxErrors = 20
+		opts.MaxErrors = def.MaxErrors
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -226,17 +247,17 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 		opts.Cache = nil
 	}
 	if opts.KeepAlive <= 0 {
-		opts.KeepAlive = 15 * time.Second
+		opts.KeepAlive = def.KeepAlive
 	}
 	if opts.MaxStreamsPerClient <= 0 {
-		opts.MaxStreamsPerClient = 10
+		opts.MaxStreamsPerClient = def.MaxStreamsPerClient
 	}
 	if opts.StreamMaxAge <= 0 {
-		opts.StreamMaxAge = 30 * time.Minute
+		opts.StreamMaxAge = def.StreamMaxAge
 	}
 	shares := opts.Memory.Shares()
 	if opts.MaxOperationsPerWebSocket <= 0 {
-		opts.MaxOperationsPerWebSocket = 16
+		opts.MaxOperationsPerWebSocket = def.MaxOperationsPerWebSocket
 	}
 	// What all WebSockets may queue is their share of the memory budget;
 	// one connection, at most a MiB of it.
@@ -247,7 +268,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 		opts.WebSocketBufferBytes = min(1<<20, opts.WebSocketBudgetBytes)
 	}
 	if opts.WebSocketWriteTimeout <= 0 {
-		opts.WebSocketWriteTimeout = 10 * time.Second
+		opts.WebSocketWriteTimeout = def.WebSocketWriteTimeout
 	}
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
 		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}

@@ -51,24 +51,44 @@ type Limits struct {
 	noIntrospection bool
 }
 
+// DefaultLimits are the limits a zero field of Limits takes: the one place
+// each is stated (the gateway's flags default to them too).
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBodyBytes:          64 << 10,
+		MaxURLBytes:           8 << 10,
+		MaxTokens:             5000,
+		MaxDepth:              10,
+		MaxIntrospectionDepth: 15,
+		MaxFields:             1000,
+		MaxAliases:            30,
+		MaxDirectives:         20,
+		MaxComplexity:         100000,
+		MaxResponseBytes:      8 << 20,
+	}
+}
+
+// withDefaults is l with each field not above zero taken from
+// DefaultLimits.
 func (l Limits) withDefaults() Limits {
-	def := func(v *int, d int) {
+	d := DefaultLimits()
+	orDefault := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
 		}
 	}
 	if l.MaxBodyBytes <= 0 {
-		l.MaxBodyBytes = 64 << 10
+		l.MaxBodyBytes = d.MaxBodyBytes
 	}
-	def(&l.MaxURLBytes, 8<<10)
-	def(&l.MaxTokens, 5000)
-	def(&l.MaxDepth, 10)
-	def(&l.MaxIntrospectionDepth, 15)
-	def(&l.MaxFields, 1000)
-	def(&l.MaxAliases, 30)
-	def(&l.MaxDirectives, 20)
-	def(&l.MaxComplexity, 100000)
-	def(&l.MaxResponseBytes, 8<<20)
+	orDefault(&l.MaxURLBytes, d.MaxURLBytes)
+	orDefault(&l.MaxTokens, d.MaxTokens)
+	orDefault(&l.MaxDepth, d.MaxDepth)
+	orDefault(&l.MaxIntrospectionDepth, d.MaxIntrospectionDepth)
+	orDefault(&l.MaxFields, d.MaxFields)
+	orDefault(&l.MaxAliases, d.MaxAliases)
+	orDefault(&l.MaxDirectives, d.MaxDirectives)
+	orDefault(&l.MaxComplexity, d.MaxComplexity)
+	orDefault(&l.MaxResponseBytes, d.MaxResponseBytes)
 	return l
 }
 

@@ -2,6 +2,7 @@ package graphqlhttp
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -229,10 +230,16 @@ func TestCheckQueryLeavesOthersToGqlgen(t *testing.T) {
 	}
 }
 
+// TestLimitsDefaults: a zero or negative limit takes DefaultLimits' value,
+// which every exported limit has (the documented values are checked
+// against the gateway's -h by TestFlagsDocumented).
 func TestLimitsDefaults(t *testing.T) {
-	want := Limits{
-		MaxBodyBytes: 64 << 10, MaxURLBytes: 8 << 10, MaxTokens: 5000, MaxDepth: 10, MaxIntrospectionDepth: 15,
-		MaxFields: 1000, MaxAliases: 30, MaxDirectives: 20, MaxComplexity: 100000, MaxResponseBytes: 8 << 20,
+	want := DefaultLimits()
+	v := reflect.ValueOf(want)
+	for i := range v.NumField() {
+		if f := v.Type().Field(i); f.IsExported() && v.Field(i).Int() <= 0 {
+			t.Errorf("DefaultLimits has no %s", f.Name)
+		}
 	}
 	if got := (Limits{}).withDefaults(); got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)

@@ -767,3 +767,26 @@ func TestStreamRefusedBeforeExecution(t *testing.T) {
 		t.Errorf("%d requests observed, want each refusal as one", n)
 	}
 }
+
+// TestStreamStartsAtOnce: a stream's first bytes, sent on subscribing and
+// before any event or keep-alive, are one empty comment, so that a client
+// (and a proxy) sees the stream open; the docs say so.
+func TestStreamStartsAtOnce(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, KeepAlive: time.Hour})
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"?query="+url.QueryEscape(changesSubscription), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	first := make([]byte, 3)
+	if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != ":\n\n" {
+		t.Errorf("a stream starts with %q (%v), want %q", first, err, ":\n\n")
+	}
+}

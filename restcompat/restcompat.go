@@ -15,6 +15,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // Source gives the snapshot to serve; *catalogue.Store is one.
@@ -28,7 +29,8 @@ type Options struct {
 	// waits for the upstream read under way, at most until its context
 	// ends, so that callers arriving while the snapshot is cold cost no
 	// upstream request of their own. ColdWait bounds the wait (default
-	// 10s); after it the answer is 503.
+	// loader.DefaultColdWait, the GraphQL requests' own, so that both
+	// kinds of caller wait alike); after it the answer is 503.
 	AwaitCold func(ctx context.Context, c catalogue.Collection)
 	ColdWait  time.Duration
 }
@@ -36,7 +38,7 @@ type Options struct {
 // Register adds a handler for each collection's upstream path to mux.
 func Register(mux *http.ServeMux, src Source, opts Options) {
 	if opts.ColdWait <= 0 {
-		opts.ColdWait = 10 * time.Second
+		opts.ColdWait = loader.DefaultColdWait
 	}
 	for c := range catalogue.NumCollections {
 		mux.Handle(c.Path(), &collectionHandler{collection: c, src: src, opts: opts})
