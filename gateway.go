@@ -158,9 +158,11 @@ func (g *gateway) handler() http.Handler {
 	}
 	limits := g.cfg.limits
 	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
-	var executor graphqlhttp.Executor // nil: the engine (resolvers.NewHandler's default)
-	if !g.cfg.engine {
-		executor = graphqlhttp.NoExecutor
+	// The engine runs what it can (-engine), gqlgen's executor the rest;
+	// off, gqlgen runs everything.
+	executor := graphqlhttp.NoExecutor
+	if g.cfg.engine {
+		executor = resolvers.NewEngine(g.memory)
 	}
 	// Checked by parseConfig; read here again, as a config holds it as
 	// written.

@@ -348,7 +348,7 @@ func TestRenderingsSharedAcrossDocuments(t *testing.T) {
 	st := &catalogue.Store{}
 	st.Publish(snap)
 	mem := graphqlhttp.NewMemory(32 << 20)
-	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Memory: mem})
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
 	stats := func() map[string]graphqlhttp.StoreStats {
 		out := map[string]graphqlhttp.StoreStats{}
 		for _, s := range mem.Stats() {
@@ -397,7 +397,7 @@ func TestDocumentChargeTracksTheHeap(t *testing.T) {
 	st := &catalogue.Store{}
 	st.Publish(snap)
 	mem := graphqlhttp.NewMemory(1 << 30)
-	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Memory: mem})
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
 	var aliases strings.Builder
 	for i := range 29 {
 		fmt.Fprintf(&aliases, "i%d: item { id } ", i)

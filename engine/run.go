@@ -207,7 +207,8 @@ func located(err error, pos *ast.Position) error {
 // intArg reads an Int argument as gqlgen hands it over: an int64, from
 // the document or from the variables as graphqlhttp coerced them (within
 // 32 bits); an int or a json.Number are read too, and anything beyond 32
-// bits is left to the resolver.
+// bits is left to the resolver. (resolvers' intArg and the cost walk's
+// pageArg read Ints by other rules; see resolvers/roots.go why three.)
 func intArg(v any) (int64, bool) {
 	var n int64
 	switch v := v.(type) {

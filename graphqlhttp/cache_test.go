@@ -61,7 +61,7 @@ func newCachedServer(t *testing.T, st *catalogue.Store, maxBytes int64) *cachedS
 	// A window long enough that one run of a query is one batch, on a
 	// loaded machine under the race detector.
 	h := resolvers.NewHandler(st, loader.Options{Wait: 100 * time.Millisecond, OnBatch: func(string, int) { s.batches.Add(1) }},
-		graphqlhttp.Options{Cache: s.cache, Observer: s.obs, MaxAge: 5 * time.Minute, Introspection: true})
+		withEngine(graphqlhttp.Options{Cache: s.cache, Observer: s.obs, MaxAge: 5 * time.Minute, Introspection: true}))
 	s.Server = httptest.NewServer(h)
 	t.Cleanup(s.Close)
 	return s

@@ -218,7 +218,9 @@ func (w *costWalk) page(f graphql.CollectedField) int {
 	return DefaultPageSize
 }
 
-// pageArg reads a page argument: false when absent or null.
+// pageArg reads a page argument: false when absent or null. It clamps and
+// never refuses, as a price must; the engine's and the resolvers' intArg
+// read Ints by other rules (see resolvers/roots.go).
 func pageArg(args map[string]any, name string) (int, bool) {
 	switch v := args[name].(type) {
 	case nil:

@@ -56,7 +56,17 @@ func store(tb testing.TB) *catalogue.Store {
 // the gateway serves it.
 func newHandler(tb testing.TB, opts graphqlhttp.Options) http.Handler {
 	tb.Helper()
-	return resolvers.NewHandler(store(tb), loader.Options{}, opts)
+	return resolvers.NewHandler(store(tb), loader.Options{}, withEngine(opts))
+}
+
+// withEngine is opts with the engine as its Executor, as the gateway runs
+// by default, unless the test chose one (graphqlhttp.NoExecutor: gqlgen
+// alone).
+func withEngine(opts graphqlhttp.Options) graphqlhttp.Options {
+	if opts.Executor == nil {
+		opts.Executor = resolvers.NewEngine(opts.Memory)
+	}
+	return opts
 }
 
 // newServer serves newHandler on a loopback port for the test.

@@ -42,16 +42,14 @@ type httpError struct {
 }
 
 // request is what admit read of a GraphQL request: the cache key, and the
-// parameters execute gives gqlgen's executor (only an event stream's
-// request is read again, by gqlgen's SSE transport, from body).
+// parameters the endpoint checks and runs. It is read once, an event
+// stream's too: gqlgen's SSE transport is handed the operation checked from
+// it, with an empty request of its own (see stream).
 type request struct {
 	query, operationName string
 	// variables is the variables' JSON object, decoded once with numbers
 	// as json.Number, as gqlgen's transports decode them; nil when none.
-	variables map[string]any
-	// body is a POST's body as read, for gqlgen's SSE transport, which
-	// reads a stream's request itself.
-	body       []byte
+	variables  map[string]any
 	extensions map[string]any
 }
 
@@ -146,7 +144,7 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 	}
 	return &request{query: params.Query, operationName: params.OperationName,
-		variables: variables, extensions: extensions, body: body}, nil
+		variables: variables, extensions: extensions}, nil
 }
 
 // cacheKey names the answer to req within one version of the data: the

@@ -204,7 +204,7 @@ func countingStreamServer(t *testing.T, opts graphqlhttp.Options) (*httptest.Ser
 	st := freshStore(t)
 	batches := &atomic.Int64{}
 	srv := httptest.NewUnstartedServer(resolvers.NewHandler(st,
-		loader.Options{OnBatch: func(string, int) { batches.Add(1) }}, opts))
+		loader.Options{OnBatch: func(string, int) { batches.Add(1) }}, withEngine(opts)))
 	srv.Config.ReadTimeout = 300 * time.Millisecond
 	srv.Config.WriteTimeout = 300 * time.Millisecond
 	srv.Start()

@@ -38,7 +38,7 @@ const smallBuffers = 8 << 10
 // whose connections have small ones too.
 func stallingServer(t *testing.T, opts graphqlhttp.Options) (*httptest.Server, *http.Client) {
 	t.Helper()
-	srv := httptest.NewUnstartedServer(resolvers.NewHandler(freshStore(t), loader.Options{}, opts))
+	srv := httptest.NewUnstartedServer(resolvers.NewHandler(freshStore(t), loader.Options{}, withEngine(opts)))
 	srv.Listener = smallBufferListener{srv.Listener}
 	srv.Start()
 	t.Cleanup(srv.Close)

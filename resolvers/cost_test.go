@@ -29,7 +29,7 @@ var schema = graph.NewExecutableSchema(graph.Config{})
 // and is reported as 1.
 func costMeter(t testing.TB, snap *catalogue.Snapshot) func(query string, vars map[string]any) int {
 	t.Helper()
-	h := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Introspection: true, Limits: graphqlhttp.Limits{
+	h := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: graphqlhttp.Limits{
 		MaxComplexity: 1, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000}})
 	return func(query string, vars map[string]any) int {
 		t.Helper()
@@ -122,7 +122,7 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 	}{{"embedded", embedded(t)}, {"fixture", fixture(t)}} {
 		for _, plans := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/plans=%v", c.name, plans), func(t *testing.T) {
-				opts := graphqlhttp.Options{Introspection: true, Limits: graphqlhttp.Limits{
+				opts := graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: graphqlhttp.Limits{
 					MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000, MaxResponseBytes: 1 << 30}}
 				if !plans {
 					opts.Executor = graphqlhttp.NoExecutor

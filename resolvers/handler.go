@@ -18,15 +18,15 @@ import (
 // snapshot the request pinned, and only while that snapshot is the one src
 // serves: a request that began before a refresh neither reads nor fills
 // the new snapshot's cache.
+//
+// httpOpts.Executor is the caller's to choose, and nothing is assumed
+// here: NewEngine(httpOpts.Memory) for the engine, nil or
+// graphqlhttp.NoExecutor for gqlgen's executor alone. Which of the two runs
+// each operation, whatever carries it, graphqlhttp decides in one place
+// (its chooser).
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
 	resolver := &Resolver{src: src}
 	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver, Schema: graph.ServedSchema()})
-	// Unless told otherwise (graphqlhttp.NoExecutor: gqlgen alone), the
-	// endpoint has the engine; which of the two runs each operation,
-	// whatever carries it, graphqlhttp decides in one place (its chooser).
-	if httpOpts.Executor == nil {
-		httpOpts.Executor = NewEngine(httpOpts.Memory)
-	}
 	httpOpts.Lengths = newLengthsCache().forRequest
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
 		snap, err := loader.Snapshot(ctx)

@@ -53,9 +53,14 @@ func serve(t testing.TB, src resolvers.Source, opts loader.Options) *httptest.Se
 	return serveWith(t, src, opts, graphqlhttp.Options{Introspection: true})
 }
 
-// serveWith is serve with the endpoint's options.
+// serveWith is serve with the endpoint's options; with no Executor, the
+// engine, as the gateway runs by default (graphqlhttp.NoExecutor: gqlgen
+// alone).
 func serveWith(t testing.TB, src resolvers.Source, opts loader.Options, httpOpts graphqlhttp.Options) *httptest.Server {
 	t.Helper()
+	if httpOpts.Executor == nil {
+		httpOpts.Executor = resolvers.NewEngine(httpOpts.Memory)
+	}
 	srv := httptest.NewServer(resolvers.NewHandler(src, opts, httpOpts))
 	t.Cleanup(srv.Close)
 	return srv

@@ -12,9 +12,11 @@ import (
 // them (variables substituted, defaults applied, input objects as maps
 // with enums as their names). A null result is an untyped nil.
 
-// The argument decoders RootFields calls, one per Go type an argument is
-// bound to. A wrong type is an error naming the argument; gqlgen has
-// validated the values before, so it means a caller that did not.
+// The argument decoders RootFields calls, one per Go type a Query field's
+// argument is bound to (no Query field takes a Boolean, so there is no
+// decoder of one: the generator says so if one ever does). A wrong type is
+// an error naming the argument; gqlgen has validated the values before, so
+// it means a caller that did not.
 
 func intArgument(args map[string]any, name string) (int, error) {
 	n, ok := intArg(args[name])
@@ -48,22 +50,6 @@ func optionalStringArgument(args map[string]any, name string) (*string, error) {
 	return &s, err
 }
 
-func boolArgument(args map[string]any, name string) (bool, error) {
-	b, ok := args[name].(bool)
-	if !ok {
-		return false, fmt.Errorf("argument %s: %v is not a Boolean", name, args[name])
-	}
-	return b, nil
-}
-
-func optionalBoolArgument(args map[string]any, name string) (*bool, error) {
-	if args[name] == nil {
-		return nil, nil
-	}
-	b, err := boolArgument(args, name)
-	return &b, err
-}
-
 // inputArgument decodes an input object into its model type through the
 // model's JSON form, as inputArg does: its fields are tagged with the
 // schema's names and its enums check their values.
@@ -84,7 +70,12 @@ func inputArgument[T any](args map[string]any, name string) (*T, error) {
 }
 
 // intArg reads an Int argument as gqlgen hands it over: an int64 from the
-// document, a json.Number or an int from the variables.
+// document, a json.Number or an int from the variables. It is not the
+// engine's intArg nor the cost walk's pageArg, whose rules differ: this one
+// hands a resolver any value that fits an int, for the resolver to judge;
+// the engine's takes only 32 bits and leaves the rest to the resolver; and
+// pageArg prices a page, clamping it and pricing a value it cannot read at
+// the largest page rather than refusing it.
 func intArg(v any) (int, bool) {
 	switch v := v.(type) {
 	case int:

@@ -88,8 +88,6 @@ func argDecoder(t types.Type, qualify func(*types.Package) string) (string, erro
 			return "intArgument", nil
 		case types.String:
 			return "stringArgument", nil
-		case types.Bool:
-			return "boolArgument", nil
 		}
 	case *types.Pointer:
 		switch e := t.Elem().(type) {
@@ -99,8 +97,6 @@ func argDecoder(t types.Type, qualify func(*types.Package) string) (string, erro
 				return "optionalIntArgument", nil
 			case types.String:
 				return "optionalStringArgument", nil
-			case types.Bool:
-				return "optionalBoolArgument", nil
 			}
 		case *types.Named:
 			if _, ok := e.Underlying().(*types.Struct); ok {
