@@ -148,7 +148,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Var(bytesOf(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
 	fs.Var(bytesOf(&cfg.memoryBudget), "memory-budget", "")
-	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 128MiB with no limit")
+	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 160MiB with no limit")
 	fs.Var(bytesOf(&cfg.responseCacheBytes), "response-cache-bytes", "")
 	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (40%) of -memory-budget; 0 turns the cache off")
 

@@ -67,17 +67,17 @@ const (
 	webSocketBuffersPercent = 10
 )
 
-// FixedMemoryBudget is the budget when no memory limit is set: 128 MiB,
-// which gives the response cache the 51 MiB that its old default, 64 MiB,
-// came to once entries are charged their overhead.
-const FixedMemoryBudget = 128 << 20
+// FixedMemoryBudget is the budget when no memory limit is set: 160 MiB,
+// whose response cache share is the 64 MiB that -response-cache-bytes
+// promises by default, entries charged with their overhead.
+const FixedMemoryBudget = 160 << 20
 
 // DefaultMemoryBudget is the budget for a heap bounded by memoryLimit
 // (GOMEMLIMIT, or the limit derived from the cgroup), or FixedMemoryBudget
 // when memoryLimit is 0 or math.MaxInt64 (no limit). It is a quarter of
 // the limit: the rest is for the snapshot being served, a refresh holding
-// a second snapshot's bodies beside it (the manifests' 2 × 13 × 8 MiB of
-// 300 MiB; deploy/deploy_test.go checks the sum) and the requests in
+// a second snapshot's bodies beside it (the manifests' 2 × 13 × 6 MiB of
+// 256 MiB; deploy/deploy_test.go checks the sum) and the requests in
 // flight.
 func DefaultMemoryBudget(memoryLimit int64) int64 {
 	if memoryLimit <= 0 || memoryLimit == math.MaxInt64 {
@@ -92,7 +92,9 @@ func NewMemory(budget int64) *Memory {
 	if budget <= 0 {
 		budget = DefaultMemoryBudget(0)
 	}
-	pct := func(p int64) int64 { return budget / 100 * p }
+	// p % of the budget, exact to the byte, with no product that could
+	// overflow whatever the budget.
+	pct := func(p int64) int64 { return budget/100*p + budget%100*p/100 }
 	return &Memory{budget: budget, shares: Shares{
 		Documents:        pct(documentsPercent),
 		Renderings:       pct(renderingsPercent),

@@ -17,6 +17,11 @@ func TestMemoryShares(t *testing.T) {
 			t.Errorf("DefaultMemoryBudget(%d) = %d, want %d", tt.limit, got, tt.want)
 		}
 	}
+	// With no memory limit, -response-cache-bytes' default (64 MiB, as
+	// the contract states it) is what the response cache gets.
+	if got := NewMemory(DefaultMemoryBudget(0)).ResponseCacheBytes(64 << 20); got != 64<<20 {
+		t.Errorf("with no memory limit the response cache gets %d, want the 64 MiB default", got)
+	}
 	m := NewMemory(72 << 20)
 	s := m.Shares()
 	if sum := s.Documents + s.Renderings + s.ResponseCache + s.PersistedQueries + s.WebSocketBuffers; sum > m.Budget() || sum < m.Budget()*99/100 {
