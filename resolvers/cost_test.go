@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -33,24 +31,17 @@ func costMeter(t testing.TB, snap *catalogue.Snapshot) func(query string, vars m
 		MaxComplexity: 1, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000}})
 	return func(query string, vars map[string]any) int {
 		t.Helper()
-		body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
-		if err != nil {
-			t.Fatal(err)
-		}
-		req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		_, body := serveOnce(t, h, query, vars)
 		var r gqlResponse
-		if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v: %s", query, err, rec.Body.Bytes())
+		if err := json.Unmarshal(body, &r); err != nil {
+			t.Fatalf("%s: %v: %s", query, err, body)
 		}
 		if r.Data != nil { // admitted: it ran, with field errors or none
 			return 1
 		}
 		var cost int
 		if code, _ := r.Errors[0].Extensions["code"].(string); code != graphqlhttp.CodeTooComplex {
-			t.Fatalf("%s: refused %s, want %s or an answer", query, rec.Body.Bytes(), graphqlhttp.CodeTooComplex)
+			t.Fatalf("%s: refused %s, want %s or an answer", query, body, graphqlhttp.CodeTooComplex)
 		}
 		if _, err := fmt.Sscanf(r.Errors[0].Message, "the query could return up to %d values", &cost); err != nil {
 			t.Fatalf("%s: no cost in %q: %v", query, r.Errors[0].Message, err)

@@ -68,7 +68,7 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 	}
 }
 
-func serveOnce(t *testing.T, h http.Handler, query string, vars map[string]any) (int, []byte) {
+func serveOnce(t testing.TB, h http.Handler, query string, vars map[string]any) (int, []byte) {
 	t.Helper()
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
