@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/99designs/gqlgen/codegen"
 )
@@ -95,13 +96,28 @@ func (p *Plugin) files(data *codegen.Data, bound goTypes) (map[string]string, er
 		filepath.Join(p.opts.Catalogue, "refgraph_gen.go"): g.catalogueFile(occs),
 		filepath.Join(p.opts.Loader, "kinds_gen.go"):       g.loaderFile(p.opts.CataloguePath),
 	}
+	// The root fields and the types they bind to: two files, one table
+	// of types (the roots name theirs), each with the imports it uses.
 	if data.QueryRoot != nil {
-		src, err := rootsFile(data.QueryRoot, p.opts.ResolversPath)
+		roots, err := rootsFile(data.QueryRoot, newAccessors(data, g, p.opts.ResolversPath, p.opts.CataloguePath))
 		if err != nil {
 			return nil, err
 		}
-		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = src
+		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = roots
 	}
+	acc := newAccessors(data, g, p.opts.ResolversPath, p.opts.CataloguePath)
+	if data.QueryRoot != nil {
+		for _, f := range data.QueryRoot.Fields {
+			if !strings.HasPrefix(f.Name, "__") && f.IsResolver {
+				acc.typeOf(f.TypeReference.GO, f.Type)
+			}
+		}
+	}
+	bindings, err := acc.bindingsFile(acc.records())
+	if err != nil {
+		return nil, err
+	}
+	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = bindings
 	return files, nil
 }
 
