@@ -15,211 +15,220 @@ var bindings = newBindings()
 
 // boundTypes holds each type once, by its Go type and GraphQL type.
 type boundTypes struct {
-	AlchemyMaterial                 *engine.Type
-	BaseCamp                        *engine.Type
-	BaseCampConnection              *engine.Type
-	BaseCampEdge                    *engine.Type
-	BaseTowerReward                 *engine.Type
-	ChestContent                    *engine.Type
-	ChestFind                       *engine.Type
-	CookingMaterial                 *engine.Type
-	CookingRecipe                   *engine.Type
-	CookingRecipeConnection         *engine.Type
-	CookingRecipeEdge               *engine.Type
-	DiscoveryDrop                   *engine.Type
-	DiscoveryLocation               *engine.Type
-	DiscoveryLocationConnection     *engine.Type
-	DiscoveryLocationDrop           *engine.Type
-	DiscoveryLocationEdge           *engine.Type
-	EventChest                      *engine.Type
-	EventChestConnection            *engine.Type
-	EventChestDrop                  *engine.Type
-	EventChestEdge                  *engine.Type
-	EventDrop                       *engine.Type
-	ExplorationDrop                 *engine.Type
-	FarmingSeed                     *engine.Type
-	FarmingSeedConnection           *engine.Type
-	FarmingSeedEdge                 *engine.Type
-	FletchingRecipe                 *engine.Type
-	FletchingRecipeConnection       *engine.Type
-	FletchingRecipeEdge             *engine.Type
-	ForestryTree                    *engine.Type
-	ForestryTreeConnection          *engine.Type
-	ForestryTreeEdge                *engine.Type
-	Item                            *engine.Type
-	ItemAlchemy                     *engine.Type
-	ItemAmount                      *engine.Type
-	ItemBlessed                     *engine.Type
-	ItemConnection                  *engine.Type
-	ItemCooking                     *engine.Type
-	ItemCrafting                    *engine.Type
-	ItemEdge                        *engine.Type
-	ItemFarming                     *engine.Type
-	ItemFletching                   *engine.Type
-	ItemForestry                    *engine.Type
-	ItemMining                      *engine.Type
-	ItemMonsterDrop                 *engine.Type
-	ItemSecrets                     *engine.Type
-	LocationDrop                    *engine.Type
-	MiningRock                      *engine.Type
-	MiningRockConnection            *engine.Type
-	MiningRockEdge                  *engine.Type
-	Monster                         *engine.Type
-	MonsterConnection               *engine.Type
-	MonsterDrop                     *engine.Type
-	MonsterEdge                     *engine.Type
-	PageInfo                        *engine.Type
-	Quest                           *engine.Type
-	QuestConnection                 *engine.Type
-	QuestEdge                       *engine.Type
-	QuestReward                     *engine.Type
-	SafeDrop                        *engine.Type
-	SecretChances                   *engine.Type
-	SecretRare                      *engine.Type
-	SecretRareConnection            *engine.Type
-	SecretRareEdge                  *engine.Type
-	SkillRequirement                *engine.Type
-	UsedIn                          *engine.Type
-	UsedInAlchemy                   *engine.Type
-	UsedInBasecamp                  *engine.Type
-	UsedInBlessed                   *engine.Type
-	UsedInCooking                   *engine.Type
-	UsedInCrafting                  *engine.Type
-	UsedInFarming                   *engine.Type
-	UsedInFletching                 *engine.Type
-	UsedInForestry                  *engine.Type
-	UsedInQuest                     *engine.Type
-	WorldBoss                       *engine.Type
-	WorldBossConnection             *engine.Type
-	WorldBossEdge                   *engine.Type
-	WorldBossLocation               *engine.Type
-	WorldBossLoot                   *engine.Type
-	go_JSONValue                    *engine.Type
-	go_Number                       *engine.Type
-	go_bool                         *engine.Type
-	go_int                          *engine.Type
-	go_int64                        *engine.Type
-	go_string                       *engine.Type
-	list_AlchemyMaterial            *engine.Type
-	list_BaseCamp                   *engine.Type
-	list_BaseTowerReward            *engine.Type
-	list_ChestContent               *engine.Type
-	list_ChestFind                  *engine.Type
-	list_CookingMaterial            *engine.Type
-	list_CookingRecipe              *engine.Type
-	list_DiscoveryDrop              *engine.Type
-	list_DiscoveryLocation          *engine.Type
-	list_DiscoveryLocationDrop      *engine.Type
-	list_EventChest                 *engine.Type
-	list_EventChestDrop             *engine.Type
-	list_EventDrop                  *engine.Type
-	list_ExplorationDrop            *engine.Type
-	list_FarmingSeed                *engine.Type
-	list_FletchingRecipe            *engine.Type
-	list_ForestryTree               *engine.Type
-	list_Item                       *engine.Type
-	list_ItemAmount                 *engine.Type
-	list_ItemMonsterDrop            *engine.Type
-	list_LocationDrop               *engine.Type
-	list_MiningRock                 *engine.Type
-	list_Monster                    *engine.Type
-	list_MonsterDrop                *engine.Type
-	list_Quest                      *engine.Type
-	list_QuestReward                *engine.Type
-	list_SafeDrop                   *engine.Type
-	list_SecretChances              *engine.Type
-	list_SecretRare                 *engine.Type
-	list_SkillRequirement           *engine.Type
-	list_UsedInAlchemy              *engine.Type
-	list_UsedInBasecamp             *engine.Type
-	list_UsedInCooking              *engine.Type
-	list_UsedInCrafting             *engine.Type
-	list_UsedInFarming              *engine.Type
-	list_UsedInFletching            *engine.Type
-	list_UsedInForestry             *engine.Type
-	list_UsedInQuest                *engine.Type
-	list_WorldBoss                  *engine.Type
-	list_WorldBossLoot              *engine.Type
-	list_go_string                  *engine.Type
-	list_ptr_BaseCamp               *engine.Type
-	list_ptr_BaseCampEdge           *engine.Type
-	list_ptr_CookingRecipe          *engine.Type
-	list_ptr_CookingRecipeEdge      *engine.Type
-	list_ptr_DiscoveryLocation      *engine.Type
-	list_ptr_DiscoveryLocationEdge  *engine.Type
-	list_ptr_EventChest             *engine.Type
-	list_ptr_EventChestEdge         *engine.Type
-	list_ptr_FarmingSeed            *engine.Type
-	list_ptr_FarmingSeedEdge        *engine.Type
-	list_ptr_FletchingRecipe        *engine.Type
-	list_ptr_FletchingRecipeEdge    *engine.Type
-	list_ptr_ForestryTree           *engine.Type
-	list_ptr_ForestryTreeEdge       *engine.Type
-	list_ptr_Item                   *engine.Type
-	list_ptr_ItemEdge               *engine.Type
-	list_ptr_MiningRock             *engine.Type
-	list_ptr_MiningRockEdge         *engine.Type
-	list_ptr_Monster                *engine.Type
-	list_ptr_MonsterEdge            *engine.Type
-	list_ptr_Quest                  *engine.Type
-	list_ptr_QuestEdge              *engine.Type
-	list_ptr_SecretRare             *engine.Type
-	list_ptr_SecretRareEdge         *engine.Type
-	list_ptr_WorldBoss              *engine.Type
-	list_ptr_WorldBossEdge          *engine.Type
-	ptr_BaseCamp                    *engine.Type
-	ptr_BaseCampConnection          *engine.Type
-	ptr_BaseCampEdge                *engine.Type
-	ptr_CookingRecipe               *engine.Type
-	ptr_CookingRecipeConnection     *engine.Type
-	ptr_CookingRecipeEdge           *engine.Type
-	ptr_DiscoveryLocation           *engine.Type
-	ptr_DiscoveryLocationConnection *engine.Type
-	ptr_DiscoveryLocationEdge       *engine.Type
-	ptr_EventChest                  *engine.Type
-	ptr_EventChestConnection        *engine.Type
-	ptr_EventChestEdge              *engine.Type
-	ptr_FarmingSeed                 *engine.Type
-	ptr_FarmingSeedConnection       *engine.Type
-	ptr_FarmingSeedEdge             *engine.Type
-	ptr_FletchingRecipe             *engine.Type
-	ptr_FletchingRecipeConnection   *engine.Type
-	ptr_FletchingRecipeEdge         *engine.Type
-	ptr_ForestryTree                *engine.Type
-	ptr_ForestryTreeConnection      *engine.Type
-	ptr_ForestryTreeEdge            *engine.Type
-	ptr_Item                        *engine.Type
-	ptr_ItemAlchemy                 *engine.Type
-	ptr_ItemBlessed                 *engine.Type
-	ptr_ItemConnection              *engine.Type
-	ptr_ItemCooking                 *engine.Type
-	ptr_ItemCrafting                *engine.Type
-	ptr_ItemEdge                    *engine.Type
-	ptr_ItemFarming                 *engine.Type
-	ptr_ItemFletching               *engine.Type
-	ptr_ItemForestry                *engine.Type
-	ptr_ItemMining                  *engine.Type
-	ptr_ItemSecrets                 *engine.Type
-	ptr_MiningRock                  *engine.Type
-	ptr_MiningRockConnection        *engine.Type
-	ptr_MiningRockEdge              *engine.Type
-	ptr_Monster                     *engine.Type
-	ptr_MonsterConnection           *engine.Type
-	ptr_MonsterEdge                 *engine.Type
-	ptr_Quest                       *engine.Type
-	ptr_QuestConnection             *engine.Type
-	ptr_QuestEdge                   *engine.Type
-	ptr_SecretRare                  *engine.Type
-	ptr_SecretRareConnection        *engine.Type
-	ptr_SecretRareEdge              *engine.Type
-	ptr_UsedInBlessed               *engine.Type
-	ptr_WorldBoss                   *engine.Type
-	ptr_WorldBossConnection         *engine.Type
-	ptr_WorldBossEdge               *engine.Type
-	ptr_go_Number                   *engine.Type
-	ptr_go_bool                     *engine.Type
-	ptr_go_int64                    *engine.Type
-	ptr_go_string                   *engine.Type
+	AlchemyMaterial                  *engine.Type
+	BaseCamp                         *engine.Type
+	BaseCampConnection               *engine.Type
+	BaseCampEdge                     *engine.Type
+	BaseTowerReward                  *engine.Type
+	ChestContent                     *engine.Type
+	ChestFind                        *engine.Type
+	CookingMaterial                  *engine.Type
+	CookingRecipe                    *engine.Type
+	CookingRecipeConnection          *engine.Type
+	CookingRecipeEdge                *engine.Type
+	DiscoveryDrop                    *engine.Type
+	DiscoveryLocation                *engine.Type
+	DiscoveryLocationConnection      *engine.Type
+	DiscoveryLocationDrop            *engine.Type
+	DiscoveryLocationEdge            *engine.Type
+	EventChest                       *engine.Type
+	EventChestConnection             *engine.Type
+	EventChestDrop                   *engine.Type
+	EventChestEdge                   *engine.Type
+	EventDrop                        *engine.Type
+	ExplorationDrop                  *engine.Type
+	FarmingSeed                      *engine.Type
+	FarmingSeedConnection            *engine.Type
+	FarmingSeedEdge                  *engine.Type
+	FletchingRecipe                  *engine.Type
+	FletchingRecipeConnection        *engine.Type
+	FletchingRecipeEdge              *engine.Type
+	ForestryTree                     *engine.Type
+	ForestryTreeConnection           *engine.Type
+	ForestryTreeEdge                 *engine.Type
+	Item                             *engine.Type
+	ItemAlchemy                      *engine.Type
+	ItemAmount                       *engine.Type
+	ItemBlessed                      *engine.Type
+	ItemConnection                   *engine.Type
+	ItemCooking                      *engine.Type
+	ItemCrafting                     *engine.Type
+	ItemEdge                         *engine.Type
+	ItemFarming                      *engine.Type
+	ItemFletching                    *engine.Type
+	ItemForestry                     *engine.Type
+	ItemMining                       *engine.Type
+	ItemMonsterDrop                  *engine.Type
+	ItemSecrets                      *engine.Type
+	LocationDrop                     *engine.Type
+	MiningRock                       *engine.Type
+	MiningRockConnection             *engine.Type
+	MiningRockEdge                   *engine.Type
+	Monster                          *engine.Type
+	MonsterConnection                *engine.Type
+	MonsterDrop                      *engine.Type
+	MonsterEdge                      *engine.Type
+	PageInfo                         *engine.Type
+	Quest                            *engine.Type
+	QuestConnection                  *engine.Type
+	QuestEdge                        *engine.Type
+	QuestReward                      *engine.Type
+	SafeDrop                         *engine.Type
+	SecretChances                    *engine.Type
+	SecretRare                       *engine.Type
+	SecretRareConnection             *engine.Type
+	SecretRareEdge                   *engine.Type
+	SkillRequirement                 *engine.Type
+	UsedIn                           *engine.Type
+	UsedInAlchemy                    *engine.Type
+	UsedInBasecamp                   *engine.Type
+	UsedInBlessed                    *engine.Type
+	UsedInCooking                    *engine.Type
+	UsedInCrafting                   *engine.Type
+	UsedInFarming                    *engine.Type
+	UsedInFletching                  *engine.Type
+	UsedInForestry                   *engine.Type
+	UsedInQuest                      *engine.Type
+	WorldBoss                        *engine.Type
+	WorldBossConnection              *engine.Type
+	WorldBossEdge                    *engine.Type
+	WorldBossLocation                *engine.Type
+	WorldBossLoot                    *engine.Type
+	go_JSONValue                     *engine.Type
+	go_Number                        *engine.Type
+	go_bool                          *engine.Type
+	go_int                           *engine.Type
+	go_int64                         *engine.Type
+	go_string                        *engine.Type
+	list_AlchemyMaterial             *engine.Type
+	list_BaseCamp                    *engine.Type
+	list_BaseTowerReward             *engine.Type
+	list_ChestContent                *engine.Type
+	list_ChestFind                   *engine.Type
+	list_CookingMaterial             *engine.Type
+	list_CookingRecipe               *engine.Type
+	list_DiscoveryDrop               *engine.Type
+	list_DiscoveryLocation           *engine.Type
+	list_DiscoveryLocationDrop       *engine.Type
+	list_EventChest                  *engine.Type
+	list_EventChestDrop              *engine.Type
+	list_EventDrop                   *engine.Type
+	list_ExplorationDrop             *engine.Type
+	list_FarmingSeed                 *engine.Type
+	list_FletchingRecipe             *engine.Type
+	list_ForestryTree                *engine.Type
+	list_Item                        *engine.Type
+	list_ItemAmount                  *engine.Type
+	list_ItemMonsterDrop             *engine.Type
+	list_LocationDrop                *engine.Type
+	list_MiningRock                  *engine.Type
+	list_Monster                     *engine.Type
+	list_MonsterDrop                 *engine.Type
+	list_Quest                       *engine.Type
+	list_QuestReward                 *engine.Type
+	list_SafeDrop                    *engine.Type
+	list_SecretChances               *engine.Type
+	list_SecretRare                  *engine.Type
+	list_SkillRequirement            *engine.Type
+	list_UsedInAlchemy               *engine.Type
+	list_UsedInBasecamp              *engine.Type
+	list_UsedInCooking               *engine.Type
+	list_UsedInCrafting              *engine.Type
+	list_UsedInFarming               *engine.Type
+	list_UsedInFletching             *engine.Type
+	list_UsedInForestry              *engine.Type
+	list_UsedInQuest                 *engine.Type
+	list_WorldBoss                   *engine.Type
+	list_WorldBossLoot               *engine.Type
+	list_go_string                   *engine.Type
+	list_ptr_BaseCamp                *engine.Type
+	list_ptr_BaseCampEdge            *engine.Type
+	list_ptr_CookingRecipe           *engine.Type
+	list_ptr_CookingRecipeEdge       *engine.Type
+	list_ptr_DiscoveryLocation       *engine.Type
+	list_ptr_DiscoveryLocationEdge   *engine.Type
+	list_ptr_EventChest              *engine.Type
+	list_ptr_EventChestEdge          *engine.Type
+	list_ptr_FarmingSeed             *engine.Type
+	list_ptr_FarmingSeedEdge         *engine.Type
+	list_ptr_FletchingRecipe         *engine.Type
+	list_ptr_FletchingRecipeEdge     *engine.Type
+	list_ptr_ForestryTree            *engine.Type
+	list_ptr_ForestryTreeEdge        *engine.Type
+	list_ptr_Item                    *engine.Type
+	list_ptr_ItemEdge                *engine.Type
+	list_ptr_MiningRock              *engine.Type
+	list_ptr_MiningRockEdge          *engine.Type
+	list_ptr_Monster                 *engine.Type
+	list_ptr_MonsterEdge             *engine.Type
+	list_ptr_Quest                   *engine.Type
+	list_ptr_QuestEdge               *engine.Type
+	list_ptr_SecretRare              *engine.Type
+	list_ptr_SecretRareEdge          *engine.Type
+	list_ptr_WorldBoss               *engine.Type
+	list_ptr_WorldBossEdge           *engine.Type
+	ptr_BaseCamp                     *engine.Type
+	ptr_BaseCampConnection           *engine.Type
+	ptr_BaseCampEdge                 *engine.Type
+	ptr_CookingRecipe                *engine.Type
+	ptr_CookingRecipeConnection      *engine.Type
+	ptr_CookingRecipeEdge            *engine.Type
+	ptr_DiscoveryLocation            *engine.Type
+	ptr_DiscoveryLocationConnection  *engine.Type
+	ptr_DiscoveryLocationEdge        *engine.Type
+	ptr_EventChest                   *engine.Type
+	ptr_EventChestConnection         *engine.Type
+	ptr_EventChestEdge               *engine.Type
+	ptr_FarmingSeed                  *engine.Type
+	ptr_FarmingSeedConnection        *engine.Type
+	ptr_FarmingSeedEdge              *engine.Type
+	ptr_FletchingRecipe              *engine.Type
+	ptr_FletchingRecipeConnection    *engine.Type
+	ptr_FletchingRecipeEdge          *engine.Type
+	ptr_ForestryTree                 *engine.Type
+	ptr_ForestryTreeConnection       *engine.Type
+	ptr_ForestryTreeEdge             *engine.Type
+	ptr_Item                         *engine.Type
+	ptr_ItemAlchemy                  *engine.Type
+	ptr_ItemBlessed                  *engine.Type
+	ptr_ItemConnection               *engine.Type
+	ptr_ItemCooking                  *engine.Type
+	ptr_ItemCrafting                 *engine.Type
+	ptr_ItemEdge                     *engine.Type
+	ptr_ItemFarming                  *engine.Type
+	ptr_ItemFletching                *engine.Type
+	ptr_ItemForestry                 *engine.Type
+	ptr_ItemMining                   *engine.Type
+	ptr_ItemSecrets                  *engine.Type
+	ptr_MiningRock                   *engine.Type
+	ptr_MiningRockConnection         *engine.Type
+	ptr_MiningRockEdge               *engine.Type
+	ptr_Monster                      *engine.Type
+	ptr_MonsterConnection            *engine.Type
+	ptr_MonsterEdge                  *engine.Type
+	ptr_Quest                        *engine.Type
+	ptr_QuestConnection              *engine.Type
+	ptr_QuestEdge                    *engine.Type
+	ptr_SecretRare                   *engine.Type
+	ptr_SecretRareConnection         *engine.Type
+	ptr_SecretRareEdge               *engine.Type
+	ptr_UsedInBlessed                *engine.Type
+	ptr_WorldBoss                    *engine.Type
+	ptr_WorldBossConnection          *engine.Type
+	ptr_WorldBossEdge                *engine.Type
+	ptr_go_Number                    *engine.Type
+	ptr_go_bool                      *engine.Type
+	ptr_go_int64                     *engine.Type
+	ptr_go_string                    *engine.Type
+	value_list_ptr_BaseCamp          *engine.Type
+	value_list_ptr_CookingRecipe     *engine.Type
+	value_list_ptr_DiscoveryLocation *engine.Type
+	value_list_ptr_EventChest        *engine.Type
+	value_list_ptr_FletchingRecipe   *engine.Type
+	value_list_ptr_Item              *engine.Type
+	value_list_ptr_Monster           *engine.Type
+	value_list_ptr_Quest             *engine.Type
+	value_list_ptr_SecretRare        *engine.Type
 	// kinds are the struct types of each kind's records.
 	kinds [catalogue.NumKinds]*engine.Type
 }
@@ -431,6 +440,15 @@ func newBindings() *boundTypes {
 	t.ptr_go_bool = &engine.Type{Name: "*bool", Kind: engine.Pointer}
 	t.ptr_go_int64 = &engine.Type{Name: "*int64", Kind: engine.Pointer}
 	t.ptr_go_string = &engine.Type{Name: "*string", Kind: engine.Pointer}
+	t.value_list_ptr_BaseCamp = &engine.Type{Name: "[]*catalogue.BaseCamp", Kind: engine.List}
+	t.value_list_ptr_CookingRecipe = &engine.Type{Name: "[]*catalogue.CookingRecipe", Kind: engine.List}
+	t.value_list_ptr_DiscoveryLocation = &engine.Type{Name: "[]*catalogue.DiscoveryLocation", Kind: engine.List}
+	t.value_list_ptr_EventChest = &engine.Type{Name: "[]*catalogue.EventChest", Kind: engine.List}
+	t.value_list_ptr_FletchingRecipe = &engine.Type{Name: "[]*catalogue.FletchingRecipe", Kind: engine.List}
+	t.value_list_ptr_Item = &engine.Type{Name: "[]*catalogue.Item", Kind: engine.List}
+	t.value_list_ptr_Monster = &engine.Type{Name: "[]*catalogue.Monster", Kind: engine.List}
+	t.value_list_ptr_Quest = &engine.Type{Name: "[]*catalogue.Quest", Kind: engine.List}
+	t.value_list_ptr_SecretRare = &engine.Type{Name: "[]*catalogue.SecretRare", Kind: engine.List}
 	t.AlchemyMaterial.Fields = map[string]engine.Field{
 		"itemId":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.AlchemyMaterial).ItemID }},
 		"item":     {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefAlchemyMaterialItem]},
@@ -728,82 +746,71 @@ func newBindings() *boundTypes {
 		"eventDrops":       {Type: t.list_EventDrop, Get: func(v any) any { return &v.(*catalogue.Item).EventDrops }},
 		"foundInChests":    {Type: t.list_ChestFind, Get: func(v any) any { return &v.(*catalogue.Item).FoundInChests }},
 		"secrets":          {Type: t.ptr_ItemSecrets, Get: func(v any) any { return v.(*catalogue.Item).Secrets }},
-		"droppedByMonsters": {Type: t.list_ptr_Monster, Relation: func(s *catalogue.Snapshot, v any) any {
+		"droppedByMonsters": {Type: t.value_list_ptr_Monster, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.Monster)
+				return []*catalogue.Monster(nil)
 			}
-			l := s.ItemDroppedByMonsters(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemDroppedByMonsters(v.(*catalogue.Item).ID)
 		}},
-		"rewardedByQuests": {Type: t.list_ptr_Quest, Relation: func(s *catalogue.Snapshot, v any) any {
+		"rewardedByQuests": {Type: t.value_list_ptr_Quest, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.Quest)
+				return []*catalogue.Quest(nil)
 			}
-			l := s.ItemRewardedByQuests(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemRewardedByQuests(v.(*catalogue.Item).ID)
 		}},
-		"requiredByQuests": {Type: t.list_ptr_Quest, Relation: func(s *catalogue.Snapshot, v any) any {
+		"requiredByQuests": {Type: t.value_list_ptr_Quest, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.Quest)
+				return []*catalogue.Quest(nil)
 			}
-			l := s.ItemRequiredByQuests(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemRequiredByQuests(v.(*catalogue.Item).ID)
 		}},
-		"requiredByBaseCamps": {Type: t.list_ptr_BaseCamp, Relation: func(s *catalogue.Snapshot, v any) any {
+		"requiredByBaseCamps": {Type: t.value_list_ptr_BaseCamp, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.BaseCamp)
+				return []*catalogue.BaseCamp(nil)
 			}
-			l := s.ItemRequiredByBaseCamps(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemRequiredByBaseCamps(v.(*catalogue.Item).ID)
 		}},
-		"rewardedByBaseCamps": {Type: t.list_ptr_BaseCamp, Relation: func(s *catalogue.Snapshot, v any) any {
+		"rewardedByBaseCamps": {Type: t.value_list_ptr_BaseCamp, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.BaseCamp)
+				return []*catalogue.BaseCamp(nil)
 			}
-			l := s.ItemRewardedByBaseCamps(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemRewardedByBaseCamps(v.(*catalogue.Item).ID)
 		}},
-		"ingredientOf": {Type: t.list_ptr_Item, Relation: func(s *catalogue.Snapshot, v any) any {
+		"ingredientOf": {Type: t.value_list_ptr_Item, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.Item)
+				return []*catalogue.Item(nil)
 			}
-			l := s.ItemIngredientOf(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemIngredientOf(v.(*catalogue.Item).ID)
 		}},
-		"usedInCookingRecipes": {Type: t.list_ptr_CookingRecipe, Relation: func(s *catalogue.Snapshot, v any) any {
+		"usedInCookingRecipes": {Type: t.value_list_ptr_CookingRecipe, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.CookingRecipe)
+				return []*catalogue.CookingRecipe(nil)
 			}
-			l := s.ItemUsedInCookingRecipes(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemUsedInCookingRecipes(v.(*catalogue.Item).ID)
 		}},
-		"usedInFletchingRecipes": {Type: t.list_ptr_FletchingRecipe, Relation: func(s *catalogue.Snapshot, v any) any {
+		"usedInFletchingRecipes": {Type: t.value_list_ptr_FletchingRecipe, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.FletchingRecipe)
+				return []*catalogue.FletchingRecipe(nil)
 			}
-			l := s.ItemUsedInFletchingRecipes(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemUsedInFletchingRecipes(v.(*catalogue.Item).ID)
 		}},
-		"droppedAtDiscoveryLocations": {Type: t.list_ptr_DiscoveryLocation, Relation: func(s *catalogue.Snapshot, v any) any {
+		"droppedAtDiscoveryLocations": {Type: t.value_list_ptr_DiscoveryLocation, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.DiscoveryLocation)
+				return []*catalogue.DiscoveryLocation(nil)
 			}
-			l := s.ItemDroppedAtDiscoveryLocations(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemDroppedAtDiscoveryLocations(v.(*catalogue.Item).ID)
 		}},
-		"inEventChests": {Type: t.list_ptr_EventChest, Relation: func(s *catalogue.Snapshot, v any) any {
+		"inEventChests": {Type: t.value_list_ptr_EventChest, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.EventChest)
+				return []*catalogue.EventChest(nil)
 			}
-			l := s.ItemInEventChests(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemInEventChests(v.(*catalogue.Item).ID)
 		}},
-		"secretRares": {Type: t.list_ptr_SecretRare, Relation: func(s *catalogue.Snapshot, v any) any {
+		"secretRares": {Type: t.value_list_ptr_SecretRare, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.SecretRare)
+				return []*catalogue.SecretRare(nil)
 			}
-			l := s.ItemSecretRares(v.(*catalogue.Item).ID)
-			return &l
+			return s.ItemSecretRares(v.(*catalogue.Item).ID)
 		}},
 	}
 	t.ItemAlchemy.Fields = map[string]engine.Field{
@@ -970,12 +977,11 @@ func newBindings() *boundTypes {
 		"treasureScrollChanceWithWwMax":        {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.Monster).TreasureScrollChanceWithWwMax }},
 		"treasureScrollChanceWithWwMaxAndBC72": {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.Monster).TreasureScrollChanceWithWwMaxAndBC72 }},
 		"drops":                                {Type: t.list_MonsterDrop, Get: func(v any) any { return &v.(*catalogue.Monster).Drops }},
-		"droppedItems": {Type: t.list_ptr_Item, Relation: func(s *catalogue.Snapshot, v any) any {
+		"droppedItems": {Type: t.value_list_ptr_Item, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.Item)
+				return []*catalogue.Item(nil)
 			}
-			l := s.MonsterDroppedItems(v.(*catalogue.Monster).ID)
-			return &l
+			return s.MonsterDroppedItems(v.(*catalogue.Monster).ID)
 		}},
 	}
 	t.MonsterConnection.Fields = map[string]engine.Field{
@@ -1020,12 +1026,11 @@ func newBindings() *boundTypes {
 		"questRewards":      {Type: t.list_QuestReward, Get: func(v any) any { return &v.(*catalogue.Quest).QuestRewards }},
 		"prerequisiteQuest": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Quest).PrerequisiteQuest }},
 		"prerequisite":      {Type: t.ptr_Quest, Ref: &catalogue.References[catalogue.RefQuestPrerequisite]},
-		"unlocks": {Type: t.list_ptr_Quest, Relation: func(s *catalogue.Snapshot, v any) any {
+		"unlocks": {Type: t.value_list_ptr_Quest, Relation: func(s *catalogue.Snapshot, v any) any {
 			if s == nil {
-				return new([]*catalogue.Quest)
+				return []*catalogue.Quest(nil)
 			}
-			l := s.QuestUnlocks(v.(*catalogue.Quest).ID)
-			return &l
+			return s.QuestUnlocks(v.(*catalogue.Quest).ID)
 		}},
 	}
 	t.QuestConnection.Fields = map[string]engine.Field{
@@ -1195,272 +1200,272 @@ func newBindings() *boundTypes {
 		"chance":       {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Chance }},
 	}
 	t.list_AlchemyMaterial.Elem = t.AlchemyMaterial
-	t.list_AlchemyMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.AlchemyMaterial) == nil }
-	t.list_AlchemyMaterial.Len = func(v any) int { return len(*v.(*[]catalogue.AlchemyMaterial)) }
+	t.list_AlchemyMaterial.IsNil = func(v any) bool { return (*v.(*[]catalogue.AlchemyMaterial)) == nil }
+	t.list_AlchemyMaterial.Len = func(v any) int { return len((*v.(*[]catalogue.AlchemyMaterial))) }
 	t.list_AlchemyMaterial.Index = func(v any, i int) any { return &(*v.(*[]catalogue.AlchemyMaterial))[i] }
 	t.list_BaseCamp.Elem = t.BaseCamp
-	t.list_BaseCamp.IsNil = func(v any) bool { return *v.(*[]catalogue.BaseCamp) == nil }
-	t.list_BaseCamp.Len = func(v any) int { return len(*v.(*[]catalogue.BaseCamp)) }
+	t.list_BaseCamp.IsNil = func(v any) bool { return (*v.(*[]catalogue.BaseCamp)) == nil }
+	t.list_BaseCamp.Len = func(v any) int { return len((*v.(*[]catalogue.BaseCamp))) }
 	t.list_BaseCamp.Index = func(v any, i int) any { return &(*v.(*[]catalogue.BaseCamp))[i] }
 	t.list_BaseTowerReward.Elem = t.BaseTowerReward
-	t.list_BaseTowerReward.IsNil = func(v any) bool { return *v.(*[]catalogue.BaseTowerReward) == nil }
-	t.list_BaseTowerReward.Len = func(v any) int { return len(*v.(*[]catalogue.BaseTowerReward)) }
+	t.list_BaseTowerReward.IsNil = func(v any) bool { return (*v.(*[]catalogue.BaseTowerReward)) == nil }
+	t.list_BaseTowerReward.Len = func(v any) int { return len((*v.(*[]catalogue.BaseTowerReward))) }
 	t.list_BaseTowerReward.Index = func(v any, i int) any { return &(*v.(*[]catalogue.BaseTowerReward))[i] }
 	t.list_ChestContent.Elem = t.ChestContent
-	t.list_ChestContent.IsNil = func(v any) bool { return *v.(*[]catalogue.ChestContent) == nil }
-	t.list_ChestContent.Len = func(v any) int { return len(*v.(*[]catalogue.ChestContent)) }
+	t.list_ChestContent.IsNil = func(v any) bool { return (*v.(*[]catalogue.ChestContent)) == nil }
+	t.list_ChestContent.Len = func(v any) int { return len((*v.(*[]catalogue.ChestContent))) }
 	t.list_ChestContent.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ChestContent))[i] }
 	t.list_ChestFind.Elem = t.ChestFind
-	t.list_ChestFind.IsNil = func(v any) bool { return *v.(*[]catalogue.ChestFind) == nil }
-	t.list_ChestFind.Len = func(v any) int { return len(*v.(*[]catalogue.ChestFind)) }
+	t.list_ChestFind.IsNil = func(v any) bool { return (*v.(*[]catalogue.ChestFind)) == nil }
+	t.list_ChestFind.Len = func(v any) int { return len((*v.(*[]catalogue.ChestFind))) }
 	t.list_ChestFind.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ChestFind))[i] }
 	t.list_CookingMaterial.Elem = t.CookingMaterial
-	t.list_CookingMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.CookingMaterial) == nil }
-	t.list_CookingMaterial.Len = func(v any) int { return len(*v.(*[]catalogue.CookingMaterial)) }
+	t.list_CookingMaterial.IsNil = func(v any) bool { return (*v.(*[]catalogue.CookingMaterial)) == nil }
+	t.list_CookingMaterial.Len = func(v any) int { return len((*v.(*[]catalogue.CookingMaterial))) }
 	t.list_CookingMaterial.Index = func(v any, i int) any { return &(*v.(*[]catalogue.CookingMaterial))[i] }
 	t.list_CookingRecipe.Elem = t.CookingRecipe
-	t.list_CookingRecipe.IsNil = func(v any) bool { return *v.(*[]catalogue.CookingRecipe) == nil }
-	t.list_CookingRecipe.Len = func(v any) int { return len(*v.(*[]catalogue.CookingRecipe)) }
+	t.list_CookingRecipe.IsNil = func(v any) bool { return (*v.(*[]catalogue.CookingRecipe)) == nil }
+	t.list_CookingRecipe.Len = func(v any) int { return len((*v.(*[]catalogue.CookingRecipe))) }
 	t.list_CookingRecipe.Index = func(v any, i int) any { return &(*v.(*[]catalogue.CookingRecipe))[i] }
 	t.list_DiscoveryDrop.Elem = t.DiscoveryDrop
-	t.list_DiscoveryDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.DiscoveryDrop) == nil }
-	t.list_DiscoveryDrop.Len = func(v any) int { return len(*v.(*[]catalogue.DiscoveryDrop)) }
+	t.list_DiscoveryDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.DiscoveryDrop)) == nil }
+	t.list_DiscoveryDrop.Len = func(v any) int { return len((*v.(*[]catalogue.DiscoveryDrop))) }
 	t.list_DiscoveryDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.DiscoveryDrop))[i] }
 	t.list_DiscoveryLocation.Elem = t.DiscoveryLocation
-	t.list_DiscoveryLocation.IsNil = func(v any) bool { return *v.(*[]catalogue.DiscoveryLocation) == nil }
-	t.list_DiscoveryLocation.Len = func(v any) int { return len(*v.(*[]catalogue.DiscoveryLocation)) }
+	t.list_DiscoveryLocation.IsNil = func(v any) bool { return (*v.(*[]catalogue.DiscoveryLocation)) == nil }
+	t.list_DiscoveryLocation.Len = func(v any) int { return len((*v.(*[]catalogue.DiscoveryLocation))) }
 	t.list_DiscoveryLocation.Index = func(v any, i int) any { return &(*v.(*[]catalogue.DiscoveryLocation))[i] }
 	t.list_DiscoveryLocationDrop.Elem = t.DiscoveryLocationDrop
-	t.list_DiscoveryLocationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.DiscoveryLocationDrop) == nil }
-	t.list_DiscoveryLocationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.DiscoveryLocationDrop)) }
+	t.list_DiscoveryLocationDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.DiscoveryLocationDrop)) == nil }
+	t.list_DiscoveryLocationDrop.Len = func(v any) int { return len((*v.(*[]catalogue.DiscoveryLocationDrop))) }
 	t.list_DiscoveryLocationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.DiscoveryLocationDrop))[i] }
 	t.list_EventChest.Elem = t.EventChest
-	t.list_EventChest.IsNil = func(v any) bool { return *v.(*[]catalogue.EventChest) == nil }
-	t.list_EventChest.Len = func(v any) int { return len(*v.(*[]catalogue.EventChest)) }
+	t.list_EventChest.IsNil = func(v any) bool { return (*v.(*[]catalogue.EventChest)) == nil }
+	t.list_EventChest.Len = func(v any) int { return len((*v.(*[]catalogue.EventChest))) }
 	t.list_EventChest.Index = func(v any, i int) any { return &(*v.(*[]catalogue.EventChest))[i] }
 	t.list_EventChestDrop.Elem = t.EventChestDrop
-	t.list_EventChestDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.EventChestDrop) == nil }
-	t.list_EventChestDrop.Len = func(v any) int { return len(*v.(*[]catalogue.EventChestDrop)) }
+	t.list_EventChestDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.EventChestDrop)) == nil }
+	t.list_EventChestDrop.Len = func(v any) int { return len((*v.(*[]catalogue.EventChestDrop))) }
 	t.list_EventChestDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.EventChestDrop))[i] }
 	t.list_EventDrop.Elem = t.EventDrop
-	t.list_EventDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.EventDrop) == nil }
-	t.list_EventDrop.Len = func(v any) int { return len(*v.(*[]catalogue.EventDrop)) }
+	t.list_EventDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.EventDrop)) == nil }
+	t.list_EventDrop.Len = func(v any) int { return len((*v.(*[]catalogue.EventDrop))) }
 	t.list_EventDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.EventDrop))[i] }
 	t.list_ExplorationDrop.Elem = t.ExplorationDrop
-	t.list_ExplorationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.ExplorationDrop) == nil }
-	t.list_ExplorationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.ExplorationDrop)) }
+	t.list_ExplorationDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.ExplorationDrop)) == nil }
+	t.list_ExplorationDrop.Len = func(v any) int { return len((*v.(*[]catalogue.ExplorationDrop))) }
 	t.list_ExplorationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ExplorationDrop))[i] }
 	t.list_FarmingSeed.Elem = t.FarmingSeed
-	t.list_FarmingSeed.IsNil = func(v any) bool { return *v.(*[]catalogue.FarmingSeed) == nil }
-	t.list_FarmingSeed.Len = func(v any) int { return len(*v.(*[]catalogue.FarmingSeed)) }
+	t.list_FarmingSeed.IsNil = func(v any) bool { return (*v.(*[]catalogue.FarmingSeed)) == nil }
+	t.list_FarmingSeed.Len = func(v any) int { return len((*v.(*[]catalogue.FarmingSeed))) }
 	t.list_FarmingSeed.Index = func(v any, i int) any { return &(*v.(*[]catalogue.FarmingSeed))[i] }
 	t.list_FletchingRecipe.Elem = t.FletchingRecipe
-	t.list_FletchingRecipe.IsNil = func(v any) bool { return *v.(*[]catalogue.FletchingRecipe) == nil }
-	t.list_FletchingRecipe.Len = func(v any) int { return len(*v.(*[]catalogue.FletchingRecipe)) }
+	t.list_FletchingRecipe.IsNil = func(v any) bool { return (*v.(*[]catalogue.FletchingRecipe)) == nil }
+	t.list_FletchingRecipe.Len = func(v any) int { return len((*v.(*[]catalogue.FletchingRecipe))) }
 	t.list_FletchingRecipe.Index = func(v any, i int) any { return &(*v.(*[]catalogue.FletchingRecipe))[i] }
 	t.list_ForestryTree.Elem = t.ForestryTree
-	t.list_ForestryTree.IsNil = func(v any) bool { return *v.(*[]catalogue.ForestryTree) == nil }
-	t.list_ForestryTree.Len = func(v any) int { return len(*v.(*[]catalogue.ForestryTree)) }
+	t.list_ForestryTree.IsNil = func(v any) bool { return (*v.(*[]catalogue.ForestryTree)) == nil }
+	t.list_ForestryTree.Len = func(v any) int { return len((*v.(*[]catalogue.ForestryTree))) }
 	t.list_ForestryTree.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ForestryTree))[i] }
 	t.list_Item.Elem = t.Item
-	t.list_Item.IsNil = func(v any) bool { return *v.(*[]catalogue.Item) == nil }
-	t.list_Item.Len = func(v any) int { return len(*v.(*[]catalogue.Item)) }
+	t.list_Item.IsNil = func(v any) bool { return (*v.(*[]catalogue.Item)) == nil }
+	t.list_Item.Len = func(v any) int { return len((*v.(*[]catalogue.Item))) }
 	t.list_Item.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Item))[i] }
 	t.list_ItemAmount.Elem = t.ItemAmount
-	t.list_ItemAmount.IsNil = func(v any) bool { return *v.(*[]catalogue.ItemAmount) == nil }
-	t.list_ItemAmount.Len = func(v any) int { return len(*v.(*[]catalogue.ItemAmount)) }
+	t.list_ItemAmount.IsNil = func(v any) bool { return (*v.(*[]catalogue.ItemAmount)) == nil }
+	t.list_ItemAmount.Len = func(v any) int { return len((*v.(*[]catalogue.ItemAmount))) }
 	t.list_ItemAmount.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ItemAmount))[i] }
 	t.list_ItemMonsterDrop.Elem = t.ItemMonsterDrop
-	t.list_ItemMonsterDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.ItemMonsterDrop) == nil }
-	t.list_ItemMonsterDrop.Len = func(v any) int { return len(*v.(*[]catalogue.ItemMonsterDrop)) }
+	t.list_ItemMonsterDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.ItemMonsterDrop)) == nil }
+	t.list_ItemMonsterDrop.Len = func(v any) int { return len((*v.(*[]catalogue.ItemMonsterDrop))) }
 	t.list_ItemMonsterDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ItemMonsterDrop))[i] }
 	t.list_LocationDrop.Elem = t.LocationDrop
-	t.list_LocationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.LocationDrop) == nil }
-	t.list_LocationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.LocationDrop)) }
+	t.list_LocationDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.LocationDrop)) == nil }
+	t.list_LocationDrop.Len = func(v any) int { return len((*v.(*[]catalogue.LocationDrop))) }
 	t.list_LocationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.LocationDrop))[i] }
 	t.list_MiningRock.Elem = t.MiningRock
-	t.list_MiningRock.IsNil = func(v any) bool { return *v.(*[]catalogue.MiningRock) == nil }
-	t.list_MiningRock.Len = func(v any) int { return len(*v.(*[]catalogue.MiningRock)) }
+	t.list_MiningRock.IsNil = func(v any) bool { return (*v.(*[]catalogue.MiningRock)) == nil }
+	t.list_MiningRock.Len = func(v any) int { return len((*v.(*[]catalogue.MiningRock))) }
 	t.list_MiningRock.Index = func(v any, i int) any { return &(*v.(*[]catalogue.MiningRock))[i] }
 	t.list_Monster.Elem = t.Monster
-	t.list_Monster.IsNil = func(v any) bool { return *v.(*[]catalogue.Monster) == nil }
-	t.list_Monster.Len = func(v any) int { return len(*v.(*[]catalogue.Monster)) }
+	t.list_Monster.IsNil = func(v any) bool { return (*v.(*[]catalogue.Monster)) == nil }
+	t.list_Monster.Len = func(v any) int { return len((*v.(*[]catalogue.Monster))) }
 	t.list_Monster.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Monster))[i] }
 	t.list_MonsterDrop.Elem = t.MonsterDrop
-	t.list_MonsterDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.MonsterDrop) == nil }
-	t.list_MonsterDrop.Len = func(v any) int { return len(*v.(*[]catalogue.MonsterDrop)) }
+	t.list_MonsterDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.MonsterDrop)) == nil }
+	t.list_MonsterDrop.Len = func(v any) int { return len((*v.(*[]catalogue.MonsterDrop))) }
 	t.list_MonsterDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.MonsterDrop))[i] }
 	t.list_Quest.Elem = t.Quest
-	t.list_Quest.IsNil = func(v any) bool { return *v.(*[]catalogue.Quest) == nil }
-	t.list_Quest.Len = func(v any) int { return len(*v.(*[]catalogue.Quest)) }
+	t.list_Quest.IsNil = func(v any) bool { return (*v.(*[]catalogue.Quest)) == nil }
+	t.list_Quest.Len = func(v any) int { return len((*v.(*[]catalogue.Quest))) }
 	t.list_Quest.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Quest))[i] }
 	t.list_QuestReward.Elem = t.QuestReward
-	t.list_QuestReward.IsNil = func(v any) bool { return *v.(*[]catalogue.QuestReward) == nil }
-	t.list_QuestReward.Len = func(v any) int { return len(*v.(*[]catalogue.QuestReward)) }
+	t.list_QuestReward.IsNil = func(v any) bool { return (*v.(*[]catalogue.QuestReward)) == nil }
+	t.list_QuestReward.Len = func(v any) int { return len((*v.(*[]catalogue.QuestReward))) }
 	t.list_QuestReward.Index = func(v any, i int) any { return &(*v.(*[]catalogue.QuestReward))[i] }
 	t.list_SafeDrop.Elem = t.SafeDrop
-	t.list_SafeDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.SafeDrop) == nil }
-	t.list_SafeDrop.Len = func(v any) int { return len(*v.(*[]catalogue.SafeDrop)) }
+	t.list_SafeDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.SafeDrop)) == nil }
+	t.list_SafeDrop.Len = func(v any) int { return len((*v.(*[]catalogue.SafeDrop))) }
 	t.list_SafeDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SafeDrop))[i] }
 	t.list_SecretChances.Elem = t.SecretChances
-	t.list_SecretChances.IsNil = func(v any) bool { return *v.(*[]catalogue.SecretChances) == nil }
-	t.list_SecretChances.Len = func(v any) int { return len(*v.(*[]catalogue.SecretChances)) }
+	t.list_SecretChances.IsNil = func(v any) bool { return (*v.(*[]catalogue.SecretChances)) == nil }
+	t.list_SecretChances.Len = func(v any) int { return len((*v.(*[]catalogue.SecretChances))) }
 	t.list_SecretChances.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SecretChances))[i] }
 	t.list_SecretRare.Elem = t.SecretRare
-	t.list_SecretRare.IsNil = func(v any) bool { return *v.(*[]catalogue.SecretRare) == nil }
-	t.list_SecretRare.Len = func(v any) int { return len(*v.(*[]catalogue.SecretRare)) }
+	t.list_SecretRare.IsNil = func(v any) bool { return (*v.(*[]catalogue.SecretRare)) == nil }
+	t.list_SecretRare.Len = func(v any) int { return len((*v.(*[]catalogue.SecretRare))) }
 	t.list_SecretRare.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SecretRare))[i] }
 	t.list_SkillRequirement.Elem = t.SkillRequirement
-	t.list_SkillRequirement.IsNil = func(v any) bool { return *v.(*[]catalogue.SkillRequirement) == nil }
-	t.list_SkillRequirement.Len = func(v any) int { return len(*v.(*[]catalogue.SkillRequirement)) }
+	t.list_SkillRequirement.IsNil = func(v any) bool { return (*v.(*[]catalogue.SkillRequirement)) == nil }
+	t.list_SkillRequirement.Len = func(v any) int { return len((*v.(*[]catalogue.SkillRequirement))) }
 	t.list_SkillRequirement.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SkillRequirement))[i] }
 	t.list_UsedInAlchemy.Elem = t.UsedInAlchemy
-	t.list_UsedInAlchemy.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInAlchemy) == nil }
-	t.list_UsedInAlchemy.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInAlchemy)) }
+	t.list_UsedInAlchemy.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInAlchemy)) == nil }
+	t.list_UsedInAlchemy.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInAlchemy))) }
 	t.list_UsedInAlchemy.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInAlchemy))[i] }
 	t.list_UsedInBasecamp.Elem = t.UsedInBasecamp
-	t.list_UsedInBasecamp.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInBasecamp) == nil }
-	t.list_UsedInBasecamp.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInBasecamp)) }
+	t.list_UsedInBasecamp.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInBasecamp)) == nil }
+	t.list_UsedInBasecamp.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInBasecamp))) }
 	t.list_UsedInBasecamp.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInBasecamp))[i] }
 	t.list_UsedInCooking.Elem = t.UsedInCooking
-	t.list_UsedInCooking.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInCooking) == nil }
-	t.list_UsedInCooking.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInCooking)) }
+	t.list_UsedInCooking.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInCooking)) == nil }
+	t.list_UsedInCooking.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInCooking))) }
 	t.list_UsedInCooking.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInCooking))[i] }
 	t.list_UsedInCrafting.Elem = t.UsedInCrafting
-	t.list_UsedInCrafting.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInCrafting) == nil }
-	t.list_UsedInCrafting.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInCrafting)) }
+	t.list_UsedInCrafting.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInCrafting)) == nil }
+	t.list_UsedInCrafting.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInCrafting))) }
 	t.list_UsedInCrafting.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInCrafting))[i] }
 	t.list_UsedInFarming.Elem = t.UsedInFarming
-	t.list_UsedInFarming.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInFarming) == nil }
-	t.list_UsedInFarming.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInFarming)) }
+	t.list_UsedInFarming.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInFarming)) == nil }
+	t.list_UsedInFarming.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInFarming))) }
 	t.list_UsedInFarming.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInFarming))[i] }
 	t.list_UsedInFletching.Elem = t.UsedInFletching
-	t.list_UsedInFletching.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInFletching) == nil }
-	t.list_UsedInFletching.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInFletching)) }
+	t.list_UsedInFletching.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInFletching)) == nil }
+	t.list_UsedInFletching.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInFletching))) }
 	t.list_UsedInFletching.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInFletching))[i] }
 	t.list_UsedInForestry.Elem = t.UsedInForestry
-	t.list_UsedInForestry.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInForestry) == nil }
-	t.list_UsedInForestry.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInForestry)) }
+	t.list_UsedInForestry.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInForestry)) == nil }
+	t.list_UsedInForestry.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInForestry))) }
 	t.list_UsedInForestry.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInForestry))[i] }
 	t.list_UsedInQuest.Elem = t.UsedInQuest
-	t.list_UsedInQuest.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInQuest) == nil }
-	t.list_UsedInQuest.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInQuest)) }
+	t.list_UsedInQuest.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInQuest)) == nil }
+	t.list_UsedInQuest.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInQuest))) }
 	t.list_UsedInQuest.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInQuest))[i] }
 	t.list_WorldBoss.Elem = t.WorldBoss
-	t.list_WorldBoss.IsNil = func(v any) bool { return *v.(*[]catalogue.WorldBoss) == nil }
-	t.list_WorldBoss.Len = func(v any) int { return len(*v.(*[]catalogue.WorldBoss)) }
+	t.list_WorldBoss.IsNil = func(v any) bool { return (*v.(*[]catalogue.WorldBoss)) == nil }
+	t.list_WorldBoss.Len = func(v any) int { return len((*v.(*[]catalogue.WorldBoss))) }
 	t.list_WorldBoss.Index = func(v any, i int) any { return &(*v.(*[]catalogue.WorldBoss))[i] }
 	t.list_WorldBossLoot.Elem = t.WorldBossLoot
-	t.list_WorldBossLoot.IsNil = func(v any) bool { return *v.(*[]catalogue.WorldBossLoot) == nil }
-	t.list_WorldBossLoot.Len = func(v any) int { return len(*v.(*[]catalogue.WorldBossLoot)) }
+	t.list_WorldBossLoot.IsNil = func(v any) bool { return (*v.(*[]catalogue.WorldBossLoot)) == nil }
+	t.list_WorldBossLoot.Len = func(v any) int { return len((*v.(*[]catalogue.WorldBossLoot))) }
 	t.list_WorldBossLoot.Index = func(v any, i int) any { return &(*v.(*[]catalogue.WorldBossLoot))[i] }
 	t.list_go_string.Elem = t.go_string
-	t.list_go_string.IsNil = func(v any) bool { return *v.(*[]string) == nil }
-	t.list_go_string.Len = func(v any) int { return len(*v.(*[]string)) }
+	t.list_go_string.IsNil = func(v any) bool { return (*v.(*[]string)) == nil }
+	t.list_go_string.Len = func(v any) int { return len((*v.(*[]string))) }
 	t.list_go_string.Index = func(v any, i int) any { return &(*v.(*[]string))[i] }
 	t.list_ptr_BaseCamp.Elem = t.ptr_BaseCamp
-	t.list_ptr_BaseCamp.IsNil = func(v any) bool { return *v.(*[]*catalogue.BaseCamp) == nil }
-	t.list_ptr_BaseCamp.Len = func(v any) int { return len(*v.(*[]*catalogue.BaseCamp)) }
+	t.list_ptr_BaseCamp.IsNil = func(v any) bool { return (*v.(*[]*catalogue.BaseCamp)) == nil }
+	t.list_ptr_BaseCamp.Len = func(v any) int { return len((*v.(*[]*catalogue.BaseCamp))) }
 	t.list_ptr_BaseCamp.Index = func(v any, i int) any { return (*v.(*[]*catalogue.BaseCamp))[i] }
 	t.list_ptr_BaseCampEdge.Elem = t.ptr_BaseCampEdge
-	t.list_ptr_BaseCampEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.BaseCamp]) == nil }
-	t.list_ptr_BaseCampEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.BaseCamp])) }
+	t.list_ptr_BaseCampEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.BaseCamp])) == nil }
+	t.list_ptr_BaseCampEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.BaseCamp]))) }
 	t.list_ptr_BaseCampEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.BaseCamp]))[i] }
 	t.list_ptr_CookingRecipe.Elem = t.ptr_CookingRecipe
-	t.list_ptr_CookingRecipe.IsNil = func(v any) bool { return *v.(*[]*catalogue.CookingRecipe) == nil }
-	t.list_ptr_CookingRecipe.Len = func(v any) int { return len(*v.(*[]*catalogue.CookingRecipe)) }
+	t.list_ptr_CookingRecipe.IsNil = func(v any) bool { return (*v.(*[]*catalogue.CookingRecipe)) == nil }
+	t.list_ptr_CookingRecipe.Len = func(v any) int { return len((*v.(*[]*catalogue.CookingRecipe))) }
 	t.list_ptr_CookingRecipe.Index = func(v any, i int) any { return (*v.(*[]*catalogue.CookingRecipe))[i] }
 	t.list_ptr_CookingRecipeEdge.Elem = t.ptr_CookingRecipeEdge
-	t.list_ptr_CookingRecipeEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.CookingRecipe]) == nil }
-	t.list_ptr_CookingRecipeEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.CookingRecipe])) }
+	t.list_ptr_CookingRecipeEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.CookingRecipe])) == nil }
+	t.list_ptr_CookingRecipeEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.CookingRecipe]))) }
 	t.list_ptr_CookingRecipeEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.CookingRecipe]))[i] }
 	t.list_ptr_DiscoveryLocation.Elem = t.ptr_DiscoveryLocation
-	t.list_ptr_DiscoveryLocation.IsNil = func(v any) bool { return *v.(*[]*catalogue.DiscoveryLocation) == nil }
-	t.list_ptr_DiscoveryLocation.Len = func(v any) int { return len(*v.(*[]*catalogue.DiscoveryLocation)) }
+	t.list_ptr_DiscoveryLocation.IsNil = func(v any) bool { return (*v.(*[]*catalogue.DiscoveryLocation)) == nil }
+	t.list_ptr_DiscoveryLocation.Len = func(v any) int { return len((*v.(*[]*catalogue.DiscoveryLocation))) }
 	t.list_ptr_DiscoveryLocation.Index = func(v any, i int) any { return (*v.(*[]*catalogue.DiscoveryLocation))[i] }
 	t.list_ptr_DiscoveryLocationEdge.Elem = t.ptr_DiscoveryLocationEdge
-	t.list_ptr_DiscoveryLocationEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.DiscoveryLocation]) == nil }
-	t.list_ptr_DiscoveryLocationEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.DiscoveryLocation])) }
+	t.list_ptr_DiscoveryLocationEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.DiscoveryLocation])) == nil }
+	t.list_ptr_DiscoveryLocationEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.DiscoveryLocation]))) }
 	t.list_ptr_DiscoveryLocationEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.DiscoveryLocation]))[i] }
 	t.list_ptr_EventChest.Elem = t.ptr_EventChest
-	t.list_ptr_EventChest.IsNil = func(v any) bool { return *v.(*[]*catalogue.EventChest) == nil }
-	t.list_ptr_EventChest.Len = func(v any) int { return len(*v.(*[]*catalogue.EventChest)) }
+	t.list_ptr_EventChest.IsNil = func(v any) bool { return (*v.(*[]*catalogue.EventChest)) == nil }
+	t.list_ptr_EventChest.Len = func(v any) int { return len((*v.(*[]*catalogue.EventChest))) }
 	t.list_ptr_EventChest.Index = func(v any, i int) any { return (*v.(*[]*catalogue.EventChest))[i] }
 	t.list_ptr_EventChestEdge.Elem = t.ptr_EventChestEdge
-	t.list_ptr_EventChestEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.EventChest]) == nil }
-	t.list_ptr_EventChestEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.EventChest])) }
+	t.list_ptr_EventChestEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.EventChest])) == nil }
+	t.list_ptr_EventChestEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.EventChest]))) }
 	t.list_ptr_EventChestEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.EventChest]))[i] }
 	t.list_ptr_FarmingSeed.Elem = t.ptr_FarmingSeed
-	t.list_ptr_FarmingSeed.IsNil = func(v any) bool { return *v.(*[]*catalogue.FarmingSeed) == nil }
-	t.list_ptr_FarmingSeed.Len = func(v any) int { return len(*v.(*[]*catalogue.FarmingSeed)) }
+	t.list_ptr_FarmingSeed.IsNil = func(v any) bool { return (*v.(*[]*catalogue.FarmingSeed)) == nil }
+	t.list_ptr_FarmingSeed.Len = func(v any) int { return len((*v.(*[]*catalogue.FarmingSeed))) }
 	t.list_ptr_FarmingSeed.Index = func(v any, i int) any { return (*v.(*[]*catalogue.FarmingSeed))[i] }
 	t.list_ptr_FarmingSeedEdge.Elem = t.ptr_FarmingSeedEdge
-	t.list_ptr_FarmingSeedEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.FarmingSeed]) == nil }
-	t.list_ptr_FarmingSeedEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.FarmingSeed])) }
+	t.list_ptr_FarmingSeedEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.FarmingSeed])) == nil }
+	t.list_ptr_FarmingSeedEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.FarmingSeed]))) }
 	t.list_ptr_FarmingSeedEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.FarmingSeed]))[i] }
 	t.list_ptr_FletchingRecipe.Elem = t.ptr_FletchingRecipe
-	t.list_ptr_FletchingRecipe.IsNil = func(v any) bool { return *v.(*[]*catalogue.FletchingRecipe) == nil }
-	t.list_ptr_FletchingRecipe.Len = func(v any) int { return len(*v.(*[]*catalogue.FletchingRecipe)) }
+	t.list_ptr_FletchingRecipe.IsNil = func(v any) bool { return (*v.(*[]*catalogue.FletchingRecipe)) == nil }
+	t.list_ptr_FletchingRecipe.Len = func(v any) int { return len((*v.(*[]*catalogue.FletchingRecipe))) }
 	t.list_ptr_FletchingRecipe.Index = func(v any, i int) any { return (*v.(*[]*catalogue.FletchingRecipe))[i] }
 	t.list_ptr_FletchingRecipeEdge.Elem = t.ptr_FletchingRecipeEdge
-	t.list_ptr_FletchingRecipeEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.FletchingRecipe]) == nil }
-	t.list_ptr_FletchingRecipeEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.FletchingRecipe])) }
+	t.list_ptr_FletchingRecipeEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.FletchingRecipe])) == nil }
+	t.list_ptr_FletchingRecipeEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.FletchingRecipe]))) }
 	t.list_ptr_FletchingRecipeEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.FletchingRecipe]))[i] }
 	t.list_ptr_ForestryTree.Elem = t.ptr_ForestryTree
-	t.list_ptr_ForestryTree.IsNil = func(v any) bool { return *v.(*[]*catalogue.ForestryTree) == nil }
-	t.list_ptr_ForestryTree.Len = func(v any) int { return len(*v.(*[]*catalogue.ForestryTree)) }
+	t.list_ptr_ForestryTree.IsNil = func(v any) bool { return (*v.(*[]*catalogue.ForestryTree)) == nil }
+	t.list_ptr_ForestryTree.Len = func(v any) int { return len((*v.(*[]*catalogue.ForestryTree))) }
 	t.list_ptr_ForestryTree.Index = func(v any, i int) any { return (*v.(*[]*catalogue.ForestryTree))[i] }
 	t.list_ptr_ForestryTreeEdge.Elem = t.ptr_ForestryTreeEdge
-	t.list_ptr_ForestryTreeEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.ForestryTree]) == nil }
-	t.list_ptr_ForestryTreeEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.ForestryTree])) }
+	t.list_ptr_ForestryTreeEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.ForestryTree])) == nil }
+	t.list_ptr_ForestryTreeEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.ForestryTree]))) }
 	t.list_ptr_ForestryTreeEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.ForestryTree]))[i] }
 	t.list_ptr_Item.Elem = t.ptr_Item
-	t.list_ptr_Item.IsNil = func(v any) bool { return *v.(*[]*catalogue.Item) == nil }
-	t.list_ptr_Item.Len = func(v any) int { return len(*v.(*[]*catalogue.Item)) }
+	t.list_ptr_Item.IsNil = func(v any) bool { return (*v.(*[]*catalogue.Item)) == nil }
+	t.list_ptr_Item.Len = func(v any) int { return len((*v.(*[]*catalogue.Item))) }
 	t.list_ptr_Item.Index = func(v any, i int) any { return (*v.(*[]*catalogue.Item))[i] }
 	t.list_ptr_ItemEdge.Elem = t.ptr_ItemEdge
-	t.list_ptr_ItemEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Item]) == nil }
-	t.list_ptr_ItemEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Item])) }
+	t.list_ptr_ItemEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.Item])) == nil }
+	t.list_ptr_ItemEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.Item]))) }
 	t.list_ptr_ItemEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Item]))[i] }
 	t.list_ptr_MiningRock.Elem = t.ptr_MiningRock
-	t.list_ptr_MiningRock.IsNil = func(v any) bool { return *v.(*[]*catalogue.MiningRock) == nil }
-	t.list_ptr_MiningRock.Len = func(v any) int { return len(*v.(*[]*catalogue.MiningRock)) }
+	t.list_ptr_MiningRock.IsNil = func(v any) bool { return (*v.(*[]*catalogue.MiningRock)) == nil }
+	t.list_ptr_MiningRock.Len = func(v any) int { return len((*v.(*[]*catalogue.MiningRock))) }
 	t.list_ptr_MiningRock.Index = func(v any, i int) any { return (*v.(*[]*catalogue.MiningRock))[i] }
 	t.list_ptr_MiningRockEdge.Elem = t.ptr_MiningRockEdge
-	t.list_ptr_MiningRockEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.MiningRock]) == nil }
-	t.list_ptr_MiningRockEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.MiningRock])) }
+	t.list_ptr_MiningRockEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.MiningRock])) == nil }
+	t.list_ptr_MiningRockEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.MiningRock]))) }
 	t.list_ptr_MiningRockEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.MiningRock]))[i] }
 	t.list_ptr_Monster.Elem = t.ptr_Monster
-	t.list_ptr_Monster.IsNil = func(v any) bool { return *v.(*[]*catalogue.Monster) == nil }
-	t.list_ptr_Monster.Len = func(v any) int { return len(*v.(*[]*catalogue.Monster)) }
+	t.list_ptr_Monster.IsNil = func(v any) bool { return (*v.(*[]*catalogue.Monster)) == nil }
+	t.list_ptr_Monster.Len = func(v any) int { return len((*v.(*[]*catalogue.Monster))) }
 	t.list_ptr_Monster.Index = func(v any, i int) any { return (*v.(*[]*catalogue.Monster))[i] }
 	t.list_ptr_MonsterEdge.Elem = t.ptr_MonsterEdge
-	t.list_ptr_MonsterEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Monster]) == nil }
-	t.list_ptr_MonsterEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Monster])) }
+	t.list_ptr_MonsterEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.Monster])) == nil }
+	t.list_ptr_MonsterEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.Monster]))) }
 	t.list_ptr_MonsterEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Monster]))[i] }
 	t.list_ptr_Quest.Elem = t.ptr_Quest
-	t.list_ptr_Quest.IsNil = func(v any) bool { return *v.(*[]*catalogue.Quest) == nil }
-	t.list_ptr_Quest.Len = func(v any) int { return len(*v.(*[]*catalogue.Quest)) }
+	t.list_ptr_Quest.IsNil = func(v any) bool { return (*v.(*[]*catalogue.Quest)) == nil }
+	t.list_ptr_Quest.Len = func(v any) int { return len((*v.(*[]*catalogue.Quest))) }
 	t.list_ptr_Quest.Index = func(v any, i int) any { return (*v.(*[]*catalogue.Quest))[i] }
 	t.list_ptr_QuestEdge.Elem = t.ptr_QuestEdge
-	t.list_ptr_QuestEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Quest]) == nil }
-	t.list_ptr_QuestEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Quest])) }
+	t.list_ptr_QuestEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.Quest])) == nil }
+	t.list_ptr_QuestEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.Quest]))) }
 	t.list_ptr_QuestEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Quest]))[i] }
 	t.list_ptr_SecretRare.Elem = t.ptr_SecretRare
-	t.list_ptr_SecretRare.IsNil = func(v any) bool { return *v.(*[]*catalogue.SecretRare) == nil }
-	t.list_ptr_SecretRare.Len = func(v any) int { return len(*v.(*[]*catalogue.SecretRare)) }
+	t.list_ptr_SecretRare.IsNil = func(v any) bool { return (*v.(*[]*catalogue.SecretRare)) == nil }
+	t.list_ptr_SecretRare.Len = func(v any) int { return len((*v.(*[]*catalogue.SecretRare))) }
 	t.list_ptr_SecretRare.Index = func(v any, i int) any { return (*v.(*[]*catalogue.SecretRare))[i] }
 	t.list_ptr_SecretRareEdge.Elem = t.ptr_SecretRareEdge
-	t.list_ptr_SecretRareEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.SecretRare]) == nil }
-	t.list_ptr_SecretRareEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.SecretRare])) }
+	t.list_ptr_SecretRareEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.SecretRare])) == nil }
+	t.list_ptr_SecretRareEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.SecretRare]))) }
 	t.list_ptr_SecretRareEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.SecretRare]))[i] }
 	t.list_ptr_WorldBoss.Elem = t.ptr_WorldBoss
-	t.list_ptr_WorldBoss.IsNil = func(v any) bool { return *v.(*[]*catalogue.WorldBoss) == nil }
-	t.list_ptr_WorldBoss.Len = func(v any) int { return len(*v.(*[]*catalogue.WorldBoss)) }
+	t.list_ptr_WorldBoss.IsNil = func(v any) bool { return (*v.(*[]*catalogue.WorldBoss)) == nil }
+	t.list_ptr_WorldBoss.Len = func(v any) int { return len((*v.(*[]*catalogue.WorldBoss))) }
 	t.list_ptr_WorldBoss.Index = func(v any, i int) any { return (*v.(*[]*catalogue.WorldBoss))[i] }
 	t.list_ptr_WorldBossEdge.Elem = t.ptr_WorldBossEdge
-	t.list_ptr_WorldBossEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.WorldBoss]) == nil }
-	t.list_ptr_WorldBossEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.WorldBoss])) }
+	t.list_ptr_WorldBossEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.WorldBoss])) == nil }
+	t.list_ptr_WorldBossEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.WorldBoss]))) }
 	t.list_ptr_WorldBossEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.WorldBoss]))[i] }
 	t.ptr_BaseCamp.Elem = t.BaseCamp
 	t.ptr_BaseCamp.IsNil = func(v any) bool { return v.(*catalogue.BaseCamp) == nil }
@@ -1568,6 +1573,42 @@ func newBindings() *boundTypes {
 	t.ptr_go_int64.IsNil = func(v any) bool { return v.(*int64) == nil }
 	t.ptr_go_string.Elem = t.go_string
 	t.ptr_go_string.IsNil = func(v any) bool { return v.(*string) == nil }
+	t.value_list_ptr_BaseCamp.Elem = t.ptr_BaseCamp
+	t.value_list_ptr_BaseCamp.IsNil = func(v any) bool { return v.([]*catalogue.BaseCamp) == nil }
+	t.value_list_ptr_BaseCamp.Len = func(v any) int { return len(v.([]*catalogue.BaseCamp)) }
+	t.value_list_ptr_BaseCamp.Index = func(v any, i int) any { return v.([]*catalogue.BaseCamp)[i] }
+	t.value_list_ptr_CookingRecipe.Elem = t.ptr_CookingRecipe
+	t.value_list_ptr_CookingRecipe.IsNil = func(v any) bool { return v.([]*catalogue.CookingRecipe) == nil }
+	t.value_list_ptr_CookingRecipe.Len = func(v any) int { return len(v.([]*catalogue.CookingRecipe)) }
+	t.value_list_ptr_CookingRecipe.Index = func(v any, i int) any { return v.([]*catalogue.CookingRecipe)[i] }
+	t.value_list_ptr_DiscoveryLocation.Elem = t.ptr_DiscoveryLocation
+	t.value_list_ptr_DiscoveryLocation.IsNil = func(v any) bool { return v.([]*catalogue.DiscoveryLocation) == nil }
+	t.value_list_ptr_DiscoveryLocation.Len = func(v any) int { return len(v.([]*catalogue.DiscoveryLocation)) }
+	t.value_list_ptr_DiscoveryLocation.Index = func(v any, i int) any { return v.([]*catalogue.DiscoveryLocation)[i] }
+	t.value_list_ptr_EventChest.Elem = t.ptr_EventChest
+	t.value_list_ptr_EventChest.IsNil = func(v any) bool { return v.([]*catalogue.EventChest) == nil }
+	t.value_list_ptr_EventChest.Len = func(v any) int { return len(v.([]*catalogue.EventChest)) }
+	t.value_list_ptr_EventChest.Index = func(v any, i int) any { return v.([]*catalogue.EventChest)[i] }
+	t.value_list_ptr_FletchingRecipe.Elem = t.ptr_FletchingRecipe
+	t.value_list_ptr_FletchingRecipe.IsNil = func(v any) bool { return v.([]*catalogue.FletchingRecipe) == nil }
+	t.value_list_ptr_FletchingRecipe.Len = func(v any) int { return len(v.([]*catalogue.FletchingRecipe)) }
+	t.value_list_ptr_FletchingRecipe.Index = func(v any, i int) any { return v.([]*catalogue.FletchingRecipe)[i] }
+	t.value_list_ptr_Item.Elem = t.ptr_Item
+	t.value_list_ptr_Item.IsNil = func(v any) bool { return v.([]*catalogue.Item) == nil }
+	t.value_list_ptr_Item.Len = func(v any) int { return len(v.([]*catalogue.Item)) }
+	t.value_list_ptr_Item.Index = func(v any, i int) any { return v.([]*catalogue.Item)[i] }
+	t.value_list_ptr_Monster.Elem = t.ptr_Monster
+	t.value_list_ptr_Monster.IsNil = func(v any) bool { return v.([]*catalogue.Monster) == nil }
+	t.value_list_ptr_Monster.Len = func(v any) int { return len(v.([]*catalogue.Monster)) }
+	t.value_list_ptr_Monster.Index = func(v any, i int) any { return v.([]*catalogue.Monster)[i] }
+	t.value_list_ptr_Quest.Elem = t.ptr_Quest
+	t.value_list_ptr_Quest.IsNil = func(v any) bool { return v.([]*catalogue.Quest) == nil }
+	t.value_list_ptr_Quest.Len = func(v any) int { return len(v.([]*catalogue.Quest)) }
+	t.value_list_ptr_Quest.Index = func(v any, i int) any { return v.([]*catalogue.Quest)[i] }
+	t.value_list_ptr_SecretRare.Elem = t.ptr_SecretRare
+	t.value_list_ptr_SecretRare.IsNil = func(v any) bool { return v.([]*catalogue.SecretRare) == nil }
+	t.value_list_ptr_SecretRare.Len = func(v any) int { return len(v.([]*catalogue.SecretRare)) }
+	t.value_list_ptr_SecretRare.Index = func(v any, i int) any { return v.([]*catalogue.SecretRare)[i] }
 	return t
 }
 

@@ -37,7 +37,10 @@ type accType struct {
 	kind   string // the engine's Kind
 	elem   *accType
 	obj    *codegen.Object // of a Struct
-	fields []string        // a Struct's, as Go source
+	// byValue is set for a List whose value is the slice, not its
+	// address.
+	byValue bool
+	fields  []string // a Struct's, as Go source
 }
 
 func newAccessors(data *codegen.Data, g *graph, pkgPath, cataloguePath string) *accessors {
@@ -119,6 +122,22 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 	return &at
 }
 
+// listByValue is typeOf for a slice t whose value is the slice itself
+// rather than its address: a list computed, not a field.
+func (a *accessors) listByValue(t types.Type, gt *ast.Type) *accType {
+	s, ok := t.(*types.Slice)
+	if !ok || gt.Elem == nil {
+		return a.typeOf(t, gt)
+	}
+	elem := a.typeOf(s.Elem(), gt.Elem)
+	at := &accType{name: "value_list_" + elem.name, kind: "List", elem: elem, goType: t, byValue: true}
+	if known := a.types[at.name]; known != nil {
+		return known
+	}
+	a.types[at.name] = at
+	return at
+}
+
 // identifier turns a Go type's name into part of an identifier.
 func identifier(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -148,12 +167,14 @@ func (a *accessors) fields() error {
 				line = fmt.Sprintf("{Type: t.%s, Ref: &catalogue.References[catalogue.%s]}", ft.name, a.refs[key].constName())
 				a.qualify(types.NewPackage(a.cataloguePath, "catalogue"))
 			case a.rels[key] != nil:
+				// The snapshot's list, held by value: an empty one,
+				// nil, costs no allocation in an any.
 				rel := a.rels[key]
-				ft := a.typeOf(f.TypeReference.GO, f.Type)
+				ft := a.listByValue(f.TypeReference.GO, f.Type)
 				list := a.goName(f.TypeReference.GO)
 				line = fmt.Sprintf("{Type: t.%s, Relation: func(s *catalogue.Snapshot, v any) any {\n"+
-					"\t\tif s == nil {\n\t\t\treturn new(%s)\n\t\t}\n"+
-					"\t\tl := s.%s(%s.%s)\n\t\treturn &l\n\t}}", ft.name, list, rel.method(), recv, rel.owner.idField.name)
+					"\t\tif s == nil {\n\t\t\treturn %s(nil)\n\t\t}\n"+
+					"\t\treturn s.%s(%s.%s)\n\t}}", ft.name, list, rel.method(), recv, rel.owner.idField.name)
 			case f.IsResolver:
 				continue // gqlgen's: the engine declines it
 			case f.GoFieldType == codegen.GoFieldVariable:
@@ -236,13 +257,17 @@ func (a *accessors) bindingsFile(records map[*record]*accType) (string, error) {
 			w("\tt.%s.Elem = t.%s\n", n, at.elem.name)
 			w("\tt.%s.IsNil = func(v any) bool { return v.(%s) == nil }\n", n, gt)
 		case "List":
+			slice := "(*v.(*" + gt + "))"
+			if at.byValue {
+				slice = "v.(" + gt + ")"
+			}
 			w("\tt.%s.Elem = t.%s\n", n, at.elem.name)
-			w("\tt.%s.IsNil = func(v any) bool { return *v.(*%s) == nil }\n", n, gt)
-			w("\tt.%s.Len = func(v any) int { return len(*v.(*%s)) }\n", n, gt)
+			w("\tt.%s.IsNil = func(v any) bool { return %s == nil }\n", n, slice)
+			w("\tt.%s.Len = func(v any) int { return len(%s) }\n", n, slice)
 			if _, ptr := at.elem.goType.(*types.Pointer); ptr {
-				w("\tt.%s.Index = func(v any, i int) any { return (*v.(*%s))[i] }\n", n, gt)
+				w("\tt.%s.Index = func(v any, i int) any { return %s[i] }\n", n, slice)
 			} else {
-				w("\tt.%s.Index = func(v any, i int) any { return &(*v.(*%s))[i] }\n", n, gt)
+				w("\tt.%s.Index = func(v any, i int) any { return &%s[i] }\n", n, slice)
 			}
 		case "Struct":
 			if k := kinds[at.obj.Name]; k != nil {
