@@ -24,6 +24,8 @@ type Type struct {
 	// value of Elem.
 	Len   func(v any) int
 	Index func(v any, i int) any
+	// Object is the GraphQL object type a Struct is bound to.
+	Object string
 	// Fields are a Struct's fields the engine can read, by GraphQL field
 	// name: those gqlgen binds to a struct field or to a method of no
 	// arguments, and the resolvers the reference graph generates. Any

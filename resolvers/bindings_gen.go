@@ -449,6 +449,7 @@ func newBindings() *boundTypes {
 	t.value_list_ptr_Monster = &engine.Type{Name: "[]*catalogue.Monster", Kind: engine.List}
 	t.value_list_ptr_Quest = &engine.Type{Name: "[]*catalogue.Quest", Kind: engine.List}
 	t.value_list_ptr_SecretRare = &engine.Type{Name: "[]*catalogue.SecretRare", Kind: engine.List}
+	t.AlchemyMaterial.Object = "AlchemyMaterial"
 	t.AlchemyMaterial.Fields = map[string]engine.Field{
 		"itemId":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.AlchemyMaterial).ItemID }},
 		"item":     {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefAlchemyMaterialItem]},
@@ -457,6 +458,7 @@ func newBindings() *boundTypes {
 	}
 	t.BaseCamp.Record, t.BaseCamp.IsRecord = catalogue.BaseCampKind, true
 	t.kinds[catalogue.BaseCampKind] = t.BaseCamp
+	t.BaseCamp.Object = "BaseCamp"
 	t.BaseCamp.Fields = map[string]engine.Field{
 		"id":               {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.BaseCamp).ID }},
 		"baseTowerLevel":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.BaseCamp).BaseTowerLevel }},
@@ -465,6 +467,7 @@ func newBindings() *boundTypes {
 		"baseTowerItems":   {Type: t.list_ItemAmount, Get: func(v any) any { return &v.(*catalogue.BaseCamp).BaseTowerItems }},
 		"baseTowerRewards": {Type: t.list_BaseTowerReward, Get: func(v any) any { return &v.(*catalogue.BaseCamp).BaseTowerRewards }},
 	}
+	t.BaseCampConnection.Object = "BaseCampConnection"
 	t.BaseCampConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_BaseCamp, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).Nodes }},
@@ -474,10 +477,12 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).PageInfo }},
 	}
+	t.BaseCampEdge.Object = "BaseCampEdge"
 	t.BaseCampEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.BaseCamp]).Cursor }},
 		"node":   {Type: t.ptr_BaseCamp, Get: func(v any) any { return v.(*model.Edge[catalogue.BaseCamp]).Node }},
 	}
+	t.BaseTowerReward.Object = "BaseTowerReward"
 	t.BaseTowerReward.Fields = map[string]engine.Field{
 		"type":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.BaseTowerReward).Type }},
 		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.BaseTowerReward).Name }},
@@ -485,6 +490,7 @@ func newBindings() *boundTypes {
 		"itemId": {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.BaseTowerReward).ItemID }},
 		"item":   {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefBaseTowerRewardItem]},
 	}
+	t.ChestContent.Object = "ChestContent"
 	t.ChestContent.Fields = map[string]engine.Field{
 		"itemId":     {Type: t.ptr_go_int64, Get: func(v any) any { return v.(*catalogue.ChestContent).ItemID }},
 		"item":       {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefChestContentItem]},
@@ -494,6 +500,7 @@ func newBindings() *boundTypes {
 		"percentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ChestContent).Percentage }},
 		"text":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ChestContent).Text }},
 	}
+	t.ChestFind.Object = "ChestFind"
 	t.ChestFind.Fields = map[string]engine.Field{
 		"chestName":        {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ChestFind).ChestName }},
 		"chestId":          {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ChestFind).ChestID }},
@@ -503,6 +510,7 @@ func newBindings() *boundTypes {
 		"chancePercentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ChestFind).ChancePercentage }},
 		"chanceText":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ChestFind).ChanceText }},
 	}
+	t.CookingMaterial.Object = "CookingMaterial"
 	t.CookingMaterial.Fields = map[string]engine.Field{
 		"itemId": {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.CookingMaterial).ItemID }},
 		"item":   {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefCookingMaterialItem]},
@@ -510,6 +518,7 @@ func newBindings() *boundTypes {
 	}
 	t.CookingRecipe.Record, t.CookingRecipe.IsRecord = catalogue.CookingRecipeKind, true
 	t.kinds[catalogue.CookingRecipeKind] = t.CookingRecipe
+	t.CookingRecipe.Object = "CookingRecipe"
 	t.CookingRecipe.Fields = map[string]engine.Field{
 		"id":            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.CookingRecipe).ID }},
 		"itemId":        {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.CookingRecipe).ItemID }},
@@ -524,6 +533,7 @@ func newBindings() *boundTypes {
 		"cookingExp":    {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.CookingRecipe).CookingExp }},
 		"materials":     {Type: t.list_CookingMaterial, Get: func(v any) any { return &v.(*catalogue.CookingRecipe).Materials }},
 	}
+	t.CookingRecipeConnection.Object = "CookingRecipeConnection"
 	t.CookingRecipeConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_CookingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).Nodes }},
@@ -533,10 +543,12 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).PageInfo }},
 	}
+	t.CookingRecipeEdge.Object = "CookingRecipeEdge"
 	t.CookingRecipeEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.CookingRecipe]).Cursor }},
 		"node":   {Type: t.ptr_CookingRecipe, Get: func(v any) any { return v.(*model.Edge[catalogue.CookingRecipe]).Node }},
 	}
+	t.DiscoveryDrop.Object = "DiscoveryDrop"
 	t.DiscoveryDrop.Fields = map[string]engine.Field{
 		"dropId":            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.DiscoveryDrop).DropID }},
 		"locationId":        {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.DiscoveryDrop).LocationID }},
@@ -549,6 +561,7 @@ func newBindings() *boundTypes {
 	}
 	t.DiscoveryLocation.Record, t.DiscoveryLocation.IsRecord = catalogue.DiscoveryLocationKind, true
 	t.kinds[catalogue.DiscoveryLocationKind] = t.DiscoveryLocation
+	t.DiscoveryLocation.Object = "DiscoveryLocation"
 	t.DiscoveryLocation.Fields = map[string]engine.Field{
 		"id":                {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocation).ID }},
 		"discoveryLocation": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocation).DiscoveryLocation }},
@@ -556,6 +569,7 @@ func newBindings() *boundTypes {
 		"discoveryLevel":    {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocation).DiscoveryLevel }},
 		"drops":             {Type: t.list_DiscoveryLocationDrop, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocation).Drops }},
 	}
+	t.DiscoveryLocationConnection.Object = "DiscoveryLocationConnection"
 	t.DiscoveryLocationConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_DiscoveryLocation, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).Nodes }},
@@ -565,6 +579,7 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).PageInfo }},
 	}
+	t.DiscoveryLocationDrop.Object = "DiscoveryLocationDrop"
 	t.DiscoveryLocationDrop.Fields = map[string]engine.Field{
 		"dropId":            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocationDrop).DropID }},
 		"itemId":            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocationDrop).ItemID }},
@@ -575,12 +590,14 @@ func newBindings() *boundTypes {
 		"luckChance":        {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocationDrop).LuckChance }},
 		"extremeLuckChance": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.DiscoveryLocationDrop).ExtremeLuckChance }},
 	}
+	t.DiscoveryLocationEdge.Object = "DiscoveryLocationEdge"
 	t.DiscoveryLocationEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.DiscoveryLocation]).Cursor }},
 		"node":   {Type: t.ptr_DiscoveryLocation, Get: func(v any) any { return v.(*model.Edge[catalogue.DiscoveryLocation]).Node }},
 	}
 	t.EventChest.Record, t.EventChest.IsRecord = catalogue.EventChestKind, true
 	t.kinds[catalogue.EventChestKind] = t.EventChest
+	t.EventChest.Object = "EventChest"
 	t.EventChest.Fields = map[string]engine.Field{
 		"id":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.EventChest).ID }},
 		"itemId": {Type: t.go_JSONValue, Get: func(v any) any { return &v.(*catalogue.EventChest).ItemID }},
@@ -588,6 +605,7 @@ func newBindings() *boundTypes {
 		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.EventChest).Name }},
 		"drops":  {Type: t.list_EventChestDrop, Get: func(v any) any { return &v.(*catalogue.EventChest).Drops }},
 	}
+	t.EventChestConnection.Object = "EventChestConnection"
 	t.EventChestConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_EventChest, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).Nodes }},
@@ -597,6 +615,7 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).PageInfo }},
 	}
+	t.EventChestDrop.Object = "EventChestDrop"
 	t.EventChestDrop.Fields = map[string]engine.Field{
 		"itemId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.EventChestDrop).ItemID }},
 		"item":       {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefEventChestDropItem]},
@@ -605,10 +624,12 @@ func newBindings() *boundTypes {
 		"percentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.EventChestDrop).Percentage }},
 		"text":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.EventChestDrop).Text }},
 	}
+	t.EventChestEdge.Object = "EventChestEdge"
 	t.EventChestEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.EventChest]).Cursor }},
 		"node":   {Type: t.ptr_EventChest, Get: func(v any) any { return v.(*model.Edge[catalogue.EventChest]).Node }},
 	}
+	t.EventDrop.Object = "EventDrop"
 	t.EventDrop.Fields = map[string]engine.Field{
 		"chestName":        {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.EventDrop).ChestName }},
 		"chestId":          {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.EventDrop).ChestID }},
@@ -617,6 +638,7 @@ func newBindings() *boundTypes {
 		"chancePercentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.EventDrop).ChancePercentage }},
 		"chanceText":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.EventDrop).ChanceText }},
 	}
+	t.ExplorationDrop.Object = "ExplorationDrop"
 	t.ExplorationDrop.Fields = map[string]engine.Field{
 		"explorationId":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ExplorationDrop).ExplorationID }},
 		"explorationName": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ExplorationDrop).ExplorationName }},
@@ -626,6 +648,7 @@ func newBindings() *boundTypes {
 	}
 	t.FarmingSeed.Record, t.FarmingSeed.IsRecord = catalogue.FarmingSeedKind, true
 	t.kinds[catalogue.FarmingSeedKind] = t.FarmingSeed
+	t.FarmingSeed.Object = "FarmingSeed"
 	t.FarmingSeed.Fields = map[string]engine.Field{
 		"id":                    {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.FarmingSeed).ID }},
 		"itemId":                {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.FarmingSeed).ItemID }},
@@ -640,6 +663,7 @@ func newBindings() *boundTypes {
 		"chanceForScythe":       {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.FarmingSeed).ChanceForScythe }},
 		"chanceForScytheText":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.FarmingSeed).ChanceForScytheText }},
 	}
+	t.FarmingSeedConnection.Object = "FarmingSeedConnection"
 	t.FarmingSeedConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_FarmingSeed, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).Nodes }},
@@ -649,12 +673,14 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).PageInfo }},
 	}
+	t.FarmingSeedEdge.Object = "FarmingSeedEdge"
 	t.FarmingSeedEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.FarmingSeed]).Cursor }},
 		"node":   {Type: t.ptr_FarmingSeed, Get: func(v any) any { return v.(*model.Edge[catalogue.FarmingSeed]).Node }},
 	}
 	t.FletchingRecipe.Record, t.FletchingRecipe.IsRecord = catalogue.FletchingRecipeKind, true
 	t.kinds[catalogue.FletchingRecipeKind] = t.FletchingRecipe
+	t.FletchingRecipe.Object = "FletchingRecipe"
 	t.FletchingRecipe.Fields = map[string]engine.Field{
 		"id":             {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.FletchingRecipe).ID }},
 		"itemId":         {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.FletchingRecipe).ItemID }},
@@ -665,6 +691,7 @@ func newBindings() *boundTypes {
 		"fletchingExp":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.FletchingRecipe).FletchingExp }},
 		"materials":      {Type: t.list_ItemAmount, Get: func(v any) any { return &v.(*catalogue.FletchingRecipe).Materials }},
 	}
+	t.FletchingRecipeConnection.Object = "FletchingRecipeConnection"
 	t.FletchingRecipeConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_FletchingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).Nodes }},
@@ -674,12 +701,14 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).PageInfo }},
 	}
+	t.FletchingRecipeEdge.Object = "FletchingRecipeEdge"
 	t.FletchingRecipeEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.FletchingRecipe]).Cursor }},
 		"node":   {Type: t.ptr_FletchingRecipe, Get: func(v any) any { return v.(*model.Edge[catalogue.FletchingRecipe]).Node }},
 	}
 	t.ForestryTree.Record, t.ForestryTree.IsRecord = catalogue.ForestryTreeKind, true
 	t.kinds[catalogue.ForestryTreeKind] = t.ForestryTree
+	t.ForestryTree.Object = "ForestryTree"
 	t.ForestryTree.Fields = map[string]engine.Field{
 		"id":                              {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ForestryTree).ID }},
 		"itemId":                          {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ForestryTree).ItemID }},
@@ -692,6 +721,7 @@ func newBindings() *boundTypes {
 		"forestryExp":                     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ForestryTree).ForestryExp }},
 		"forestryBurnExp":                 {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ForestryTree).ForestryBurnExp }},
 	}
+	t.ForestryTreeConnection.Object = "ForestryTreeConnection"
 	t.ForestryTreeConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_ForestryTree, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).Nodes }},
@@ -701,12 +731,14 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).PageInfo }},
 	}
+	t.ForestryTreeEdge.Object = "ForestryTreeEdge"
 	t.ForestryTreeEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.ForestryTree]).Cursor }},
 		"node":   {Type: t.ptr_ForestryTree, Get: func(v any) any { return v.(*model.Edge[catalogue.ForestryTree]).Node }},
 	}
 	t.Item.Record, t.Item.IsRecord = catalogue.ItemKind, true
 	t.kinds[catalogue.ItemKind] = t.Item
+	t.Item.Object = "Item"
 	t.Item.Fields = map[string]engine.Field{
 		"id":               {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Item).ID }},
 		"imageUrl":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Item).ImageURL }},
@@ -813,6 +845,7 @@ func newBindings() *boundTypes {
 			return s.ItemSecretRares(v.(*catalogue.Item).ID)
 		}},
 	}
+	t.ItemAlchemy.Object = "ItemAlchemy"
 	t.ItemAlchemy.Fields = map[string]engine.Field{
 		"alchemyId":          {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ItemAlchemy).AlchemyID }},
 		"name":               {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemAlchemy).Name }},
@@ -820,12 +853,14 @@ func newBindings() *boundTypes {
 		"alchemyExpProvided": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemAlchemy).AlchemyExpProvided }},
 		"materials":          {Type: t.list_AlchemyMaterial, Get: func(v any) any { return &v.(*catalogue.ItemAlchemy).Materials }},
 	}
+	t.ItemAmount.Object = "ItemAmount"
 	t.ItemAmount.Fields = map[string]engine.Field{
 		"itemId": {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ItemAmount).ItemID }},
 		"item":   {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefItemAmountItem]},
 		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemAmount).Name }},
 		"amount": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemAmount).Amount }},
 	}
+	t.ItemBlessed.Object = "ItemBlessed"
 	t.ItemBlessed.Fields = map[string]engine.Field{
 		"name":              {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemBlessed).Name }},
 		"level":             {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemBlessed).Level }},
@@ -836,6 +871,7 @@ func newBindings() *boundTypes {
 		"requirement":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemBlessed).Requirement }},
 		"bothCost":          {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.ItemBlessed).BothCost }},
 	}
+	t.ItemConnection.Object = "ItemConnection"
 	t.ItemConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_Item, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).Nodes }},
@@ -845,6 +881,7 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).PageInfo }},
 	}
+	t.ItemCooking.Object = "ItemCooking"
 	t.ItemCooking.Fields = map[string]engine.Field{
 		"name":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemCooking).Name }},
 		"burnt":        {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemCooking).Burnt }},
@@ -854,6 +891,7 @@ func newBindings() *boundTypes {
 		"cookingExp":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemCooking).CookingExp }},
 		"materials":    {Type: t.list_CookingMaterial, Get: func(v any) any { return &v.(*catalogue.ItemCooking).Materials }},
 	}
+	t.ItemCrafting.Object = "ItemCrafting"
 	t.ItemCrafting.Fields = map[string]engine.Field{
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemCrafting).Name }},
 		"category":      {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemCrafting).Category }},
@@ -861,10 +899,12 @@ func newBindings() *boundTypes {
 		"craftingExp":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemCrafting).CraftingExp }},
 		"materials":     {Type: t.list_ItemAmount, Get: func(v any) any { return &v.(*catalogue.ItemCrafting).Materials }},
 	}
+	t.ItemEdge.Object = "ItemEdge"
 	t.ItemEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.Item]).Cursor }},
 		"node":   {Type: t.ptr_Item, Get: func(v any) any { return v.(*model.Edge[catalogue.Item]).Node }},
 	}
+	t.ItemFarming.Object = "ItemFarming"
 	t.ItemFarming.Fields = map[string]engine.Field{
 		"name":             {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemFarming).Name }},
 		"farmingLevel":     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemFarming).FarmingLevel }},
@@ -873,6 +913,7 @@ func newBindings() *boundTypes {
 		"scythePercentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemFarming).ScythePercentage }},
 		"scytheText":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemFarming).ScytheText }},
 	}
+	t.ItemFletching.Object = "ItemFletching"
 	t.ItemFletching.Fields = map[string]engine.Field{
 		"name":           {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemFletching).Name }},
 		"category":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemFletching).Category }},
@@ -880,6 +921,7 @@ func newBindings() *boundTypes {
 		"fletchingExp":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemFletching).FletchingExp }},
 		"materials":      {Type: t.list_ItemAmount, Get: func(v any) any { return &v.(*catalogue.ItemFletching).Materials }},
 	}
+	t.ItemForestry.Object = "ItemForestry"
 	t.ItemForestry.Fields = map[string]engine.Field{
 		"name":            {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemForestry).Name }},
 		"tree":            {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemForestry).Tree }},
@@ -887,6 +929,7 @@ func newBindings() *boundTypes {
 		"forestryExp":     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemForestry).ForestryExp }},
 		"forestryBurnExp": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemForestry).ForestryBurnExp }},
 	}
+	t.ItemMining.Object = "ItemMining"
 	t.ItemMining.Fields = map[string]engine.Field{
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemMining).Name }},
 		"miningLevel":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemMining).MiningLevel }},
@@ -894,6 +937,7 @@ func newBindings() *boundTypes {
 		"gemPercentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemMining).GemPercentage }},
 		"gemText":       {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemMining).GemText }},
 	}
+	t.ItemMonsterDrop.Object = "ItemMonsterDrop"
 	t.ItemMonsterDrop.Fields = map[string]engine.Field{
 		"dropId":            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ItemMonsterDrop).DropID }},
 		"monsterId":         {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.ItemMonsterDrop).MonsterID }},
@@ -906,6 +950,7 @@ func newBindings() *boundTypes {
 		"extremeLuckChance": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemMonsterDrop).ExtremeLuckChance }},
 		"rarity":            {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.ItemMonsterDrop).Rarity }},
 	}
+	t.ItemSecrets.Object = "ItemSecrets"
 	t.ItemSecrets.Fields = map[string]engine.Field{
 		"name":                                   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ItemSecrets).Name }},
 		"chance":                                 {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ItemSecrets).Chance }},
@@ -921,6 +966,7 @@ func newBindings() *boundTypes {
 		"chanceWithSoulReaperPotion":                 {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.ItemSecrets).ChanceWithSoulReaperPotion }},
 		"chanceWithSoulReaperPotionText":             {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.ItemSecrets).ChanceWithSoulReaperPotionText }},
 	}
+	t.LocationDrop.Object = "LocationDrop"
 	t.LocationDrop.Fields = map[string]engine.Field{
 		"dropId":            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.LocationDrop).DropID }},
 		"locationId":        {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.LocationDrop).LocationID }},
@@ -930,6 +976,7 @@ func newBindings() *boundTypes {
 		"luckChance":        {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.LocationDrop).LuckChance }},
 		"extremeLuckChance": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.LocationDrop).ExtremeLuckChance }},
 	}
+	t.MiningRock.Object = "MiningRock"
 	t.MiningRock.Fields = map[string]engine.Field{
 		"id":                            {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.MiningRock).ID }},
 		"itemId":                        {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.MiningRock).ItemID }},
@@ -942,6 +989,7 @@ func newBindings() *boundTypes {
 		"chanceForIlluminantGem":        {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.MiningRock).ChanceForIlluminantGem }},
 		"chanceForIlluminantGemText":    {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.MiningRock).ChanceForIlluminantGemText }},
 	}
+	t.MiningRockConnection.Object = "MiningRockConnection"
 	t.MiningRockConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_MiningRock, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).Nodes }},
@@ -951,12 +999,14 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).PageInfo }},
 	}
+	t.MiningRockEdge.Object = "MiningRockEdge"
 	t.MiningRockEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.MiningRock]).Cursor }},
 		"node":   {Type: t.ptr_MiningRock, Get: func(v any) any { return v.(*model.Edge[catalogue.MiningRock]).Node }},
 	}
 	t.Monster.Record, t.Monster.IsRecord = catalogue.MonsterKind, true
 	t.kinds[catalogue.MonsterKind] = t.Monster
+	t.Monster.Object = "Monster"
 	t.Monster.Fields = map[string]engine.Field{
 		"id":                                   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Monster).ID }},
 		"name":                                 {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.Monster).Name }},
@@ -984,6 +1034,7 @@ func newBindings() *boundTypes {
 			return s.MonsterDroppedItems(v.(*catalogue.Monster).ID)
 		}},
 	}
+	t.MonsterConnection.Object = "MonsterConnection"
 	t.MonsterConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_Monster, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).Nodes }},
@@ -993,6 +1044,7 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).PageInfo }},
 	}
+	t.MonsterDrop.Object = "MonsterDrop"
 	t.MonsterDrop.Fields = map[string]engine.Field{
 		"dropId":            {Type: t.ptr_go_int64, Get: func(v any) any { return v.(*catalogue.MonsterDrop).DropID }},
 		"itemId":            {Type: t.ptr_go_int64, Get: func(v any) any { return v.(*catalogue.MonsterDrop).ItemID }},
@@ -1005,10 +1057,12 @@ func newBindings() *boundTypes {
 		"extremeLuckChance": {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.MonsterDrop).ExtremeLuckChance }},
 		"rarity":            {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.MonsterDrop).Rarity }},
 	}
+	t.MonsterEdge.Object = "MonsterEdge"
 	t.MonsterEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.Monster]).Cursor }},
 		"node":   {Type: t.ptr_Monster, Get: func(v any) any { return v.(*model.Edge[catalogue.Monster]).Node }},
 	}
+	t.PageInfo.Object = "PageInfo"
 	t.PageInfo.Fields = map[string]engine.Field{
 		"hasNextPage":     {Type: t.go_bool, Get: func(v any) any { return &v.(*model.PageInfo).HasNextPage }},
 		"hasPreviousPage": {Type: t.go_bool, Get: func(v any) any { return &v.(*model.PageInfo).HasPreviousPage }},
@@ -1017,6 +1071,7 @@ func newBindings() *boundTypes {
 	}
 	t.Quest.Record, t.Quest.IsRecord = catalogue.QuestKind, true
 	t.kinds[catalogue.QuestKind] = t.Quest
+	t.Quest.Object = "Quest"
 	t.Quest.Fields = map[string]engine.Field{
 		"id":                {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Quest).ID }},
 		"questName":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Quest).QuestName }},
@@ -1033,6 +1088,7 @@ func newBindings() *boundTypes {
 			return s.QuestUnlocks(v.(*catalogue.Quest).ID)
 		}},
 	}
+	t.QuestConnection.Object = "QuestConnection"
 	t.QuestConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_Quest, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).Nodes }},
@@ -1042,10 +1098,12 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).PageInfo }},
 	}
+	t.QuestEdge.Object = "QuestEdge"
 	t.QuestEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.Quest]).Cursor }},
 		"node":   {Type: t.ptr_Quest, Get: func(v any) any { return v.(*model.Edge[catalogue.Quest]).Node }},
 	}
+	t.QuestReward.Object = "QuestReward"
 	t.QuestReward.Fields = map[string]engine.Field{
 		"type":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.QuestReward).Type }},
 		"amount": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.QuestReward).Amount }},
@@ -1054,6 +1112,7 @@ func newBindings() *boundTypes {
 		"item":   {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefQuestRewardItem]},
 		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.QuestReward).Name }},
 	}
+	t.SafeDrop.Object = "SafeDrop"
 	t.SafeDrop.Fields = map[string]engine.Field{
 		"safeId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.SafeDrop).SafeID }},
 		"safeName":   {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.SafeDrop).SafeName }},
@@ -1061,6 +1120,7 @@ func newBindings() *boundTypes {
 		"percentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.SafeDrop).Percentage }},
 		"chance":     {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.SafeDrop).Chance }},
 	}
+	t.SecretChances.Object = "SecretChances"
 	t.SecretChances.Fields = map[string]engine.Field{
 		"chance":                                     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.SecretChances).Chance }},
 		"chanceText":                                 {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.SecretChances).ChanceText }},
@@ -1075,6 +1135,7 @@ func newBindings() *boundTypes {
 		"chanceWithSoulReaperPotion":                 {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.SecretChances).ChanceWithSoulReaperPotion }},
 		"chanceWithSoulReaperPotionText":             {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.SecretChances).ChanceWithSoulReaperPotionText }},
 	}
+	t.SecretRare.Object = "SecretRare"
 	t.SecretRare.Fields = map[string]engine.Field{
 		"id":          {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.SecretRare).ID }},
 		"itemName":    {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.SecretRare).ItemName }},
@@ -1082,6 +1143,7 @@ func newBindings() *boundTypes {
 		"item":        {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefSecretRareItem]},
 		"secretDrops": {Type: t.list_SecretChances, Get: func(v any) any { return &v.(*catalogue.SecretRare).SecretDrops }},
 	}
+	t.SecretRareConnection.Object = "SecretRareConnection"
 	t.SecretRareConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_SecretRare, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).Nodes }},
@@ -1091,14 +1153,17 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).PageInfo }},
 	}
+	t.SecretRareEdge.Object = "SecretRareEdge"
 	t.SecretRareEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.SecretRare]).Cursor }},
 		"node":   {Type: t.ptr_SecretRare, Get: func(v any) any { return v.(*model.Edge[catalogue.SecretRare]).Node }},
 	}
+	t.SkillRequirement.Object = "SkillRequirement"
 	t.SkillRequirement.Fields = map[string]engine.Field{
 		"name":  {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.SkillRequirement).Name }},
 		"level": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.SkillRequirement).Level }},
 	}
+	t.UsedIn.Object = "UsedIn"
 	t.UsedIn.Fields = map[string]engine.Field{
 		"crafting":  {Type: t.list_UsedInCrafting, Get: func(v any) any { return &v.(*catalogue.UsedIn).Crafting }},
 		"alchemy":   {Type: t.list_UsedInAlchemy, Get: func(v any) any { return &v.(*catalogue.UsedIn).Alchemy }},
@@ -1110,21 +1175,25 @@ func newBindings() *boundTypes {
 		"basecamps": {Type: t.list_UsedInBasecamp, Get: func(v any) any { return &v.(*catalogue.UsedIn).Basecamps }},
 		"blessed":   {Type: t.ptr_UsedInBlessed, Get: func(v any) any { return v.(*catalogue.UsedIn).Blessed }},
 	}
+	t.UsedInAlchemy.Object = "UsedInAlchemy"
 	t.UsedInAlchemy.Fields = map[string]engine.Field{
 		"alchemyId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInAlchemy).AlchemyID }},
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInAlchemy).Name }},
 		"levelRequired": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInAlchemy).LevelRequired }},
 	}
+	t.UsedInBasecamp.Object = "UsedInBasecamp"
 	t.UsedInBasecamp.Fields = map[string]engine.Field{
 		"basecampId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInBasecamp).BasecampID }},
 		"basecamp":       {Type: t.ptr_BaseCamp, Ref: &catalogue.References[catalogue.RefUsedInBasecampBasecamp]},
 		"BaseTowerLevel": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInBasecamp).BaseTowerLevel }},
 		"amount":         {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInBasecamp).Amount }},
 	}
+	t.UsedInBlessed.Object = "UsedInBlessed"
 	t.UsedInBlessed.Fields = map[string]engine.Field{
 		"blessedId":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInBlessed).BlessedID }},
 		"blessedName": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInBlessed).BlessedName }},
 	}
+	t.UsedInCooking.Object = "UsedInCooking"
 	t.UsedInCooking.Fields = map[string]engine.Field{
 		"cookingId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInCooking).CookingID }},
 		"cooking":       {Type: t.ptr_CookingRecipe, Ref: &catalogue.References[catalogue.RefUsedInCookingCooking]},
@@ -1132,29 +1201,34 @@ func newBindings() *boundTypes {
 		"burnt":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInCooking).Burnt }},
 		"levelRequired": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInCooking).LevelRequired }},
 	}
+	t.UsedInCrafting.Object = "UsedInCrafting"
 	t.UsedInCrafting.Fields = map[string]engine.Field{
 		"craftingId":    {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInCrafting).CraftingID }},
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInCrafting).Name }},
 		"levelRequired": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInCrafting).LevelRequired }},
 	}
+	t.UsedInFarming.Object = "UsedInFarming"
 	t.UsedInFarming.Fields = map[string]engine.Field{
 		"farmingId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInFarming).FarmingID }},
 		"farming":       {Type: t.ptr_FarmingSeed, Ref: &catalogue.References[catalogue.RefUsedInFarmingFarming]},
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInFarming).Name }},
 		"levelRequired": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInFarming).LevelRequired }},
 	}
+	t.UsedInFletching.Object = "UsedInFletching"
 	t.UsedInFletching.Fields = map[string]engine.Field{
 		"fletchingId":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInFletching).FletchingID }},
 		"fletching":     {Type: t.ptr_FletchingRecipe, Ref: &catalogue.References[catalogue.RefUsedInFletchingFletching]},
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInFletching).Name }},
 		"levelRequired": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInFletching).LevelRequired }},
 	}
+	t.UsedInForestry.Object = "UsedInForestry"
 	t.UsedInForestry.Fields = map[string]engine.Field{
 		"forestryId":    {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInForestry).ForestryID }},
 		"forestry":      {Type: t.ptr_ForestryTree, Ref: &catalogue.References[catalogue.RefUsedInForestryForestry]},
 		"name":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInForestry).Name }},
 		"levelRequired": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInForestry).LevelRequired }},
 	}
+	t.UsedInQuest.Object = "UsedInQuest"
 	t.UsedInQuest.Fields = map[string]engine.Field{
 		"questId":     {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.UsedInQuest).QuestID }},
 		"quest":       {Type: t.ptr_Quest, Ref: &catalogue.References[catalogue.RefUsedInQuestQuest]},
@@ -1162,6 +1236,7 @@ func newBindings() *boundTypes {
 		"questSeries": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.UsedInQuest).QuestSeries }},
 		"amount":      {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.UsedInQuest).Amount }},
 	}
+	t.WorldBoss.Object = "WorldBoss"
 	t.WorldBoss.Fields = map[string]engine.Field{
 		"id":                {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.WorldBoss).ID }},
 		"name":              {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).Name }},
@@ -1174,6 +1249,7 @@ func newBindings() *boundTypes {
 		"battleEndsAt":      {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).BattleEndsAt }},
 		"endpointUpdatesAt": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).EndpointUpdatesAt }},
 	}
+	t.WorldBossConnection.Object = "WorldBossConnection"
 	t.WorldBossConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).TotalCount }},
 		"nodes":      {Type: t.list_ptr_WorldBoss, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).Nodes }},
@@ -1183,14 +1259,17 @@ func newBindings() *boundTypes {
 		}},
 		"pageInfo": {Type: t.PageInfo, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).PageInfo }},
 	}
+	t.WorldBossEdge.Object = "WorldBossEdge"
 	t.WorldBossEdge.Fields = map[string]engine.Field{
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.WorldBoss]).Cursor }},
 		"node":   {Type: t.ptr_WorldBoss, Get: func(v any) any { return v.(*model.Edge[catalogue.WorldBoss]).Node }},
 	}
+	t.WorldBossLocation.Object = "WorldBossLocation"
 	t.WorldBossLocation.Fields = map[string]engine.Field{
 		"id":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.WorldBossLocation).ID }},
 		"name": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLocation).Name }},
 	}
+	t.WorldBossLoot.Object = "WorldBossLoot"
 	t.WorldBossLoot.Fields = map[string]engine.Field{
 		"hashedItemId": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).HashedItemID }},
 		"name":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Name }},

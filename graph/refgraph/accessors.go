@@ -274,6 +274,7 @@ func (a *accessors) bindingsFile(records map[*record]*accType) (string, error) {
 				w("\tt.%s.Record, t.%s.IsRecord = catalogue.%s, true\n", n, n, k.kindConst())
 				w("\tt.kinds[catalogue.%s] = t.%s\n", k.kindConst(), n)
 			}
+			w("\tt.%s.Object = %q\n", n, at.obj.Name)
 			w("\tt.%s.Fields = map[string]engine.Field{\n", n)
 			for _, f := range at.fields {
 				w("\t\t%s\n", f)
