@@ -16,7 +16,7 @@ func (g *graph) catalogueFile(occs []occurrence) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w(header)
-	w("package catalogue\n\nimport \"reflect\"\n\n")
+	w("package catalogue\n\n")
 
 	w("// The collections of the schema's @record types.\nvar (\n")
 	for _, r := range g.records {
@@ -54,15 +54,13 @@ type KindInfo struct {
 	Type string
 	// Collection is the collection its records come from.
 	Collection Collection
-	// GoType is the type of a pointer to one of its records (*Item).
-	GoType reflect.Type
 }
 
 // Kinds describes each kind.
 var Kinds = [NumKinds]KindInfo{
 `)
 	for _, k := range g.kinds {
-		w("\t%s: {Name: %q, Type: %q, Collection: %s, GoType: reflect.TypeFor[*%s]()},\n", k.kindConst(), k.kindName(), k.name, collectionVar(k), k.goName)
+		w("\t%s: {Name: %q, Type: %q, Collection: %s},\n", k.kindConst(), k.kindName(), k.name, collectionVar(k))
 	}
 	w("}\n\n")
 	w(`// String returns the kind's name.
@@ -114,9 +112,8 @@ type Reference struct {
 	Target Kind
 	// ByName is set when Source holds the target's name, not its id.
 	ByName bool
-	// OwnerType is the owner's Go struct.
-	OwnerType reflect.Type
-	// ID is the id of the record rec names, a pointer to an OwnerType,
+	// ID is the id of the record rec names, a pointer to the owner's Go
+	// struct,
 	// and false when it names none: a null id, a JSON value that is not
 	// a whole number, an empty name or one no record has (a name needs
 	// s; an id does not read it).
@@ -127,8 +124,8 @@ type Reference struct {
 var References = [NumRefs]Reference{
 `)
 	for _, r := range g.refs {
-		w("\t%s: {Owner: %q, Field: %q, Source: %q, GoSource: %q, Target: %s, ByName: %t, OwnerType: reflect.TypeFor[%s](),\n",
-			r.constName(), r.owner, r.field, r.source.gql, r.source.name, r.target.kindConst(), r.byName, r.goOwner)
+		w("\t%s: {Owner: %q, Field: %q, Source: %q, GoSource: %q, Target: %s, ByName: %t,\n",
+			r.constName(), r.owner, r.field, r.source.gql, r.source.name, r.target.kindConst(), r.byName)
 		w("\t\tID: func(s *Snapshot, rec any) (int64, bool) { return %s(s, rec.(*%s)) }},\n", r.accessor(), r.goOwner)
 	}
 	w("}\n\n")
@@ -156,20 +153,13 @@ type Relation struct {
 	// Owner and Field name the field ("Item", "droppedByMonsters");
 	// Element is the type of the records listed ("Monster").
 	Owner, Field, Element string
-	// OwnerType is the owner's Go struct.
-	OwnerType reflect.Type
-	// List returns the records listed for the owner's id, as a []*T of
-	// Element's Go struct T; nil (typed) when there are none or s is nil.
-	List func(s *Snapshot, id int64) any
 }
 
 // Relations describes each relation, in schema order.
 var Relations = [...]Relation{
 `)
 	for _, r := range g.rels {
-		w("\t{Owner: %q, Field: %q, Element: %q, OwnerType: reflect.TypeFor[%s](), List: func(s *Snapshot, id int64) any {\n",
-			r.owner.name, r.field, r.element.name, r.owner.goName)
-		w("\t\tif s == nil {\n\t\t\treturn []*%s(nil)\n\t\t}\n\t\treturn s.%s(id)\n\t}},\n", r.element.goName, r.method())
+		w("\t{Owner: %q, Field: %q, Element: %q},\n", r.owner.name, r.field, r.element.name)
 	}
 	w("}\n\n")
 
