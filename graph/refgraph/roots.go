@@ -46,7 +46,7 @@ func rootsFile(query *codegen.Object, acc *accessors) (string, error) {
 	b.WriteString("// RootFields returns every Query field as the engine calls it, by name.\nfunc (r *Resolver) RootFields() map[string]engine.Root {\n\tq := r.Query()\n\treturn map[string]engine.Root{\n")
 	b.WriteString(body.String())
 	b.WriteString("\t}\n}\n")
-	return goFile(acc.pkgPath, acc.imports, b.String()), nil
+	return goFile(acc.pkgPath, acc.imports, header, b.String()), nil
 }
 
 // argDecoder names the function of resolvers/roots.go that decodes an
