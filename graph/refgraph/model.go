@@ -3,7 +3,9 @@
 // graph/refgraph.graphqls) into code: the bodies of the resolvers of the
 // fields that carry them, and the Go files every other user of the graph
 // reads (the catalogue's kinds, references, relations and integrity walk;
-// the loaders; the root fields' argument decoding). graph/gqlgen runs it.
+// the loaders; the root fields' argument decoding), and, from gqlgen's own
+// binding decisions, the engine's typed readers of every field
+// (accessors.go). graph/gqlgen runs it.
 //
 // The graph is written once, in the schema; nothing it derives is written
 // by hand.
