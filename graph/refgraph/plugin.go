@@ -6,7 +6,6 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/99designs/gqlgen/codegen"
 )
@@ -119,28 +118,17 @@ func (p *Plugin) files(data *codegen.Data, bound goTypes) (map[string]string, er
 		filepath.Join(p.opts.Catalogue, "refgraph_gen.go"): g.catalogueFile(occs),
 		filepath.Join(p.opts.Loader, "kinds_gen.go"):       g.loaderFile(p.opts.CataloguePath),
 	}
-	// The root fields and the types they bind to: two files, one table
-	// of types (the roots name theirs), each with the imports it uses.
+	// The root fields, and the types they and the records bind to, in
+	// one table the roots name theirs from.
+	acc := newAccessors(data, g, p.opts.ResolversPath, p.opts.CataloguePath)
 	if data.QueryRoot != nil {
-		roots, err := rootsFile(data.QueryRoot, newAccessors(data, g, p.opts.ResolversPath, p.opts.CataloguePath))
+		roots, err := rootsFile(data.QueryRoot, acc)
 		if err != nil {
 			return nil, err
 		}
 		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = roots
 	}
-	acc := newAccessors(data, g, p.opts.ResolversPath, p.opts.CataloguePath)
-	if data.QueryRoot != nil {
-		for _, f := range data.QueryRoot.Fields {
-			if !strings.HasPrefix(f.Name, "__") && f.IsResolver {
-				acc.typeOf(f.TypeReference.GO, f.Type)
-			}
-		}
-	}
-	bindings, err := acc.bindingsFile(acc.records())
-	if err != nil {
-		return nil, err
-	}
-	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = bindings
+	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = acc.bindingsFile(acc.records())
 	return files, nil
 }
 

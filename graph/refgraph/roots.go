@@ -13,7 +13,14 @@ import (
 // its arguments decoded from the map gqlgen's CollectedField.ArgumentMap
 // gives, by the Go types gqlgen bound them to.
 func rootsFile(query *codegen.Object, acc *accessors) (string, error) {
-	acc.imports["context"] = "context"
+	imports := map[string]string{"context": "context", "github.com/catalogue-gateway/gateway/engine": "engine"}
+	qualify := func(p *types.Package) string {
+		if p.Path() == acc.pkgPath {
+			return ""
+		}
+		imports[p.Path()] = p.Name()
+		return p.Name()
+	}
 	var body strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&body, format, args...) }
 	for _, f := range query.Fields {
@@ -24,7 +31,7 @@ func rootsFile(query *codegen.Object, acc *accessors) (string, error) {
 			f.Name, acc.typeOf(f.TypeReference.GO, f.Type).name)
 		var names []string
 		for _, a := range f.Args {
-			decode, err := argDecoder(a.TypeReference.GO, acc.qualify)
+			decode, err := argDecoder(a.TypeReference.GO, qualify)
 			if err != nil {
 				return "", fmt.Errorf("Query.%s(%s): %w", f.Name, a.Name, err)
 			}
@@ -46,7 +53,7 @@ func rootsFile(query *codegen.Object, acc *accessors) (string, error) {
 	b.WriteString("// RootFields returns every Query field as the engine calls it, by name.\nfunc (r *Resolver) RootFields() map[string]engine.Root {\n\tq := r.Query()\n\treturn map[string]engine.Root{\n")
 	b.WriteString(body.String())
 	b.WriteString("\t}\n}\n")
-	return goFile(acc.pkgPath, acc.imports, header, b.String()), nil
+	return goFile(acc.pkgPath, imports, header, b.String()), nil
 }
 
 // argDecoder names the function of resolvers/roots.go that decodes an
