@@ -1279,272 +1279,272 @@ func newBindings() *boundTypes {
 		"chance":       {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Chance }},
 	}
 	t.list_AlchemyMaterial.Elem = t.AlchemyMaterial
-	t.list_AlchemyMaterial.IsNil = func(v any) bool { return (*v.(*[]catalogue.AlchemyMaterial)) == nil }
-	t.list_AlchemyMaterial.Len = func(v any) int { return len((*v.(*[]catalogue.AlchemyMaterial))) }
+	t.list_AlchemyMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.AlchemyMaterial) == nil }
+	t.list_AlchemyMaterial.Len = func(v any) int { return len(*v.(*[]catalogue.AlchemyMaterial)) }
 	t.list_AlchemyMaterial.Index = func(v any, i int) any { return &(*v.(*[]catalogue.AlchemyMaterial))[i] }
 	t.list_BaseCamp.Elem = t.BaseCamp
-	t.list_BaseCamp.IsNil = func(v any) bool { return (*v.(*[]catalogue.BaseCamp)) == nil }
-	t.list_BaseCamp.Len = func(v any) int { return len((*v.(*[]catalogue.BaseCamp))) }
+	t.list_BaseCamp.IsNil = func(v any) bool { return *v.(*[]catalogue.BaseCamp) == nil }
+	t.list_BaseCamp.Len = func(v any) int { return len(*v.(*[]catalogue.BaseCamp)) }
 	t.list_BaseCamp.Index = func(v any, i int) any { return &(*v.(*[]catalogue.BaseCamp))[i] }
 	t.list_BaseTowerReward.Elem = t.BaseTowerReward
-	t.list_BaseTowerReward.IsNil = func(v any) bool { return (*v.(*[]catalogue.BaseTowerReward)) == nil }
-	t.list_BaseTowerReward.Len = func(v any) int { return len((*v.(*[]catalogue.BaseTowerReward))) }
+	t.list_BaseTowerReward.IsNil = func(v any) bool { return *v.(*[]catalogue.BaseTowerReward) == nil }
+	t.list_BaseTowerReward.Len = func(v any) int { return len(*v.(*[]catalogue.BaseTowerReward)) }
 	t.list_BaseTowerReward.Index = func(v any, i int) any { return &(*v.(*[]catalogue.BaseTowerReward))[i] }
 	t.list_ChestContent.Elem = t.ChestContent
-	t.list_ChestContent.IsNil = func(v any) bool { return (*v.(*[]catalogue.ChestContent)) == nil }
-	t.list_ChestContent.Len = func(v any) int { return len((*v.(*[]catalogue.ChestContent))) }
+	t.list_ChestContent.IsNil = func(v any) bool { return *v.(*[]catalogue.ChestContent) == nil }
+	t.list_ChestContent.Len = func(v any) int { return len(*v.(*[]catalogue.ChestContent)) }
 	t.list_ChestContent.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ChestContent))[i] }
 	t.list_ChestFind.Elem = t.ChestFind
-	t.list_ChestFind.IsNil = func(v any) bool { return (*v.(*[]catalogue.ChestFind)) == nil }
-	t.list_ChestFind.Len = func(v any) int { return len((*v.(*[]catalogue.ChestFind))) }
+	t.list_ChestFind.IsNil = func(v any) bool { return *v.(*[]catalogue.ChestFind) == nil }
+	t.list_ChestFind.Len = func(v any) int { return len(*v.(*[]catalogue.ChestFind)) }
 	t.list_ChestFind.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ChestFind))[i] }
 	t.list_CookingMaterial.Elem = t.CookingMaterial
-	t.list_CookingMaterial.IsNil = func(v any) bool { return (*v.(*[]catalogue.CookingMaterial)) == nil }
-	t.list_CookingMaterial.Len = func(v any) int { return len((*v.(*[]catalogue.CookingMaterial))) }
+	t.list_CookingMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.CookingMaterial) == nil }
+	t.list_CookingMaterial.Len = func(v any) int { return len(*v.(*[]catalogue.CookingMaterial)) }
 	t.list_CookingMaterial.Index = func(v any, i int) any { return &(*v.(*[]catalogue.CookingMaterial))[i] }
 	t.list_CookingRecipe.Elem = t.CookingRecipe
-	t.list_CookingRecipe.IsNil = func(v any) bool { return (*v.(*[]catalogue.CookingRecipe)) == nil }
-	t.list_CookingRecipe.Len = func(v any) int { return len((*v.(*[]catalogue.CookingRecipe))) }
+	t.list_CookingRecipe.IsNil = func(v any) bool { return *v.(*[]catalogue.CookingRecipe) == nil }
+	t.list_CookingRecipe.Len = func(v any) int { return len(*v.(*[]catalogue.CookingRecipe)) }
 	t.list_CookingRecipe.Index = func(v any, i int) any { return &(*v.(*[]catalogue.CookingRecipe))[i] }
 	t.list_DiscoveryDrop.Elem = t.DiscoveryDrop
-	t.list_DiscoveryDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.DiscoveryDrop)) == nil }
-	t.list_DiscoveryDrop.Len = func(v any) int { return len((*v.(*[]catalogue.DiscoveryDrop))) }
+	t.list_DiscoveryDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.DiscoveryDrop) == nil }
+	t.list_DiscoveryDrop.Len = func(v any) int { return len(*v.(*[]catalogue.DiscoveryDrop)) }
 	t.list_DiscoveryDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.DiscoveryDrop))[i] }
 	t.list_DiscoveryLocation.Elem = t.DiscoveryLocation
-	t.list_DiscoveryLocation.IsNil = func(v any) bool { return (*v.(*[]catalogue.DiscoveryLocation)) == nil }
-	t.list_DiscoveryLocation.Len = func(v any) int { return len((*v.(*[]catalogue.DiscoveryLocation))) }
+	t.list_DiscoveryLocation.IsNil = func(v any) bool { return *v.(*[]catalogue.DiscoveryLocation) == nil }
+	t.list_DiscoveryLocation.Len = func(v any) int { return len(*v.(*[]catalogue.DiscoveryLocation)) }
 	t.list_DiscoveryLocation.Index = func(v any, i int) any { return &(*v.(*[]catalogue.DiscoveryLocation))[i] }
 	t.list_DiscoveryLocationDrop.Elem = t.DiscoveryLocationDrop
-	t.list_DiscoveryLocationDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.DiscoveryLocationDrop)) == nil }
-	t.list_DiscoveryLocationDrop.Len = func(v any) int { return len((*v.(*[]catalogue.DiscoveryLocationDrop))) }
+	t.list_DiscoveryLocationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.DiscoveryLocationDrop) == nil }
+	t.list_DiscoveryLocationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.DiscoveryLocationDrop)) }
 	t.list_DiscoveryLocationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.DiscoveryLocationDrop))[i] }
 	t.list_EventChest.Elem = t.EventChest
-	t.list_EventChest.IsNil = func(v any) bool { return (*v.(*[]catalogue.EventChest)) == nil }
-	t.list_EventChest.Len = func(v any) int { return len((*v.(*[]catalogue.EventChest))) }
+	t.list_EventChest.IsNil = func(v any) bool { return *v.(*[]catalogue.EventChest) == nil }
+	t.list_EventChest.Len = func(v any) int { return len(*v.(*[]catalogue.EventChest)) }
 	t.list_EventChest.Index = func(v any, i int) any { return &(*v.(*[]catalogue.EventChest))[i] }
 	t.list_EventChestDrop.Elem = t.EventChestDrop
-	t.list_EventChestDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.EventChestDrop)) == nil }
-	t.list_EventChestDrop.Len = func(v any) int { return len((*v.(*[]catalogue.EventChestDrop))) }
+	t.list_EventChestDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.EventChestDrop) == nil }
+	t.list_EventChestDrop.Len = func(v any) int { return len(*v.(*[]catalogue.EventChestDrop)) }
 	t.list_EventChestDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.EventChestDrop))[i] }
 	t.list_EventDrop.Elem = t.EventDrop
-	t.list_EventDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.EventDrop)) == nil }
-	t.list_EventDrop.Len = func(v any) int { return len((*v.(*[]catalogue.EventDrop))) }
+	t.list_EventDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.EventDrop) == nil }
+	t.list_EventDrop.Len = func(v any) int { return len(*v.(*[]catalogue.EventDrop)) }
 	t.list_EventDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.EventDrop))[i] }
 	t.list_ExplorationDrop.Elem = t.ExplorationDrop
-	t.list_ExplorationDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.ExplorationDrop)) == nil }
-	t.list_ExplorationDrop.Len = func(v any) int { return len((*v.(*[]catalogue.ExplorationDrop))) }
+	t.list_ExplorationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.ExplorationDrop) == nil }
+	t.list_ExplorationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.ExplorationDrop)) }
 	t.list_ExplorationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ExplorationDrop))[i] }
 	t.list_FarmingSeed.Elem = t.FarmingSeed
-	t.list_FarmingSeed.IsNil = func(v any) bool { return (*v.(*[]catalogue.FarmingSeed)) == nil }
-	t.list_FarmingSeed.Len = func(v any) int { return len((*v.(*[]catalogue.FarmingSeed))) }
+	t.list_FarmingSeed.IsNil = func(v any) bool { return *v.(*[]catalogue.FarmingSeed) == nil }
+	t.list_FarmingSeed.Len = func(v any) int { return len(*v.(*[]catalogue.FarmingSeed)) }
 	t.list_FarmingSeed.Index = func(v any, i int) any { return &(*v.(*[]catalogue.FarmingSeed))[i] }
 	t.list_FletchingRecipe.Elem = t.FletchingRecipe
-	t.list_FletchingRecipe.IsNil = func(v any) bool { return (*v.(*[]catalogue.FletchingRecipe)) == nil }
-	t.list_FletchingRecipe.Len = func(v any) int { return len((*v.(*[]catalogue.FletchingRecipe))) }
+	t.list_FletchingRecipe.IsNil = func(v any) bool { return *v.(*[]catalogue.FletchingRecipe) == nil }
+	t.list_FletchingRecipe.Len = func(v any) int { return len(*v.(*[]catalogue.FletchingRecipe)) }
 	t.list_FletchingRecipe.Index = func(v any, i int) any { return &(*v.(*[]catalogue.FletchingRecipe))[i] }
 	t.list_ForestryTree.Elem = t.ForestryTree
-	t.list_ForestryTree.IsNil = func(v any) bool { return (*v.(*[]catalogue.ForestryTree)) == nil }
-	t.list_ForestryTree.Len = func(v any) int { return len((*v.(*[]catalogue.ForestryTree))) }
+	t.list_ForestryTree.IsNil = func(v any) bool { return *v.(*[]catalogue.ForestryTree) == nil }
+	t.list_ForestryTree.Len = func(v any) int { return len(*v.(*[]catalogue.ForestryTree)) }
 	t.list_ForestryTree.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ForestryTree))[i] }
 	t.list_Item.Elem = t.Item
-	t.list_Item.IsNil = func(v any) bool { return (*v.(*[]catalogue.Item)) == nil }
-	t.list_Item.Len = func(v any) int { return len((*v.(*[]catalogue.Item))) }
+	t.list_Item.IsNil = func(v any) bool { return *v.(*[]catalogue.Item) == nil }
+	t.list_Item.Len = func(v any) int { return len(*v.(*[]catalogue.Item)) }
 	t.list_Item.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Item))[i] }
 	t.list_ItemAmount.Elem = t.ItemAmount
-	t.list_ItemAmount.IsNil = func(v any) bool { return (*v.(*[]catalogue.ItemAmount)) == nil }
-	t.list_ItemAmount.Len = func(v any) int { return len((*v.(*[]catalogue.ItemAmount))) }
+	t.list_ItemAmount.IsNil = func(v any) bool { return *v.(*[]catalogue.ItemAmount) == nil }
+	t.list_ItemAmount.Len = func(v any) int { return len(*v.(*[]catalogue.ItemAmount)) }
 	t.list_ItemAmount.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ItemAmount))[i] }
 	t.list_ItemMonsterDrop.Elem = t.ItemMonsterDrop
-	t.list_ItemMonsterDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.ItemMonsterDrop)) == nil }
-	t.list_ItemMonsterDrop.Len = func(v any) int { return len((*v.(*[]catalogue.ItemMonsterDrop))) }
+	t.list_ItemMonsterDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.ItemMonsterDrop) == nil }
+	t.list_ItemMonsterDrop.Len = func(v any) int { return len(*v.(*[]catalogue.ItemMonsterDrop)) }
 	t.list_ItemMonsterDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ItemMonsterDrop))[i] }
 	t.list_LocationDrop.Elem = t.LocationDrop
-	t.list_LocationDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.LocationDrop)) == nil }
-	t.list_LocationDrop.Len = func(v any) int { return len((*v.(*[]catalogue.LocationDrop))) }
+	t.list_LocationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.LocationDrop) == nil }
+	t.list_LocationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.LocationDrop)) }
 	t.list_LocationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.LocationDrop))[i] }
 	t.list_MiningRock.Elem = t.MiningRock
-	t.list_MiningRock.IsNil = func(v any) bool { return (*v.(*[]catalogue.MiningRock)) == nil }
-	t.list_MiningRock.Len = func(v any) int { return len((*v.(*[]catalogue.MiningRock))) }
+	t.list_MiningRock.IsNil = func(v any) bool { return *v.(*[]catalogue.MiningRock) == nil }
+	t.list_MiningRock.Len = func(v any) int { return len(*v.(*[]catalogue.MiningRock)) }
 	t.list_MiningRock.Index = func(v any, i int) any { return &(*v.(*[]catalogue.MiningRock))[i] }
 	t.list_Monster.Elem = t.Monster
-	t.list_Monster.IsNil = func(v any) bool { return (*v.(*[]catalogue.Monster)) == nil }
-	t.list_Monster.Len = func(v any) int { return len((*v.(*[]catalogue.Monster))) }
+	t.list_Monster.IsNil = func(v any) bool { return *v.(*[]catalogue.Monster) == nil }
+	t.list_Monster.Len = func(v any) int { return len(*v.(*[]catalogue.Monster)) }
 	t.list_Monster.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Monster))[i] }
 	t.list_MonsterDrop.Elem = t.MonsterDrop
-	t.list_MonsterDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.MonsterDrop)) == nil }
-	t.list_MonsterDrop.Len = func(v any) int { return len((*v.(*[]catalogue.MonsterDrop))) }
+	t.list_MonsterDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.MonsterDrop) == nil }
+	t.list_MonsterDrop.Len = func(v any) int { return len(*v.(*[]catalogue.MonsterDrop)) }
 	t.list_MonsterDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.MonsterDrop))[i] }
 	t.list_Quest.Elem = t.Quest
-	t.list_Quest.IsNil = func(v any) bool { return (*v.(*[]catalogue.Quest)) == nil }
-	t.list_Quest.Len = func(v any) int { return len((*v.(*[]catalogue.Quest))) }
+	t.list_Quest.IsNil = func(v any) bool { return *v.(*[]catalogue.Quest) == nil }
+	t.list_Quest.Len = func(v any) int { return len(*v.(*[]catalogue.Quest)) }
 	t.list_Quest.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Quest))[i] }
 	t.list_QuestReward.Elem = t.QuestReward
-	t.list_QuestReward.IsNil = func(v any) bool { return (*v.(*[]catalogue.QuestReward)) == nil }
-	t.list_QuestReward.Len = func(v any) int { return len((*v.(*[]catalogue.QuestReward))) }
+	t.list_QuestReward.IsNil = func(v any) bool { return *v.(*[]catalogue.QuestReward) == nil }
+	t.list_QuestReward.Len = func(v any) int { return len(*v.(*[]catalogue.QuestReward)) }
 	t.list_QuestReward.Index = func(v any, i int) any { return &(*v.(*[]catalogue.QuestReward))[i] }
 	t.list_SafeDrop.Elem = t.SafeDrop
-	t.list_SafeDrop.IsNil = func(v any) bool { return (*v.(*[]catalogue.SafeDrop)) == nil }
-	t.list_SafeDrop.Len = func(v any) int { return len((*v.(*[]catalogue.SafeDrop))) }
+	t.list_SafeDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.SafeDrop) == nil }
+	t.list_SafeDrop.Len = func(v any) int { return len(*v.(*[]catalogue.SafeDrop)) }
 	t.list_SafeDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SafeDrop))[i] }
 	t.list_SecretChances.Elem = t.SecretChances
-	t.list_SecretChances.IsNil = func(v any) bool { return (*v.(*[]catalogue.SecretChances)) == nil }
-	t.list_SecretChances.Len = func(v any) int { return len((*v.(*[]catalogue.SecretChances))) }
+	t.list_SecretChances.IsNil = func(v any) bool { return *v.(*[]catalogue.SecretChances) == nil }
+	t.list_SecretChances.Len = func(v any) int { return len(*v.(*[]catalogue.SecretChances)) }
 	t.list_SecretChances.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SecretChances))[i] }
 	t.list_SecretRare.Elem = t.SecretRare
-	t.list_SecretRare.IsNil = func(v any) bool { return (*v.(*[]catalogue.SecretRare)) == nil }
-	t.list_SecretRare.Len = func(v any) int { return len((*v.(*[]catalogue.SecretRare))) }
+	t.list_SecretRare.IsNil = func(v any) bool { return *v.(*[]catalogue.SecretRare) == nil }
+	t.list_SecretRare.Len = func(v any) int { return len(*v.(*[]catalogue.SecretRare)) }
 	t.list_SecretRare.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SecretRare))[i] }
 	t.list_SkillRequirement.Elem = t.SkillRequirement
-	t.list_SkillRequirement.IsNil = func(v any) bool { return (*v.(*[]catalogue.SkillRequirement)) == nil }
-	t.list_SkillRequirement.Len = func(v any) int { return len((*v.(*[]catalogue.SkillRequirement))) }
+	t.list_SkillRequirement.IsNil = func(v any) bool { return *v.(*[]catalogue.SkillRequirement) == nil }
+	t.list_SkillRequirement.Len = func(v any) int { return len(*v.(*[]catalogue.SkillRequirement)) }
 	t.list_SkillRequirement.Index = func(v any, i int) any { return &(*v.(*[]catalogue.SkillRequirement))[i] }
 	t.list_UsedInAlchemy.Elem = t.UsedInAlchemy
-	t.list_UsedInAlchemy.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInAlchemy)) == nil }
-	t.list_UsedInAlchemy.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInAlchemy))) }
+	t.list_UsedInAlchemy.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInAlchemy) == nil }
+	t.list_UsedInAlchemy.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInAlchemy)) }
 	t.list_UsedInAlchemy.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInAlchemy))[i] }
 	t.list_UsedInBasecamp.Elem = t.UsedInBasecamp
-	t.list_UsedInBasecamp.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInBasecamp)) == nil }
-	t.list_UsedInBasecamp.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInBasecamp))) }
+	t.list_UsedInBasecamp.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInBasecamp) == nil }
+	t.list_UsedInBasecamp.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInBasecamp)) }
 	t.list_UsedInBasecamp.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInBasecamp))[i] }
 	t.list_UsedInCooking.Elem = t.UsedInCooking
-	t.list_UsedInCooking.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInCooking)) == nil }
-	t.list_UsedInCooking.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInCooking))) }
+	t.list_UsedInCooking.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInCooking) == nil }
+	t.list_UsedInCooking.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInCooking)) }
 	t.list_UsedInCooking.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInCooking))[i] }
 	t.list_UsedInCrafting.Elem = t.UsedInCrafting
-	t.list_UsedInCrafting.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInCrafting)) == nil }
-	t.list_UsedInCrafting.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInCrafting))) }
+	t.list_UsedInCrafting.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInCrafting) == nil }
+	t.list_UsedInCrafting.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInCrafting)) }
 	t.list_UsedInCrafting.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInCrafting))[i] }
 	t.list_UsedInFarming.Elem = t.UsedInFarming
-	t.list_UsedInFarming.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInFarming)) == nil }
-	t.list_UsedInFarming.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInFarming))) }
+	t.list_UsedInFarming.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInFarming) == nil }
+	t.list_UsedInFarming.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInFarming)) }
 	t.list_UsedInFarming.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInFarming))[i] }
 	t.list_UsedInFletching.Elem = t.UsedInFletching
-	t.list_UsedInFletching.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInFletching)) == nil }
-	t.list_UsedInFletching.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInFletching))) }
+	t.list_UsedInFletching.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInFletching) == nil }
+	t.list_UsedInFletching.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInFletching)) }
 	t.list_UsedInFletching.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInFletching))[i] }
 	t.list_UsedInForestry.Elem = t.UsedInForestry
-	t.list_UsedInForestry.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInForestry)) == nil }
-	t.list_UsedInForestry.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInForestry))) }
+	t.list_UsedInForestry.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInForestry) == nil }
+	t.list_UsedInForestry.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInForestry)) }
 	t.list_UsedInForestry.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInForestry))[i] }
 	t.list_UsedInQuest.Elem = t.UsedInQuest
-	t.list_UsedInQuest.IsNil = func(v any) bool { return (*v.(*[]catalogue.UsedInQuest)) == nil }
-	t.list_UsedInQuest.Len = func(v any) int { return len((*v.(*[]catalogue.UsedInQuest))) }
+	t.list_UsedInQuest.IsNil = func(v any) bool { return *v.(*[]catalogue.UsedInQuest) == nil }
+	t.list_UsedInQuest.Len = func(v any) int { return len(*v.(*[]catalogue.UsedInQuest)) }
 	t.list_UsedInQuest.Index = func(v any, i int) any { return &(*v.(*[]catalogue.UsedInQuest))[i] }
 	t.list_WorldBoss.Elem = t.WorldBoss
-	t.list_WorldBoss.IsNil = func(v any) bool { return (*v.(*[]catalogue.WorldBoss)) == nil }
-	t.list_WorldBoss.Len = func(v any) int { return len((*v.(*[]catalogue.WorldBoss))) }
+	t.list_WorldBoss.IsNil = func(v any) bool { return *v.(*[]catalogue.WorldBoss) == nil }
+	t.list_WorldBoss.Len = func(v any) int { return len(*v.(*[]catalogue.WorldBoss)) }
 	t.list_WorldBoss.Index = func(v any, i int) any { return &(*v.(*[]catalogue.WorldBoss))[i] }
 	t.list_WorldBossLoot.Elem = t.WorldBossLoot
-	t.list_WorldBossLoot.IsNil = func(v any) bool { return (*v.(*[]catalogue.WorldBossLoot)) == nil }
-	t.list_WorldBossLoot.Len = func(v any) int { return len((*v.(*[]catalogue.WorldBossLoot))) }
+	t.list_WorldBossLoot.IsNil = func(v any) bool { return *v.(*[]catalogue.WorldBossLoot) == nil }
+	t.list_WorldBossLoot.Len = func(v any) int { return len(*v.(*[]catalogue.WorldBossLoot)) }
 	t.list_WorldBossLoot.Index = func(v any, i int) any { return &(*v.(*[]catalogue.WorldBossLoot))[i] }
 	t.list_go_string.Elem = t.go_string
-	t.list_go_string.IsNil = func(v any) bool { return (*v.(*[]string)) == nil }
-	t.list_go_string.Len = func(v any) int { return len((*v.(*[]string))) }
+	t.list_go_string.IsNil = func(v any) bool { return *v.(*[]string) == nil }
+	t.list_go_string.Len = func(v any) int { return len(*v.(*[]string)) }
 	t.list_go_string.Index = func(v any, i int) any { return &(*v.(*[]string))[i] }
 	t.list_ptr_BaseCamp.Elem = t.ptr_BaseCamp
-	t.list_ptr_BaseCamp.IsNil = func(v any) bool { return (*v.(*[]*catalogue.BaseCamp)) == nil }
-	t.list_ptr_BaseCamp.Len = func(v any) int { return len((*v.(*[]*catalogue.BaseCamp))) }
+	t.list_ptr_BaseCamp.IsNil = func(v any) bool { return *v.(*[]*catalogue.BaseCamp) == nil }
+	t.list_ptr_BaseCamp.Len = func(v any) int { return len(*v.(*[]*catalogue.BaseCamp)) }
 	t.list_ptr_BaseCamp.Index = func(v any, i int) any { return (*v.(*[]*catalogue.BaseCamp))[i] }
 	t.list_ptr_BaseCampEdge.Elem = t.ptr_BaseCampEdge
-	t.list_ptr_BaseCampEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.BaseCamp])) == nil }
-	t.list_ptr_BaseCampEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.BaseCamp]))) }
+	t.list_ptr_BaseCampEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.BaseCamp]) == nil }
+	t.list_ptr_BaseCampEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.BaseCamp])) }
 	t.list_ptr_BaseCampEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.BaseCamp]))[i] }
 	t.list_ptr_CookingRecipe.Elem = t.ptr_CookingRecipe
-	t.list_ptr_CookingRecipe.IsNil = func(v any) bool { return (*v.(*[]*catalogue.CookingRecipe)) == nil }
-	t.list_ptr_CookingRecipe.Len = func(v any) int { return len((*v.(*[]*catalogue.CookingRecipe))) }
+	t.list_ptr_CookingRecipe.IsNil = func(v any) bool { return *v.(*[]*catalogue.CookingRecipe) == nil }
+	t.list_ptr_CookingRecipe.Len = func(v any) int { return len(*v.(*[]*catalogue.CookingRecipe)) }
 	t.list_ptr_CookingRecipe.Index = func(v any, i int) any { return (*v.(*[]*catalogue.CookingRecipe))[i] }
 	t.list_ptr_CookingRecipeEdge.Elem = t.ptr_CookingRecipeEdge
-	t.list_ptr_CookingRecipeEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.CookingRecipe])) == nil }
-	t.list_ptr_CookingRecipeEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.CookingRecipe]))) }
+	t.list_ptr_CookingRecipeEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.CookingRecipe]) == nil }
+	t.list_ptr_CookingRecipeEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.CookingRecipe])) }
 	t.list_ptr_CookingRecipeEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.CookingRecipe]))[i] }
 	t.list_ptr_DiscoveryLocation.Elem = t.ptr_DiscoveryLocation
-	t.list_ptr_DiscoveryLocation.IsNil = func(v any) bool { return (*v.(*[]*catalogue.DiscoveryLocation)) == nil }
-	t.list_ptr_DiscoveryLocation.Len = func(v any) int { return len((*v.(*[]*catalogue.DiscoveryLocation))) }
+	t.list_ptr_DiscoveryLocation.IsNil = func(v any) bool { return *v.(*[]*catalogue.DiscoveryLocation) == nil }
+	t.list_ptr_DiscoveryLocation.Len = func(v any) int { return len(*v.(*[]*catalogue.DiscoveryLocation)) }
 	t.list_ptr_DiscoveryLocation.Index = func(v any, i int) any { return (*v.(*[]*catalogue.DiscoveryLocation))[i] }
 	t.list_ptr_DiscoveryLocationEdge.Elem = t.ptr_DiscoveryLocationEdge
-	t.list_ptr_DiscoveryLocationEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.DiscoveryLocation])) == nil }
-	t.list_ptr_DiscoveryLocationEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.DiscoveryLocation]))) }
+	t.list_ptr_DiscoveryLocationEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.DiscoveryLocation]) == nil }
+	t.list_ptr_DiscoveryLocationEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.DiscoveryLocation])) }
 	t.list_ptr_DiscoveryLocationEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.DiscoveryLocation]))[i] }
 	t.list_ptr_EventChest.Elem = t.ptr_EventChest
-	t.list_ptr_EventChest.IsNil = func(v any) bool { return (*v.(*[]*catalogue.EventChest)) == nil }
-	t.list_ptr_EventChest.Len = func(v any) int { return len((*v.(*[]*catalogue.EventChest))) }
+	t.list_ptr_EventChest.IsNil = func(v any) bool { return *v.(*[]*catalogue.EventChest) == nil }
+	t.list_ptr_EventChest.Len = func(v any) int { return len(*v.(*[]*catalogue.EventChest)) }
 	t.list_ptr_EventChest.Index = func(v any, i int) any { return (*v.(*[]*catalogue.EventChest))[i] }
 	t.list_ptr_EventChestEdge.Elem = t.ptr_EventChestEdge
-	t.list_ptr_EventChestEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.EventChest])) == nil }
-	t.list_ptr_EventChestEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.EventChest]))) }
+	t.list_ptr_EventChestEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.EventChest]) == nil }
+	t.list_ptr_EventChestEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.EventChest])) }
 	t.list_ptr_EventChestEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.EventChest]))[i] }
 	t.list_ptr_FarmingSeed.Elem = t.ptr_FarmingSeed
-	t.list_ptr_FarmingSeed.IsNil = func(v any) bool { return (*v.(*[]*catalogue.FarmingSeed)) == nil }
-	t.list_ptr_FarmingSeed.Len = func(v any) int { return len((*v.(*[]*catalogue.FarmingSeed))) }
+	t.list_ptr_FarmingSeed.IsNil = func(v any) bool { return *v.(*[]*catalogue.FarmingSeed) == nil }
+	t.list_ptr_FarmingSeed.Len = func(v any) int { return len(*v.(*[]*catalogue.FarmingSeed)) }
 	t.list_ptr_FarmingSeed.Index = func(v any, i int) any { return (*v.(*[]*catalogue.FarmingSeed))[i] }
 	t.list_ptr_FarmingSeedEdge.Elem = t.ptr_FarmingSeedEdge
-	t.list_ptr_FarmingSeedEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.FarmingSeed])) == nil }
-	t.list_ptr_FarmingSeedEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.FarmingSeed]))) }
+	t.list_ptr_FarmingSeedEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.FarmingSeed]) == nil }
+	t.list_ptr_FarmingSeedEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.FarmingSeed])) }
 	t.list_ptr_FarmingSeedEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.FarmingSeed]))[i] }
 	t.list_ptr_FletchingRecipe.Elem = t.ptr_FletchingRecipe
-	t.list_ptr_FletchingRecipe.IsNil = func(v any) bool { return (*v.(*[]*catalogue.FletchingRecipe)) == nil }
-	t.list_ptr_FletchingRecipe.Len = func(v any) int { return len((*v.(*[]*catalogue.FletchingRecipe))) }
+	t.list_ptr_FletchingRecipe.IsNil = func(v any) bool { return *v.(*[]*catalogue.FletchingRecipe) == nil }
+	t.list_ptr_FletchingRecipe.Len = func(v any) int { return len(*v.(*[]*catalogue.FletchingRecipe)) }
 	t.list_ptr_FletchingRecipe.Index = func(v any, i int) any { return (*v.(*[]*catalogue.FletchingRecipe))[i] }
 	t.list_ptr_FletchingRecipeEdge.Elem = t.ptr_FletchingRecipeEdge
-	t.list_ptr_FletchingRecipeEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.FletchingRecipe])) == nil }
-	t.list_ptr_FletchingRecipeEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.FletchingRecipe]))) }
+	t.list_ptr_FletchingRecipeEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.FletchingRecipe]) == nil }
+	t.list_ptr_FletchingRecipeEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.FletchingRecipe])) }
 	t.list_ptr_FletchingRecipeEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.FletchingRecipe]))[i] }
 	t.list_ptr_ForestryTree.Elem = t.ptr_ForestryTree
-	t.list_ptr_ForestryTree.IsNil = func(v any) bool { return (*v.(*[]*catalogue.ForestryTree)) == nil }
-	t.list_ptr_ForestryTree.Len = func(v any) int { return len((*v.(*[]*catalogue.ForestryTree))) }
+	t.list_ptr_ForestryTree.IsNil = func(v any) bool { return *v.(*[]*catalogue.ForestryTree) == nil }
+	t.list_ptr_ForestryTree.Len = func(v any) int { return len(*v.(*[]*catalogue.ForestryTree)) }
 	t.list_ptr_ForestryTree.Index = func(v any, i int) any { return (*v.(*[]*catalogue.ForestryTree))[i] }
 	t.list_ptr_ForestryTreeEdge.Elem = t.ptr_ForestryTreeEdge
-	t.list_ptr_ForestryTreeEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.ForestryTree])) == nil }
-	t.list_ptr_ForestryTreeEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.ForestryTree]))) }
+	t.list_ptr_ForestryTreeEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.ForestryTree]) == nil }
+	t.list_ptr_ForestryTreeEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.ForestryTree])) }
 	t.list_ptr_ForestryTreeEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.ForestryTree]))[i] }
 	t.list_ptr_Item.Elem = t.ptr_Item
-	t.list_ptr_Item.IsNil = func(v any) bool { return (*v.(*[]*catalogue.Item)) == nil }
-	t.list_ptr_Item.Len = func(v any) int { return len((*v.(*[]*catalogue.Item))) }
+	t.list_ptr_Item.IsNil = func(v any) bool { return *v.(*[]*catalogue.Item) == nil }
+	t.list_ptr_Item.Len = func(v any) int { return len(*v.(*[]*catalogue.Item)) }
 	t.list_ptr_Item.Index = func(v any, i int) any { return (*v.(*[]*catalogue.Item))[i] }
 	t.list_ptr_ItemEdge.Elem = t.ptr_ItemEdge
-	t.list_ptr_ItemEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.Item])) == nil }
-	t.list_ptr_ItemEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.Item]))) }
+	t.list_ptr_ItemEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Item]) == nil }
+	t.list_ptr_ItemEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Item])) }
 	t.list_ptr_ItemEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Item]))[i] }
 	t.list_ptr_MiningRock.Elem = t.ptr_MiningRock
-	t.list_ptr_MiningRock.IsNil = func(v any) bool { return (*v.(*[]*catalogue.MiningRock)) == nil }
-	t.list_ptr_MiningRock.Len = func(v any) int { return len((*v.(*[]*catalogue.MiningRock))) }
+	t.list_ptr_MiningRock.IsNil = func(v any) bool { return *v.(*[]*catalogue.MiningRock) == nil }
+	t.list_ptr_MiningRock.Len = func(v any) int { return len(*v.(*[]*catalogue.MiningRock)) }
 	t.list_ptr_MiningRock.Index = func(v any, i int) any { return (*v.(*[]*catalogue.MiningRock))[i] }
 	t.list_ptr_MiningRockEdge.Elem = t.ptr_MiningRockEdge
-	t.list_ptr_MiningRockEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.MiningRock])) == nil }
-	t.list_ptr_MiningRockEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.MiningRock]))) }
+	t.list_ptr_MiningRockEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.MiningRock]) == nil }
+	t.list_ptr_MiningRockEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.MiningRock])) }
 	t.list_ptr_MiningRockEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.MiningRock]))[i] }
 	t.list_ptr_Monster.Elem = t.ptr_Monster
-	t.list_ptr_Monster.IsNil = func(v any) bool { return (*v.(*[]*catalogue.Monster)) == nil }
-	t.list_ptr_Monster.Len = func(v any) int { return len((*v.(*[]*catalogue.Monster))) }
+	t.list_ptr_Monster.IsNil = func(v any) bool { return *v.(*[]*catalogue.Monster) == nil }
+	t.list_ptr_Monster.Len = func(v any) int { return len(*v.(*[]*catalogue.Monster)) }
 	t.list_ptr_Monster.Index = func(v any, i int) any { return (*v.(*[]*catalogue.Monster))[i] }
 	t.list_ptr_MonsterEdge.Elem = t.ptr_MonsterEdge
-	t.list_ptr_MonsterEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.Monster])) == nil }
-	t.list_ptr_MonsterEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.Monster]))) }
+	t.list_ptr_MonsterEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Monster]) == nil }
+	t.list_ptr_MonsterEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Monster])) }
 	t.list_ptr_MonsterEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Monster]))[i] }
 	t.list_ptr_Quest.Elem = t.ptr_Quest
-	t.list_ptr_Quest.IsNil = func(v any) bool { return (*v.(*[]*catalogue.Quest)) == nil }
-	t.list_ptr_Quest.Len = func(v any) int { return len((*v.(*[]*catalogue.Quest))) }
+	t.list_ptr_Quest.IsNil = func(v any) bool { return *v.(*[]*catalogue.Quest) == nil }
+	t.list_ptr_Quest.Len = func(v any) int { return len(*v.(*[]*catalogue.Quest)) }
 	t.list_ptr_Quest.Index = func(v any, i int) any { return (*v.(*[]*catalogue.Quest))[i] }
 	t.list_ptr_QuestEdge.Elem = t.ptr_QuestEdge
-	t.list_ptr_QuestEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.Quest])) == nil }
-	t.list_ptr_QuestEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.Quest]))) }
+	t.list_ptr_QuestEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Quest]) == nil }
+	t.list_ptr_QuestEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Quest])) }
 	t.list_ptr_QuestEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Quest]))[i] }
 	t.list_ptr_SecretRare.Elem = t.ptr_SecretRare
-	t.list_ptr_SecretRare.IsNil = func(v any) bool { return (*v.(*[]*catalogue.SecretRare)) == nil }
-	t.list_ptr_SecretRare.Len = func(v any) int { return len((*v.(*[]*catalogue.SecretRare))) }
+	t.list_ptr_SecretRare.IsNil = func(v any) bool { return *v.(*[]*catalogue.SecretRare) == nil }
+	t.list_ptr_SecretRare.Len = func(v any) int { return len(*v.(*[]*catalogue.SecretRare)) }
 	t.list_ptr_SecretRare.Index = func(v any, i int) any { return (*v.(*[]*catalogue.SecretRare))[i] }
 	t.list_ptr_SecretRareEdge.Elem = t.ptr_SecretRareEdge
-	t.list_ptr_SecretRareEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.SecretRare])) == nil }
-	t.list_ptr_SecretRareEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.SecretRare]))) }
+	t.list_ptr_SecretRareEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.SecretRare]) == nil }
+	t.list_ptr_SecretRareEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.SecretRare])) }
 	t.list_ptr_SecretRareEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.SecretRare]))[i] }
 	t.list_ptr_WorldBoss.Elem = t.ptr_WorldBoss
-	t.list_ptr_WorldBoss.IsNil = func(v any) bool { return (*v.(*[]*catalogue.WorldBoss)) == nil }
-	t.list_ptr_WorldBoss.Len = func(v any) int { return len((*v.(*[]*catalogue.WorldBoss))) }
+	t.list_ptr_WorldBoss.IsNil = func(v any) bool { return *v.(*[]*catalogue.WorldBoss) == nil }
+	t.list_ptr_WorldBoss.Len = func(v any) int { return len(*v.(*[]*catalogue.WorldBoss)) }
 	t.list_ptr_WorldBoss.Index = func(v any, i int) any { return (*v.(*[]*catalogue.WorldBoss))[i] }
 	t.list_ptr_WorldBossEdge.Elem = t.ptr_WorldBossEdge
-	t.list_ptr_WorldBossEdge.IsNil = func(v any) bool { return (*v.(*[]*model.Edge[catalogue.WorldBoss])) == nil }
-	t.list_ptr_WorldBossEdge.Len = func(v any) int { return len((*v.(*[]*model.Edge[catalogue.WorldBoss]))) }
+	t.list_ptr_WorldBossEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.WorldBoss]) == nil }
+	t.list_ptr_WorldBossEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.WorldBoss])) }
 	t.list_ptr_WorldBossEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.WorldBoss]))[i] }
 	t.ptr_BaseCamp.Elem = t.BaseCamp
 	t.ptr_BaseCamp.IsNil = func(v any) bool { return v.(*catalogue.BaseCamp) == nil }

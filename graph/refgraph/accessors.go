@@ -257,17 +257,17 @@ func (a *accessors) bindingsFile(records map[*record]*accType) string {
 			w("\tt.%s.Elem = t.%s\n", n, at.elem.name)
 			w("\tt.%s.IsNil = func(v any) bool { return v.(%s) == nil }\n", n, gt)
 		case "List":
-			slice := "(*v.(*" + gt + "))"
+			slice, indexed := "*v.(*"+gt+")", "(*v.(*"+gt+"))"
 			if at.byValue {
-				slice = "v.(" + gt + ")"
+				slice, indexed = "v.("+gt+")", "v.("+gt+")"
 			}
 			w("\tt.%s.Elem = t.%s\n", n, at.elem.name)
 			w("\tt.%s.IsNil = func(v any) bool { return %s == nil }\n", n, slice)
 			w("\tt.%s.Len = func(v any) int { return len(%s) }\n", n, slice)
 			if _, ptr := at.elem.goType.(*types.Pointer); ptr {
-				w("\tt.%s.Index = func(v any, i int) any { return %s[i] }\n", n, slice)
+				w("\tt.%s.Index = func(v any, i int) any { return %s[i] }\n", n, indexed)
 			} else {
-				w("\tt.%s.Index = func(v any, i int) any { return &%s[i] }\n", n, slice)
+				w("\tt.%s.Index = func(v any, i int) any { return &%s[i] }\n", n, indexed)
 			}
 		case "Struct":
 			if k := kinds[at.obj.Name]; k != nil {
