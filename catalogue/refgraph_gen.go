@@ -2,8 +2,6 @@
 
 package catalogue
 
-import "reflect"
-
 // The collections of the schema's @record types.
 var (
 	itemRecords              = collectionNamed("items")
@@ -59,22 +57,20 @@ type KindInfo struct {
 	Type string
 	// Collection is the collection its records come from.
 	Collection Collection
-	// GoType is the type of a pointer to one of its records (*Item).
-	GoType reflect.Type
 }
 
 // Kinds describes each kind.
 var Kinds = [NumKinds]KindInfo{
-	ItemKind:              {Name: "item", Type: "Item", Collection: itemRecords, GoType: reflect.TypeFor[*Item]()},
-	MonsterKind:           {Name: "monster", Type: "Monster", Collection: monsterRecords, GoType: reflect.TypeFor[*Monster]()},
-	QuestKind:             {Name: "quest", Type: "Quest", Collection: questRecords, GoType: reflect.TypeFor[*Quest]()},
-	BaseCampKind:          {Name: "baseCamp", Type: "BaseCamp", Collection: baseCampRecords, GoType: reflect.TypeFor[*BaseCamp]()},
-	DiscoveryLocationKind: {Name: "discoveryLocation", Type: "DiscoveryLocation", Collection: discoveryLocationRecords, GoType: reflect.TypeFor[*DiscoveryLocation]()},
-	CookingRecipeKind:     {Name: "cookingRecipe", Type: "CookingRecipe", Collection: cookingRecipeRecords, GoType: reflect.TypeFor[*CookingRecipe]()},
-	FarmingSeedKind:       {Name: "farmingSeed", Type: "FarmingSeed", Collection: farmingSeedRecords, GoType: reflect.TypeFor[*FarmingSeed]()},
-	ForestryTreeKind:      {Name: "forestryTree", Type: "ForestryTree", Collection: forestryTreeRecords, GoType: reflect.TypeFor[*ForestryTree]()},
-	FletchingRecipeKind:   {Name: "fletchingRecipe", Type: "FletchingRecipe", Collection: fletchingRecipeRecords, GoType: reflect.TypeFor[*FletchingRecipe]()},
-	EventChestKind:        {Name: "eventChest", Type: "EventChest", Collection: eventChestRecords, GoType: reflect.TypeFor[*EventChest]()},
+	ItemKind:              {Name: "item", Type: "Item", Collection: itemRecords},
+	MonsterKind:           {Name: "monster", Type: "Monster", Collection: monsterRecords},
+	QuestKind:             {Name: "quest", Type: "Quest", Collection: questRecords},
+	BaseCampKind:          {Name: "baseCamp", Type: "BaseCamp", Collection: baseCampRecords},
+	DiscoveryLocationKind: {Name: "discoveryLocation", Type: "DiscoveryLocation", Collection: discoveryLocationRecords},
+	CookingRecipeKind:     {Name: "cookingRecipe", Type: "CookingRecipe", Collection: cookingRecipeRecords},
+	FarmingSeedKind:       {Name: "farmingSeed", Type: "FarmingSeed", Collection: farmingSeedRecords},
+	ForestryTreeKind:      {Name: "forestryTree", Type: "ForestryTree", Collection: forestryTreeRecords},
+	FletchingRecipeKind:   {Name: "fletchingRecipe", Type: "FletchingRecipe", Collection: fletchingRecipeRecords},
+	EventChestKind:        {Name: "eventChest", Type: "EventChest", Collection: eventChestRecords},
 }
 
 // String returns the kind's name.
@@ -157,9 +153,8 @@ type Reference struct {
 	Target Kind
 	// ByName is set when Source holds the target's name, not its id.
 	ByName bool
-	// OwnerType is the owner's Go struct.
-	OwnerType reflect.Type
-	// ID is the id of the record rec names, a pointer to an OwnerType,
+	// ID is the id of the record rec names, a pointer to the owner's Go
+	// struct,
 	// and false when it names none: a null id, a JSON value that is not
 	// a whole number, an empty name or one no record has (a name needs
 	// s; an id does not read it).
@@ -168,67 +163,67 @@ type Reference struct {
 
 // References describes each reference.
 var References = [NumRefs]Reference{
-	RefItemAmountItem: {Owner: "ItemAmount", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[ItemAmount](),
+	RefItemAmountItem: {Owner: "ItemAmount", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refItemAmountItem(s, rec.(*ItemAmount)) }},
-	RefCookingMaterialItem: {Owner: "CookingMaterial", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[CookingMaterial](),
+	RefCookingMaterialItem: {Owner: "CookingMaterial", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refCookingMaterialItem(s, rec.(*CookingMaterial)) }},
-	RefAlchemyMaterialItem: {Owner: "AlchemyMaterial", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[AlchemyMaterial](),
+	RefAlchemyMaterialItem: {Owner: "AlchemyMaterial", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refAlchemyMaterialItem(s, rec.(*AlchemyMaterial)) }},
-	RefChestContentItem: {Owner: "ChestContent", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[ChestContent](),
+	RefChestContentItem: {Owner: "ChestContent", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refChestContentItem(s, rec.(*ChestContent)) }},
-	RefItemMonsterDropMonster: {Owner: "ItemMonsterDrop", Field: "monster", Source: "monsterId", GoSource: "MonsterID", Target: MonsterKind, ByName: false, OwnerType: reflect.TypeFor[ItemMonsterDrop](),
+	RefItemMonsterDropMonster: {Owner: "ItemMonsterDrop", Field: "monster", Source: "monsterId", GoSource: "MonsterID", Target: MonsterKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refItemMonsterDropMonster(s, rec.(*ItemMonsterDrop)) }},
-	RefDiscoveryDropLocation: {Owner: "DiscoveryDrop", Field: "location", Source: "locationId", GoSource: "LocationID", Target: DiscoveryLocationKind, ByName: false, OwnerType: reflect.TypeFor[DiscoveryDrop](),
+	RefDiscoveryDropLocation: {Owner: "DiscoveryDrop", Field: "location", Source: "locationId", GoSource: "LocationID", Target: DiscoveryLocationKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refDiscoveryDropLocation(s, rec.(*DiscoveryDrop)) }},
-	RefEventDropChest: {Owner: "EventDrop", Field: "chest", Source: "chestId", GoSource: "ChestID", Target: EventChestKind, ByName: false, OwnerType: reflect.TypeFor[EventDrop](),
+	RefEventDropChest: {Owner: "EventDrop", Field: "chest", Source: "chestId", GoSource: "ChestID", Target: EventChestKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refEventDropChest(s, rec.(*EventDrop)) }},
-	RefChestFindChest: {Owner: "ChestFind", Field: "chest", Source: "chestId", GoSource: "ChestID", Target: EventChestKind, ByName: false, OwnerType: reflect.TypeFor[ChestFind](),
+	RefChestFindChest: {Owner: "ChestFind", Field: "chest", Source: "chestId", GoSource: "ChestID", Target: EventChestKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refChestFindChest(s, rec.(*ChestFind)) }},
-	RefUsedInCookingCooking: {Owner: "UsedInCooking", Field: "cooking", Source: "cookingId", GoSource: "CookingID", Target: CookingRecipeKind, ByName: false, OwnerType: reflect.TypeFor[UsedInCooking](),
+	RefUsedInCookingCooking: {Owner: "UsedInCooking", Field: "cooking", Source: "cookingId", GoSource: "CookingID", Target: CookingRecipeKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refUsedInCookingCooking(s, rec.(*UsedInCooking)) }},
-	RefUsedInFletchingFletching: {Owner: "UsedInFletching", Field: "fletching", Source: "fletchingId", GoSource: "FletchingID", Target: FletchingRecipeKind, ByName: false, OwnerType: reflect.TypeFor[UsedInFletching](),
+	RefUsedInFletchingFletching: {Owner: "UsedInFletching", Field: "fletching", Source: "fletchingId", GoSource: "FletchingID", Target: FletchingRecipeKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) {
 			return refUsedInFletchingFletching(s, rec.(*UsedInFletching))
 		}},
-	RefUsedInFarmingFarming: {Owner: "UsedInFarming", Field: "farming", Source: "farmingId", GoSource: "FarmingID", Target: FarmingSeedKind, ByName: false, OwnerType: reflect.TypeFor[UsedInFarming](),
+	RefUsedInFarmingFarming: {Owner: "UsedInFarming", Field: "farming", Source: "farmingId", GoSource: "FarmingID", Target: FarmingSeedKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refUsedInFarmingFarming(s, rec.(*UsedInFarming)) }},
-	RefUsedInForestryForestry: {Owner: "UsedInForestry", Field: "forestry", Source: "forestryId", GoSource: "ForestryID", Target: ForestryTreeKind, ByName: false, OwnerType: reflect.TypeFor[UsedInForestry](),
+	RefUsedInForestryForestry: {Owner: "UsedInForestry", Field: "forestry", Source: "forestryId", GoSource: "ForestryID", Target: ForestryTreeKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refUsedInForestryForestry(s, rec.(*UsedInForestry)) }},
-	RefUsedInQuestQuest: {Owner: "UsedInQuest", Field: "quest", Source: "questId", GoSource: "QuestID", Target: QuestKind, ByName: false, OwnerType: reflect.TypeFor[UsedInQuest](),
+	RefUsedInQuestQuest: {Owner: "UsedInQuest", Field: "quest", Source: "questId", GoSource: "QuestID", Target: QuestKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refUsedInQuestQuest(s, rec.(*UsedInQuest)) }},
-	RefUsedInBasecampBasecamp: {Owner: "UsedInBasecamp", Field: "basecamp", Source: "basecampId", GoSource: "BasecampID", Target: BaseCampKind, ByName: false, OwnerType: reflect.TypeFor[UsedInBasecamp](),
+	RefUsedInBasecampBasecamp: {Owner: "UsedInBasecamp", Field: "basecamp", Source: "basecampId", GoSource: "BasecampID", Target: BaseCampKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refUsedInBasecampBasecamp(s, rec.(*UsedInBasecamp)) }},
-	RefMonsterDropItem: {Owner: "MonsterDrop", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[MonsterDrop](),
+	RefMonsterDropItem: {Owner: "MonsterDrop", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refMonsterDropItem(s, rec.(*MonsterDrop)) }},
-	RefSecretRareItem: {Owner: "SecretRare", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[SecretRare](),
+	RefSecretRareItem: {Owner: "SecretRare", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refSecretRareItem(s, rec.(*SecretRare)) }},
-	RefQuestPrerequisite: {Owner: "Quest", Field: "prerequisite", Source: "prerequisiteQuest", GoSource: "PrerequisiteQuest", Target: QuestKind, ByName: true, OwnerType: reflect.TypeFor[Quest](),
+	RefQuestPrerequisite: {Owner: "Quest", Field: "prerequisite", Source: "prerequisiteQuest", GoSource: "PrerequisiteQuest", Target: QuestKind, ByName: true,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refQuestPrerequisite(s, rec.(*Quest)) }},
-	RefQuestRewardItem: {Owner: "QuestReward", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[QuestReward](),
+	RefQuestRewardItem: {Owner: "QuestReward", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refQuestRewardItem(s, rec.(*QuestReward)) }},
-	RefBaseTowerRewardItem: {Owner: "BaseTowerReward", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[BaseTowerReward](),
+	RefBaseTowerRewardItem: {Owner: "BaseTowerReward", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refBaseTowerRewardItem(s, rec.(*BaseTowerReward)) }},
-	RefDiscoveryLocationDropItem: {Owner: "DiscoveryLocationDrop", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[DiscoveryLocationDrop](),
+	RefDiscoveryLocationDropItem: {Owner: "DiscoveryLocationDrop", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) {
 			return refDiscoveryLocationDropItem(s, rec.(*DiscoveryLocationDrop))
 		}},
-	RefMiningRockItem: {Owner: "MiningRock", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[MiningRock](),
+	RefMiningRockItem: {Owner: "MiningRock", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refMiningRockItem(s, rec.(*MiningRock)) }},
-	RefCookingRecipeItem: {Owner: "CookingRecipe", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[CookingRecipe](),
+	RefCookingRecipeItem: {Owner: "CookingRecipe", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refCookingRecipeItem(s, rec.(*CookingRecipe)) }},
-	RefCookingRecipeBurntItem: {Owner: "CookingRecipe", Field: "burntItem", Source: "burntId", GoSource: "BurntID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[CookingRecipe](),
+	RefCookingRecipeBurntItem: {Owner: "CookingRecipe", Field: "burntItem", Source: "burntId", GoSource: "BurntID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refCookingRecipeBurntItem(s, rec.(*CookingRecipe)) }},
-	RefFarmingSeedItem: {Owner: "FarmingSeed", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[FarmingSeed](),
+	RefFarmingSeedItem: {Owner: "FarmingSeed", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refFarmingSeedItem(s, rec.(*FarmingSeed)) }},
-	RefFarmingSeedRewardItem: {Owner: "FarmingSeed", Field: "rewardItem", Source: "rewardId", GoSource: "RewardID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[FarmingSeed](),
+	RefFarmingSeedRewardItem: {Owner: "FarmingSeed", Field: "rewardItem", Source: "rewardId", GoSource: "RewardID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refFarmingSeedRewardItem(s, rec.(*FarmingSeed)) }},
-	RefForestryTreeItem: {Owner: "ForestryTree", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[ForestryTree](),
+	RefForestryTreeItem: {Owner: "ForestryTree", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refForestryTreeItem(s, rec.(*ForestryTree)) }},
-	RefFletchingRecipeItem: {Owner: "FletchingRecipe", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[FletchingRecipe](),
+	RefFletchingRecipeItem: {Owner: "FletchingRecipe", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refFletchingRecipeItem(s, rec.(*FletchingRecipe)) }},
-	RefEventChestItem: {Owner: "EventChest", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[EventChest](),
+	RefEventChestItem: {Owner: "EventChest", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refEventChestItem(s, rec.(*EventChest)) }},
-	RefEventChestDropItem: {Owner: "EventChestDrop", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false, OwnerType: reflect.TypeFor[EventChestDrop](),
+	RefEventChestDropItem: {Owner: "EventChestDrop", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refEventChestDropItem(s, rec.(*EventChestDrop)) }},
 }
 
@@ -389,93 +384,23 @@ type Relation struct {
 	// Owner and Field name the field ("Item", "droppedByMonsters");
 	// Element is the type of the records listed ("Monster").
 	Owner, Field, Element string
-	// OwnerType is the owner's Go struct.
-	OwnerType reflect.Type
-	// List returns the records listed for the owner's id, as a []*T of
-	// Element's Go struct T; nil (typed) when there are none or s is nil.
-	List func(s *Snapshot, id int64) any
 }
 
 // Relations describes each relation, in schema order.
 var Relations = [...]Relation{
-	{Owner: "Item", Field: "droppedByMonsters", Element: "Monster", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*Monster(nil)
-		}
-		return s.ItemDroppedByMonsters(id)
-	}},
-	{Owner: "Item", Field: "rewardedByQuests", Element: "Quest", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*Quest(nil)
-		}
-		return s.ItemRewardedByQuests(id)
-	}},
-	{Owner: "Item", Field: "requiredByQuests", Element: "Quest", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*Quest(nil)
-		}
-		return s.ItemRequiredByQuests(id)
-	}},
-	{Owner: "Item", Field: "requiredByBaseCamps", Element: "BaseCamp", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*BaseCamp(nil)
-		}
-		return s.ItemRequiredByBaseCamps(id)
-	}},
-	{Owner: "Item", Field: "rewardedByBaseCamps", Element: "BaseCamp", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*BaseCamp(nil)
-		}
-		return s.ItemRewardedByBaseCamps(id)
-	}},
-	{Owner: "Item", Field: "ingredientOf", Element: "Item", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*Item(nil)
-		}
-		return s.ItemIngredientOf(id)
-	}},
-	{Owner: "Item", Field: "usedInCookingRecipes", Element: "CookingRecipe", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*CookingRecipe(nil)
-		}
-		return s.ItemUsedInCookingRecipes(id)
-	}},
-	{Owner: "Item", Field: "usedInFletchingRecipes", Element: "FletchingRecipe", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*FletchingRecipe(nil)
-		}
-		return s.ItemUsedInFletchingRecipes(id)
-	}},
-	{Owner: "Item", Field: "droppedAtDiscoveryLocations", Element: "DiscoveryLocation", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*DiscoveryLocation(nil)
-		}
-		return s.ItemDroppedAtDiscoveryLocations(id)
-	}},
-	{Owner: "Item", Field: "inEventChests", Element: "EventChest", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*EventChest(nil)
-		}
-		return s.ItemInEventChests(id)
-	}},
-	{Owner: "Item", Field: "secretRares", Element: "SecretRare", OwnerType: reflect.TypeFor[Item](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*SecretRare(nil)
-		}
-		return s.ItemSecretRares(id)
-	}},
-	{Owner: "Monster", Field: "droppedItems", Element: "Item", OwnerType: reflect.TypeFor[Monster](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*Item(nil)
-		}
-		return s.MonsterDroppedItems(id)
-	}},
-	{Owner: "Quest", Field: "unlocks", Element: "Quest", OwnerType: reflect.TypeFor[Quest](), List: func(s *Snapshot, id int64) any {
-		if s == nil {
-			return []*Quest(nil)
-		}
-		return s.QuestUnlocks(id)
-	}},
+	{Owner: "Item", Field: "droppedByMonsters", Element: "Monster"},
+	{Owner: "Item", Field: "rewardedByQuests", Element: "Quest"},
+	{Owner: "Item", Field: "requiredByQuests", Element: "Quest"},
+	{Owner: "Item", Field: "requiredByBaseCamps", Element: "BaseCamp"},
+	{Owner: "Item", Field: "rewardedByBaseCamps", Element: "BaseCamp"},
+	{Owner: "Item", Field: "ingredientOf", Element: "Item"},
+	{Owner: "Item", Field: "usedInCookingRecipes", Element: "CookingRecipe"},
+	{Owner: "Item", Field: "usedInFletchingRecipes", Element: "FletchingRecipe"},
+	{Owner: "Item", Field: "droppedAtDiscoveryLocations", Element: "DiscoveryLocation"},
+	{Owner: "Item", Field: "inEventChests", Element: "EventChest"},
+	{Owner: "Item", Field: "secretRares", Element: "SecretRare"},
+	{Owner: "Monster", Field: "droppedItems", Element: "Item"},
+	{Owner: "Quest", Field: "unlocks", Element: "Quest"},
 }
 
 // relations are the lists of the relations and the indexes by name,

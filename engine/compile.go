@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -53,8 +52,9 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 			if !namesVariables(f.Arguments) {
 				rp.args = f.ArgumentMap(nil)
 			}
-			if len(f.Definition.Arguments) == 1 && f.Definition.Arguments[0].Name == "id" {
-				rp.idKind, rp.byID = kindOf(root.Type)
+			if t := root.Type; len(f.Definition.Arguments) == 1 && f.Definition.Arguments[0].Name == "id" &&
+				t.Kind == Pointer && t.Elem.IsRecord {
+				rp.idKind, rp.byID = t.Elem.Record, true
 			}
 			rp.value = c.value(root.Type, f.Definition.Type, f.Selections)
 		}
@@ -109,32 +109,32 @@ func responseKey(alias string) []byte {
 }
 
 // value plans how a Go value of type t is written as GraphQL type gt.
-func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan {
-	p := &valuePlan{nonNull: gt.NonNull}
+func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan {
+	p := &valuePlan{nonNull: gt.NonNull, typ: t}
 	switch {
-	case t == numberType:
+	case t.Kind == Number:
 		p.kind = kindNumber
-	case t == jsonValueType:
+	case t.Kind == JSONValue:
 		p.kind = kindJSONValue
-	case t.Kind() == reflect.Pointer:
+	case t.Kind == Pointer:
 		p.kind = kindPointer
 		inner := *gt
 		inner.NonNull = true // a nil pointer is written by the pointer plan
-		p.elem = c.value(t.Elem(), &inner, sel)
-	case t.Kind() == reflect.Slice && gt.Elem != nil:
+		p.elem = c.value(t.Elem, &inner, sel)
+	case t.Kind == List && gt.Elem != nil:
 		p.kind = kindSlice
-		p.elem = c.value(t.Elem(), gt.Elem, sel)
-	case t.Kind() == reflect.Struct && gt.Elem == nil:
+		p.elem = c.value(t.Elem, gt.Elem, sel)
+	case t.Kind == Struct && gt.Elem == nil:
 		p.kind = kindStruct
 		p.object = c.object(t, gt.NamedType, sel)
-	case t.Kind() == reflect.String && gt.NamedType == "String":
+	case t.Kind == String && gt.NamedType == "String":
 		p.kind = kindString
-	case t.Kind() == reflect.Bool && gt.NamedType == "Boolean":
+	case t.Kind == Bool && gt.NamedType == "Boolean":
 		p.kind = kindBool
-	case (t.Kind() == reflect.Int || t.Kind() == reflect.Int64) && gt.NamedType == "Int":
+	case t.Kind == Int && gt.NamedType == "Int":
 		p.kind = kindInt
 	default:
-		c.decline(graphqlhttp.DeclinePlan, "a "+t.String()+" written as "+gt.String())
+		c.decline(graphqlhttp.DeclinePlan, "a "+t.Name+" written as "+gt.String())
 	}
 	if c.declined == nil {
 		p.walks = p.hasRefs()
@@ -143,10 +143,10 @@ func (c *compiler) value(t reflect.Type, gt *ast.Type, sel ast.SelectionSet) *va
 }
 
 // object plans a struct of type t as GraphQL object type typeName.
-func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet) *objectPlan {
+func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet) *objectPlan {
 	p := &objectPlan{}
 	for _, f := range graphql.CollectFields(c.oc, sel, []string{typeName}) {
-		fp := fieldPlan{key: responseKey(f.Alias), method: -1}
+		fp := fieldPlan{key: responseKey(f.Alias)}
 		switch {
 		case f.Name == "__typename":
 			fp.typename = strconv.Quote(typeName)
@@ -155,34 +155,25 @@ func (c *compiler) object(t reflect.Type, typeName string, sel ast.SelectionSet)
 			c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a field with arguments")
 			return p
 		default:
-			if ref, ok := references[fieldKey{typeName, f.Name}]; ok {
-				if ref.OwnerType != t || f.Definition.Type.NonNull {
-					// Every reference is nullable: a dangling id is null.
-					c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a reference the tables do not describe")
-					return p
-				}
-				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, sel: c.selection(ref.Target, f.Definition.Type, f.Selections),
-					target: c.value(recordType(ref.Target), f.Definition.Type, f.Selections)}
-				break
-			}
-			if rel, ok := relations[fieldKey{typeName, f.Name}]; ok {
-				_, index, _, found := bind(t, "id")
-				if !found {
-					c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a relation from a type with no id")
-					return p
-				}
-				fp.relation, fp.index = &rel, index
-				fp.value = c.value(rel.typ, f.Definition.Type, f.Selections)
-				break
-			}
-			ft, index, method, ok := bind(t, f.Name)
-			if !ok {
+			bound, ok := t.Fields[f.Name]
+			switch {
+			case !ok:
 				// A resolver the plans do not know: gqlgen's.
 				c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a resolver the engine does not know")
 				return p
+			case bound.Ref != nil:
+				if f.Definition.Type.NonNull {
+					// Every reference is nullable: a dangling id is null.
+					c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a non-null reference")
+					return p
+				}
+				ref := bound.Ref
+				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, sel: c.selection(ref.Target, f.Definition.Type, f.Selections),
+					target: c.value(bound.Type, f.Definition.Type, f.Selections)}
+			default:
+				fp.get, fp.relation = bound.Get, bound.Relation
+				fp.value = c.value(bound.Type, f.Definition.Type, f.Selections)
 			}
-			fp.index, fp.method = index, method
-			fp.value = c.value(ft, f.Definition.Type, f.Selections)
 		}
 		if c.declined != nil {
 			return p
@@ -219,36 +210,6 @@ func (c *compiler) canonical(b []byte, typeName string, sel ast.SelectionSet) []
 		b = append(b, ' ')
 	}
 	return append(b, '}')
-}
-
-// bind finds what gqlgen binds GraphQL field name of a struct to, by the
-// rules of its autobind: the field whose json tag names it, else the method
-// or the field of that name, names compared without case or underscores.
-func bind(t reflect.Type, name string) (typ reflect.Type, index []int, method int, ok bool) {
-	for _, sf := range reflect.VisibleFields(t) {
-		if tag, found := sf.Tag.Lookup("json"); found && sf.IsExported() && !sf.Anonymous && sameFieldName(tag, name) {
-			return sf.Type, sf.Index, -1, true
-		}
-	}
-	pt := reflect.PointerTo(t)
-	for i := range pt.NumMethod() {
-		m := pt.Method(i)
-		if strings.EqualFold(m.Name, name) && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 {
-			return m.Type.Out(0), nil, i, true
-		}
-	}
-	for _, sf := range reflect.VisibleFields(t) {
-		if sf.IsExported() && !sf.Anonymous && sameFieldName(sf.Name, name) {
-			return sf.Type, sf.Index, -1, true
-		}
-	}
-	return nil, nil, -1, false
-}
-
-// sameFieldName compares names as gqlgen's binder does.
-func sameFieldName(goName, name string) bool {
-	goName = strings.ReplaceAll(strings.ReplaceAll(goName, "_", ""), ",omitempty", "")
-	return strings.EqualFold(goName, strings.ReplaceAll(name, "_", ""))
 }
 
 // namesVariables reports whether any of the arguments' values is, or

@@ -24,7 +24,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -39,8 +38,10 @@ type Root struct {
 	// them (graphql.CollectedField.ArgumentMap); a nil pointer comes back
 	// as a nil any.
 	Resolve func(ctx context.Context, args map[string]any) (any, error)
-	// Type is the Go type of the values Resolve returns.
-	Type reflect.Type
+	// Type is the Go type of the values Resolve returns, as the engine
+	// reads them: a value of a pointer type is the pointer, of any other
+	// type its address (see Type).
+	Type *Type
 }
 
 // Engine answers queries; it implements graphqlhttp.Executor. Its plans

@@ -36,6 +36,7 @@ type rootPlan struct {
 type valuePlan struct {
 	kind    valueKind
 	nonNull bool
+	typ     *Type       // the Go type written
 	elem    *valuePlan  // of a pointer or a slice
 	object  *objectPlan // of a struct
 	// walks is set when the value can hold references (see hasRefs).
@@ -64,12 +65,12 @@ type objectPlan struct {
 type fieldPlan struct {
 	key      []byte // the response key, quoted, and a colon
 	typename string // for __typename: the object's type, quoted
-	index    []int  // a struct field
-	method   int    // else a method of the struct's pointer, or -1
+	// get reads a struct field or calls a method (Field.Get); relation,
+	// else, reads a reverse relation from the snapshot (Field.Relation);
+	// value writes what either read.
+	get      func(v any) any
+	relation func(s *catalogue.Snapshot, v any) any
 	ref      *refPlan
-	// relation, if set, reads a reverse relation by the struct's id
-	// field (at index); value writes its list.
-	relation *reverseRelation
 	value    *valuePlan
 }
 
@@ -119,12 +120,9 @@ func valueSize(p *valuePlan) int64 {
 		n += roundUp(int64(unsafe.Sizeof(*p.object))) + roundUp(int64(cap(p.object.fields))*int64(unsafe.Sizeof(fieldPlan{})))
 		for i := range p.object.fields {
 			f := &p.object.fields[i]
-			n += roundUp(int64(cap(f.key))) + roundUp(int64(len(f.typename))) + roundUp(int64(cap(f.index))*8) + valueSize(f.value)
+			n += roundUp(int64(cap(f.key))) + roundUp(int64(len(f.typename))) + valueSize(f.value)
 			if f.ref != nil {
 				n += roundUp(int64(unsafe.Sizeof(*f.ref))) + valueSize(f.ref.target)
-			}
-			if f.relation != nil {
-				n += roundUp(int64(unsafe.Sizeof(*f.relation)))
 			}
 		}
 	}

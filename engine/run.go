@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"strconv"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -29,9 +28,10 @@ type execution struct {
 	// fragments holds the renderings of records kept for the request's
 	// snapshot; nil keeps none.
 	fragments *fragmentStore
-	// resolved holds each kind's records by id; an invalid Value marks an
-	// id asked for at the current level and not loaded yet.
-	resolved [catalogue.NumKinds]map[int64]reflect.Value
+	// resolved holds each kind's records by id (a nil any for none);
+	// notLoaded marks an id asked for at the current level and not
+	// loaded yet.
+	resolved [catalogue.NumKinds]map[int64]any
 	// pending are the references found at the current level, by the
 	// selection of the record they name.
 	pending []pendingGroup
@@ -45,10 +45,16 @@ type pendingGroup struct {
 	ids    []int64
 }
 
+// notLoaded marks a record asked for and not loaded yet.
+type notLoaded struct{}
+
 // lookup returns the record of kind k with id, and whether it has been
-// resolved.
-func (ex *execution) lookup(k catalogue.Kind, id int64) (reflect.Value, bool) {
+// loaded (a nil record is none).
+func (ex *execution) lookup(k catalogue.Kind, id int64) (any, bool) {
 	v, ok := ex.resolved[k][id]
+	if _, pending := v.(notLoaded); pending {
+		return nil, false
+	}
 	return v, ok
 }
 
@@ -108,7 +114,8 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 	// makes the whole data null, as in gqlgen, whose other fields still
 	// run and may fail too.
 	nullData := false
-	roots := make([]reflect.Value, len(p.fields))
+	roots := make([]any, len(p.fields))
+	answered := make([]bool, len(p.fields))
 	for i, f := range p.fields {
 		if f.typename {
 			continue
@@ -122,7 +129,7 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 			nullData = nullData || f.value.nonNull
 			continue
 		}
-		roots[i] = v
+		roots[i], answered[i] = v, true
 		if f.value.walks && !ex.walk(v, f.value) {
 			return graphqlhttp.Answer{}, ex.failed()
 		}
@@ -149,7 +156,7 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		case f.typename:
 			buf = append(buf, `"Query"`...)
 			continue
-		case !roots[i].IsValid(): // failed
+		case !answered[i]: // failed
 			buf = append(buf, "null"...)
 			continue
 		}
@@ -168,7 +175,7 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 
 // callRoot answers a root field: its value, or the error that makes it
 // null. A run that must stop (its time is up) sets ex.err.
-func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, error) {
+func (ex *execution) callRoot(f rootPlan, vars map[string]any) (any, error) {
 	args := f.args
 	if args == nil {
 		args = f.field.ArgumentMap(vars)
@@ -178,7 +185,7 @@ func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, e
 			return v, nil
 		}
 		if ex.err != nil {
-			return reflect.Value{}, ex.err
+			return nil, ex.err
 		}
 	}
 	v, err := f.root.Resolve(ex.ctx, args)
@@ -186,12 +193,9 @@ func (ex *execution) callRoot(f rootPlan, vars map[string]any) (reflect.Value, e
 		if ctxErr := ex.ctx.Err(); ctxErr != nil {
 			ex.err = ctxErr
 		}
-		return reflect.Value{}, err
+		return nil, err
 	}
-	if v == nil {
-		return reflect.Zero(f.root.Type), nil
-	}
-	return reflect.ValueOf(v), nil
+	return v, nil
 }
 
 // located gives a field's error the place of the field in the document,
@@ -231,20 +235,17 @@ func intArg(v any) (int64, bool) {
 // or null, but through LoadMany, with no batching window to wait out.
 // Anything else (a collection not loaded yet, an id out of range) it
 // leaves to the resolver, which says what is wrong.
-func (ex *execution) loadRoot(k catalogue.Kind, arg any) (reflect.Value, bool) {
+func (ex *execution) loadRoot(k catalogue.Kind, arg any) (any, bool) {
 	id, ok := intArg(arg)
 	if !ok || ex.snap == nil || ex.snap.Part(catalogue.Kinds[k].Collection) == nil {
-		return reflect.Value{}, false
+		return nil, false
 	}
 	recs, err := loader.LoadMany(ex.ctx, k, []int64{id})
 	if err != nil {
 		ex.err = ex.ctx.Err()
-		return reflect.Value{}, false
+		return nil, false
 	}
-	if recs[0] == nil {
-		return reflect.Zero(recordType(catalogue.Kind(k))), true
-	}
-	return reflect.ValueOf(recs[0]), true
+	return recs[0], true
 }
 
 // resolve loads the pending references, one batch per kind, and walks the
@@ -260,12 +261,12 @@ func (ex *execution) resolve() bool {
 	for _, g := range pending {
 		m := ex.resolved[g.kind]
 		if m == nil {
-			m = make(map[int64]reflect.Value, len(g.ids))
+			m = make(map[int64]any, len(g.ids))
 			ex.resolved[g.kind] = m
 		}
 		for _, id := range g.ids {
 			if _, done := m[id]; !done {
-				m[id] = reflect.Value{}
+				m[id] = notLoaded{}
 				ex.ids[g.kind] = append(ex.ids[g.kind], id)
 			}
 		}
@@ -280,11 +281,7 @@ func (ex *execution) resolve() bool {
 		}
 		m := ex.resolved[k]
 		for i, id := range ids {
-			v := reflect.Zero(recordType(catalogue.Kind(k)))
-			if recs[i] != nil {
-				v = reflect.ValueOf(recs[i])
-			}
-			m[id] = v
+			m[id] = recs[i]
 		}
 	}
 	// Each record is walked once for each selection of it: two fields may
@@ -309,16 +306,20 @@ func (ex *execution) resolve() bool {
 
 // walk finds the references under v that are not resolved yet, and queues
 // them for the next level.
-func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
+func (ex *execution) walk(v any, p *valuePlan) bool {
 	switch p.kind {
 	case kindPointer:
-		if v.IsNil() {
+		if p.typ.isNil(v) {
 			return true
 		}
-		return ex.walk(v.Elem(), p.elem)
+		return ex.walk(v, p.elem)
 	case kindSlice:
-		for i := range v.Len() {
-			if ex.step(0) || !ex.walk(v.Index(i), p.elem) {
+		if v == nil {
+			return true
+		}
+		t := p.typ
+		for i := range t.Len(v) {
+			if ex.step(0) || !ex.walk(t.Index(v, i), p.elem) {
 				return false
 			}
 		}
@@ -327,13 +328,13 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 			f := &p.object.fields[i]
 			switch {
 			case f.ref != nil:
-				if id, ok := ex.refID(f.ref, v); ok {
+				if id, ok := f.ref.id(ex.snap, v); ok {
 					if ex.fragments != nil {
 						if _, kept := ex.fragments.get(fragmentKey{f.ref.sel, id}); kept {
 							continue // written as it was: nothing to load
 						}
 					}
-					if rec, done := ex.lookup(f.ref.kind, id); done && rec.IsValid() {
+					if rec, done := ex.lookup(f.ref.kind, id); done {
 						if f.ref.target.walks && !ex.walk(rec, f.ref.target) {
 							return false
 						}
@@ -342,8 +343,7 @@ func (ex *execution) walk(v reflect.Value, p *valuePlan) bool {
 					}
 				}
 			case f.value != nil && f.value.walks:
-				fv, ok := ex.fieldValue(v, f)
-				if !ok || !ex.walk(fv, f.value) {
+				if !ex.walk(ex.fieldValue(v, f), f.value) {
 					return false
 				}
 			}
@@ -370,55 +370,37 @@ func (p *valuePlan) hasRefs() bool {
 	return false
 }
 
-// refID is the id a reference of the struct v names, if any.
-func (ex *execution) refID(r *refPlan, v reflect.Value) (int64, bool) {
-	if !v.CanAddr() { // a struct held by value: read a copy
-		p := reflect.New(v.Type())
-		p.Elem().Set(v)
-		v = p.Elem()
-	}
-	return r.id(ex.snap, v.Addr().Interface())
-}
-
 // fieldValue reads a planned field of the struct v.
-func (ex *execution) fieldValue(v reflect.Value, f *fieldPlan) (reflect.Value, bool) {
+func (ex *execution) fieldValue(v any, f *fieldPlan) any {
 	if f.relation != nil {
-		return f.relation.get(ex.snap, field(v, f.index).Int()), true
+		return f.relation(ex.snap, v)
 	}
-	if f.method < 0 {
-		return field(v, f.index), true
-	}
-	if !v.CanAddr() {
-		return reflect.Value{}, false
-	}
-	return v.Addr().Method(f.method).Call(nil)[0], true
-}
-
-// field reads a struct field by its index; most are not promoted.
-func field(v reflect.Value, index []int) reflect.Value {
-	if len(index) == 1 {
-		return v.Field(index[0])
-	}
-	return v.FieldByIndex(index)
+	return f.get(v)
 }
 
 // write appends v as JSON. It fails where gqlgen would report an error: a
 // null in a non-null place.
-func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, bool) {
+func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 	switch p.kind {
 	case kindString:
-		return appendQuoted(buf, v.String()), true
+		return appendQuoted(buf, *v.(*string)), true
 	case kindBool:
-		return strconv.AppendBool(buf, v.Bool()), true
+		return strconv.AppendBool(buf, *v.(*bool)), true
 	case kindInt:
-		return strconv.AppendInt(buf, v.Int(), 10), true
+		switch n := v.(type) {
+		case *int64:
+			return strconv.AppendInt(buf, *n, 10), true
+		case *int:
+			return strconv.AppendInt(buf, int64(*n), 10), true
+		}
+		return buf, false
 	case kindNumber:
-		if s := v.String(); s != "" {
+		if s := *v.(*catalogue.Number); s != "" {
 			return append(buf, s...), true
 		}
 		return append(buf, "null"...), true
 	case kindJSONValue:
-		b := v.Bytes()
+		b := *v.(*catalogue.JSONValue)
 		if len(b) == 0 {
 			return append(buf, "null"...), true
 		}
@@ -430,16 +412,21 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 		}
 		return append(buf, out...), true
 	case kindPointer:
-		if v.IsNil() {
+		if p.typ.isNil(v) {
 			return append(buf, "null"...), !p.nonNull
 		}
-		return ex.write(buf, v.Elem(), p.elem)
+		return ex.write(buf, v, p.elem)
 	case kindSlice:
-		if v.IsNil() && !p.nonNull {
+		t := p.typ
+		if t.isNil(v) && !p.nonNull {
 			return append(buf, "null"...), true
 		}
 		buf = append(buf, '[')
-		for i := range v.Len() {
+		n := 0
+		if v != nil {
+			n = t.Len(v)
+		}
+		for i := range n {
 			if ex.step(len(buf)) {
 				return buf, false
 			}
@@ -447,7 +434,7 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 				buf = append(buf, ',')
 			}
 			var ok bool
-			if buf, ok = ex.write(buf, v.Index(i), p.elem); !ok {
+			if buf, ok = ex.write(buf, t.Index(v, i), p.elem); !ok {
 				return buf, false
 			}
 		}
@@ -468,11 +455,7 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 			case f.ref != nil:
 				buf, ok = ex.writeRef(buf, v, f.ref)
 			default:
-				fv, found := ex.fieldValue(v, f)
-				if !found {
-					return buf, false
-				}
-				buf, ok = ex.write(buf, fv, f.value)
+				buf, ok = ex.write(buf, ex.fieldValue(v, f), f.value)
 			}
 			if !ok {
 				return buf, false
@@ -485,10 +468,10 @@ func (ex *execution) write(buf []byte, v reflect.Value, p *valuePlan) ([]byte, b
 
 // writeRef appends the record a reference of the struct v names: as kept
 // for the snapshot, or written and then kept.
-func (ex *execution) writeRef(buf []byte, v reflect.Value, r *refPlan) ([]byte, bool) {
-	id, found := ex.refID(r, v)
+func (ex *execution) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
+	id, found := r.id(ex.snap, v)
 	if !found {
-		return ex.write(buf, reflect.Zero(recordType(r.kind)), r.target)
+		return ex.write(buf, nil, r.target)
 	}
 	key := fragmentKey{r.sel, id}
 	if ex.fragments != nil {
@@ -496,10 +479,7 @@ func (ex *execution) writeRef(buf []byte, v reflect.Value, r *refPlan) ([]byte, 
 			return append(buf, b...), true
 		}
 	}
-	rec, done := ex.lookup(r.kind, id)
-	if !done || !rec.IsValid() {
-		rec = reflect.Zero(recordType(r.kind))
-	}
+	rec, _ := ex.lookup(r.kind, id) // nil, null, if not loaded
 	start := len(buf)
 	buf, ok := ex.write(buf, rec, r.target)
 	if ok && ex.fragments != nil {

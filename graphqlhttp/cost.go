@@ -2,7 +2,6 @@ package graphqlhttp
 
 import (
 	"context"
-	"reflect"
 	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -97,7 +96,7 @@ func newCoster(schema *ast.Schema) *coster {
 // once for an operation without variables and kept in the memo of its
 // document.
 func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Lengths) int {
-	if memo == nil || len(oc.Operation.VariableDefinitions) > 0 || lengths != nil && !reflect.TypeOf(lengths).Comparable() {
+	if memo == nil || len(oc.Operation.VariableDefinitions) > 0 || !keyable(lengths) {
 		return c.operation(oc, lengths)
 	}
 	key := costKey{oc.OperationName, lengths}
@@ -108,6 +107,18 @@ func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Length
 	// The key and the int, each boxed in an interface of the memo.
 	memo.Store(key, cost, heapSize(int64(unsafe.Sizeof(key)))+8)
 	return cost
+}
+
+// keyable reports whether v can be part of a memo's key: comparing a
+// value whose dynamic type is not comparable (a map, say) panics, where
+// a pointer, as the resolvers' Lengths is, compares by identity.
+func keyable(v any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return v == v
 }
 
 // operation returns the cost of oc's operation, saturated (at saturated,

@@ -54,3 +54,13 @@ func BenchmarkNestedQuery(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLengthsOf measures the cost limit's walk of a whole snapshot
+// for its lists' longest lengths, done once per snapshot.
+func BenchmarkLengthsOf(b *testing.B) {
+	snap := embedded(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		resolvers.LengthsOf(snap)
+	}
+}

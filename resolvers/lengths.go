@@ -2,23 +2,22 @@ package resolvers
 
 import (
 	"context"
-	"reflect"
-	"strings"
 
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // listLengths is the longest list each list field of the schema holds in
 // one snapshot, keyed "Type.field": what the cost limit multiplies by (see
-// graphqlhttp/cost.go). It is read off the records themselves, so it
-// needs no table of its own: a record type's list fields are its slice
-// fields, named by their json tags as gqlgen's autobind names them, and
-// its reverse relations are catalogue.Relations.
+// graphqlhttp/cost.go). It is read off the records themselves, through
+// the types gqlgen binds them to (bindings, generated), so it needs no
+// table of its own: a record type's list fields are its fields of a list
+// type, its reverse relations among them.
 type listLengths map[string]int
 
 func (l listLengths) Longest(typeName, field string) (int, bool) {
@@ -31,21 +30,20 @@ func lengthsOf(s *catalogue.Snapshot) listLengths {
 	w := lengthWalker{snap: s, out: listLengths{
 		// A change names at most every collection.
 		"CatalogueChange.collections": int(catalogue.NumCollections),
-	}, shapes: map[reflect.Type][]lengthField{}}
+	}, shapes: map[*engine.Type][]lengthField{}}
 	for c := range catalogue.NumCollections {
 		p := s.Part(c)
 		if p == nil {
 			// Its record type's fields are still known lists, of length 0.
 			continue
 		}
-		records := reflect.ValueOf(p.Records())
-		w.shape(records.Type().Elem())
-		for i := range records.Len() {
-			w.walk(records.Index(i))
+		if t, records := recordsOf(p); t != nil {
+			w.shape(t)
+			w.walk(records, t)
 		}
 	}
-	for _, k := range catalogue.Kinds {
-		w.shape(k.GoType.Elem())
+	for _, t := range bindings.kinds {
+		w.shape(t)
 	}
 	return w.out
 }
@@ -53,26 +51,22 @@ func lengthsOf(s *catalogue.Snapshot) listLengths {
 type lengthWalker struct {
 	snap   *catalogue.Snapshot
 	out    listLengths
-	shapes map[reflect.Type][]lengthField
+	shapes map[*engine.Type][]lengthField
 }
 
 // lengthField is a field of a struct that is, or may hold, a list.
 type lengthField struct {
 	key   string // "Type.field", for a list
-	index []int
-	typ   reflect.Type
-	// relation is set for a reverse relation, read by the record's id
-	// at index.
-	relation func(s *catalogue.Snapshot, id int64) any
+	field engine.Field
 }
 
 // shape returns the fields of struct type t worth walking, noting each
 // list field of t, and of the structs under it, at length 0.
-func (w *lengthWalker) shape(t reflect.Type) []lengthField {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-		t = t.Elem()
+func (w *lengthWalker) shape(t *engine.Type) []lengthField {
+	for t.Kind == engine.Pointer || t.Kind == engine.List {
+		t = t.Elem
 	}
-	if t.Kind() != reflect.Struct || t == numberType || t == jsonValueType {
+	if t.Kind != engine.Struct {
 		return nil
 	}
 	if fields, seen := w.shapes[t]; seen {
@@ -80,67 +74,69 @@ func (w *lengthWalker) shape(t reflect.Type) []lengthField {
 	}
 	w.shapes[t] = nil // a type that holds itself
 	var fields []lengthField
-	for _, sf := range reflect.VisibleFields(t) {
-		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		if !sf.IsExported() || name == "" || name == "-" {
-			continue
+	for name, f := range t.Fields {
+		if f.Ref != nil {
+			continue // a record, walked with its collection
 		}
-		ft := sf.Type
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
+		ft := f.Type
+		for ft.Kind == engine.Pointer {
+			ft = ft.Elem
 		}
 		switch {
-		case ft.Kind() == reflect.Slice && ft != jsonValueType:
-			key := t.Name() + "." + name
+		case ft.Kind == engine.List:
+			key := t.Object + "." + name
 			w.out[key] = max(w.out[key], 0)
-			fields = append(fields, lengthField{key: key, index: sf.Index, typ: sf.Type})
-			w.shape(ft.Elem())
-		case ft.Kind() == reflect.Struct && ft != numberType && len(w.shape(ft)) > 0:
-			fields = append(fields, lengthField{index: sf.Index, typ: sf.Type})
+			fields = append(fields, lengthField{key: key, field: f})
+			if f.Relation == nil {
+				w.shape(ft.Elem)
+			}
+		case ft.Kind == engine.Struct && len(w.shape(ft)) > 0:
+			fields = append(fields, lengthField{field: f})
 		}
-	}
-	for _, rel := range relationsOf[t] {
-		key := rel.Owner + "." + rel.Field
-		w.out[key] = max(w.out[key], 0)
-		idField, _ := t.FieldByName("ID")
-		fields = append(fields, lengthField{key: key, index: idField.Index, relation: rel.List})
 	}
 	w.shapes[t] = fields
 	return fields
 }
 
-// walk notes the lists under v.
-func (w *lengthWalker) walk(v reflect.Value) {
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
+// walk notes the lists under v, a value of t.
+func (w *lengthWalker) walk(v any, t *engine.Type) {
+	switch t.Kind {
+	case engine.Pointer:
+		if v != nil && !t.IsNil(v) {
+			w.walk(v, t.Elem)
+		}
+	case engine.List:
+		if v == nil {
 			return
 		}
-		v = v.Elem()
-	}
-	switch v.Kind() {
-	case reflect.Slice:
-		for i := range v.Len() {
-			w.walk(v.Index(i))
+		for i := range t.Len(v) {
+			w.walk(t.Index(v, i), t.Elem)
 		}
-	case reflect.Struct:
-		for _, f := range w.shapes[v.Type()] {
-			fv := v.FieldByIndex(f.index)
-			if f.relation != nil {
-				if n := reflect.ValueOf(f.relation(w.snap, fv.Int())).Len(); n > w.out[f.key] {
-					w.out[f.key] = n
-				}
+	case engine.Struct:
+		for _, f := range w.shapes[t] {
+			if f.field.Relation != nil {
+				w.note(f.key, f.field.Relation(w.snap, v), f.field.Type)
 				continue
 			}
+			fv := f.field.Get(v)
 			if f.key != "" {
-				for fv.Kind() == reflect.Pointer && !fv.IsNil() {
-					fv = fv.Elem()
-				}
-				if fv.Kind() == reflect.Slice && fv.Len() > w.out[f.key] {
-					w.out[f.key] = fv.Len()
-				}
+				w.note(f.key, fv, f.field.Type)
 			}
-			w.walk(fv)
+			w.walk(fv, f.field.Type)
 		}
+	}
+}
+
+// note keeps the length of the list v, of t or a pointer to it.
+func (w *lengthWalker) note(key string, v any, t *engine.Type) {
+	for t.Kind == engine.Pointer {
+		if v == nil || t.IsNil(v) {
+			return
+		}
+		t = t.Elem
+	}
+	if n := t.Len(v); n > w.out[key] {
+		w.out[key] = n
 	}
 }
 

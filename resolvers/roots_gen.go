@@ -4,9 +4,7 @@ package resolvers
 
 import (
 	"context"
-	"reflect"
 
-	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph/model"
 )
@@ -15,7 +13,7 @@ import (
 func (r *Resolver) RootFields() map[string]engine.Root {
 	q := r.Query()
 	return map[string]engine.Root{
-		"items": {Type: reflect.TypeFor[*model.Connection[catalogue.Item]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"items": {Type: bindings.ptr_ItemConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -46,7 +44,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"item": {Type: reflect.TypeFor[*catalogue.Item](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"item": {Type: bindings.ptr_Item, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -57,7 +55,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"monsters": {Type: reflect.TypeFor[*model.Connection[catalogue.Monster]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"monsters": {Type: bindings.ptr_MonsterConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -88,7 +86,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"monster": {Type: reflect.TypeFor[*catalogue.Monster](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"monster": {Type: bindings.ptr_Monster, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -99,7 +97,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"secretRares": {Type: reflect.TypeFor[*model.Connection[catalogue.SecretRare]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"secretRares": {Type: bindings.ptr_SecretRareConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -130,7 +128,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"secretRare": {Type: reflect.TypeFor[*catalogue.SecretRare](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"secretRare": {Type: bindings.ptr_SecretRare, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -141,7 +139,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"worldBosses": {Type: reflect.TypeFor[*model.Connection[catalogue.WorldBoss]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"worldBosses": {Type: bindings.ptr_WorldBossConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -172,7 +170,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"worldBoss": {Type: reflect.TypeFor[*catalogue.WorldBoss](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"worldBoss": {Type: bindings.ptr_WorldBoss, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -183,7 +181,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"quests": {Type: reflect.TypeFor[*model.Connection[catalogue.Quest]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"quests": {Type: bindings.ptr_QuestConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -214,7 +212,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"quest": {Type: reflect.TypeFor[*catalogue.Quest](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"quest": {Type: bindings.ptr_Quest, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -225,7 +223,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"baseCamps": {Type: reflect.TypeFor[*model.Connection[catalogue.BaseCamp]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"baseCamps": {Type: bindings.ptr_BaseCampConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -256,7 +254,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"baseCamp": {Type: reflect.TypeFor[*catalogue.BaseCamp](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"baseCamp": {Type: bindings.ptr_BaseCamp, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -267,7 +265,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"discoveryLocations": {Type: reflect.TypeFor[*model.Connection[catalogue.DiscoveryLocation]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"discoveryLocations": {Type: bindings.ptr_DiscoveryLocationConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -298,7 +296,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"discoveryLocation": {Type: reflect.TypeFor[*catalogue.DiscoveryLocation](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"discoveryLocation": {Type: bindings.ptr_DiscoveryLocation, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -309,7 +307,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"miningRocks": {Type: reflect.TypeFor[*model.Connection[catalogue.MiningRock]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"miningRocks": {Type: bindings.ptr_MiningRockConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -340,7 +338,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"miningRock": {Type: reflect.TypeFor[*catalogue.MiningRock](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"miningRock": {Type: bindings.ptr_MiningRock, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -351,7 +349,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"cookingRecipes": {Type: reflect.TypeFor[*model.Connection[catalogue.CookingRecipe]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"cookingRecipes": {Type: bindings.ptr_CookingRecipeConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -382,7 +380,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"cookingRecipe": {Type: reflect.TypeFor[*catalogue.CookingRecipe](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"cookingRecipe": {Type: bindings.ptr_CookingRecipe, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -393,7 +391,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"farmingSeeds": {Type: reflect.TypeFor[*model.Connection[catalogue.FarmingSeed]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"farmingSeeds": {Type: bindings.ptr_FarmingSeedConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -424,7 +422,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"farmingSeed": {Type: reflect.TypeFor[*catalogue.FarmingSeed](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"farmingSeed": {Type: bindings.ptr_FarmingSeed, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -435,7 +433,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"forestryTrees": {Type: reflect.TypeFor[*model.Connection[catalogue.ForestryTree]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"forestryTrees": {Type: bindings.ptr_ForestryTreeConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -466,7 +464,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"forestryTree": {Type: reflect.TypeFor[*catalogue.ForestryTree](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"forestryTree": {Type: bindings.ptr_ForestryTree, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -477,7 +475,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"fletchingRecipes": {Type: reflect.TypeFor[*model.Connection[catalogue.FletchingRecipe]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"fletchingRecipes": {Type: bindings.ptr_FletchingRecipeConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -508,7 +506,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"fletchingRecipe": {Type: reflect.TypeFor[*catalogue.FletchingRecipe](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"fletchingRecipe": {Type: bindings.ptr_FletchingRecipe, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err
@@ -519,7 +517,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"eventChests": {Type: reflect.TypeFor[*model.Connection[catalogue.EventChest]](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"eventChests": {Type: bindings.ptr_EventChestConnection, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aFirst, err := optionalIntArgument(args, "first")
 			if err != nil {
 				return nil, err
@@ -550,7 +548,7 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
-		"eventChest": {Type: reflect.TypeFor[*catalogue.EventChest](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+		"eventChest": {Type: bindings.ptr_EventChest, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 			aId, err := intArgument(args, "id")
 			if err != nil {
 				return nil, err

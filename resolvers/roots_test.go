@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graph/model"
 	"github.com/catalogue-gateway/gateway/loader"
@@ -111,8 +111,10 @@ func TestRootFieldsCallTheResolver(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if typ := r.RootFields()["items"].Type; reflect.TypeOf(got) != typ {
-				t.Errorf("items answered a %T, its Root says %v", got, typ)
+			// The engine reads the answer by the Root's Type.
+			if typ := r.RootFields()["items"].Type; typ.Kind != engine.Pointer || typ.IsNil(got) ||
+				*typ.Elem.Fields["totalCount"].Get(got).(*int) != want.TotalCount {
+				t.Errorf("items answered a %T, which its Root's Type %s does not read", got, typ.Name)
 			}
 			if diff := cmp.Diff(pageOf(t, want), pageOf(t, got)); diff != "" {
 				t.Errorf("(-resolver +RootFields)\n%s", diff)
@@ -127,8 +129,9 @@ func TestRootFieldsCallTheResolver(t *testing.T) {
 	})
 	t.Run("record", func(t *testing.T) {
 		got, err := r.RootFields()["item"].Resolve(ctx, argsOf(t, `{ item(id: 1) { id } }`, ""))
-		if reflect.TypeOf(got) != r.RootFields()["item"].Type {
-			t.Errorf("item answered a %T, its Root says %v", got, r.RootFields()["item"].Type)
+		if typ := r.RootFields()["item"].Type; typ.Kind != engine.Pointer || typ.IsNil(got) ||
+			*typ.Elem.Fields["id"].Get(got).(*int64) != 1 {
+			t.Errorf("item answered a %T, which its Root's Type %s does not read", got, typ.Name)
 		}
 		if it, ok := got.(*catalogue.Item); err != nil || !ok || it.ID != 1 {
 			t.Errorf("item(id: 1) = %#v, %v", got, err)

@@ -3,7 +3,9 @@
 // graph/refgraph.graphqls) into code: the bodies of the resolvers of the
 // fields that carry them, and the Go files every other user of the graph
 // reads (the catalogue's kinds, references, relations and integrity walk;
-// the loaders; the root fields' argument decoding). graph/gqlgen runs it.
+// the loaders; the root fields' argument decoding), and, from gqlgen's own
+// binding decisions, the engine's typed readers of every field
+// (accessors.go). graph/gqlgen runs it.
 //
 // The graph is written once, in the schema; nothing it derives is written
 // by hand.
@@ -12,7 +14,6 @@ package refgraph
 import (
 	"fmt"
 	"go/types"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -129,9 +130,16 @@ func (p position) less(q position) bool {
 	return p.line < q.line
 }
 
-// goTypes gives the Go type an object type binds to: a named struct of the
-// catalogue package, or nil.
-type goTypes func(typeName string) types.Type
+// goTypes is what gqlgen bound the schema's object types to (the plugin
+// reads its codegen.Data): the generator binds nothing itself.
+type goTypes struct {
+	// of gives the Go type an object type binds to: a named struct of the
+	// catalogue package, or nil.
+	of func(typeName string) types.Type
+	// field gives the Go struct field a field of typeName reads, or nil
+	// for a field gqlgen resolves (or one the type lacks).
+	field func(typeName, field string) *goField
+}
 
 // read builds the graph from the schema's directives.
 func read(schema *ast.Schema, bound goTypes) (*graph, error) {
@@ -151,7 +159,7 @@ func read(schema *ast.Schema, bound goTypes) (*graph, error) {
 			continue
 		}
 		rec := &record{name: def.Name, collection: stringArg(d, "collection"), pos: posOf(def.Position)}
-		named, ok := bound(def.Name).(*types.Named)
+		named, ok := bound.of(def.Name).(*types.Named)
 		if !ok {
 			return nil, fmt.Errorf("%s: @record on a type bound to no Go struct", def.Name)
 		}
@@ -230,48 +238,13 @@ type reader struct {
 	refs    map[string]*reference
 }
 
-// bind finds the Go field a plain GraphQL field of typeName reads, as
-// gqlgen's autobind does with struct_tag json: the field whose json tag
-// names it, else the field of that name.
+// bind finds the Go struct field a plain GraphQL field of typeName reads,
+// as gqlgen bound it.
 func (r *reader) bind(typeName, field string) (*goField, error) {
-	t := r.bound(typeName)
-	if t == nil {
-		return nil, fmt.Errorf("%s is bound to no Go type", typeName)
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil, fmt.Errorf("%s is not bound to a Go struct", typeName)
-	}
-	if f := fieldByTag(st, field); f != nil {
+	if f := r.bound.field(typeName, field); f != nil {
 		return f, nil
 	}
-	for i := range st.NumFields() {
-		if v := st.Field(i); v.Exported() && strings.EqualFold(v.Name(), field) {
-			return &goField{gql: field, name: v.Name(), typ: v.Type()}, nil
-		}
-	}
-	return nil, fmt.Errorf("%s.%s binds to no field of its Go struct", typeName, field)
-}
-
-func fieldByTag(st *types.Struct, name string) *goField {
-	for i := range st.NumFields() {
-		v := st.Field(i)
-		if !v.Exported() {
-			continue
-		}
-		tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("json"), ",")
-		if tag == name {
-			return &goField{gql: name, name: v.Name(), typ: v.Type()}
-		}
-		if v.Embedded() && tag == "" {
-			if inner, ok := v.Type().Underlying().(*types.Struct); ok {
-				if f := fieldByTag(inner, name); f != nil {
-					return f
-				}
-			}
-		}
-	}
-	return nil
+	return nil, fmt.Errorf("%s.%s binds to no field of its Go struct (gqlgen resolves it, or the type has no such field)", typeName, field)
 }
 
 func (r *reader) reference(def *ast.Definition, f *ast.FieldDefinition, d *ast.Directive) (*reference, error) {
@@ -283,7 +256,7 @@ func (r *reader) reference(def *ast.Definition, f *ast.FieldDefinition, d *ast.D
 	if f.Type.NonNull {
 		return nil, fmt.Errorf("%s: @ref on a non-null field: a dangling reference must be null", where)
 	}
-	owner, ok := r.bound(def.Name).(*types.Named)
+	owner, ok := r.bound.of(def.Name).(*types.Named)
 	if !ok {
 		return nil, fmt.Errorf("%s: owner bound to no Go struct", where)
 	}

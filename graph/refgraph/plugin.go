@@ -44,10 +44,8 @@ func (p *Plugin) Implement(prev string, f *codegen.Field) string {
 	case f.FieldDefinition.Directives.ForName("reverse") != nil, f.FieldDefinition.Directives.ForName("follow") != nil:
 		rel := relation{owner: &record{name: f.Object.Name}, field: f.Name}
 		id := "ID"
-		if st, ok := f.Object.Type.Underlying().(*types.Struct); ok {
-			if gf := fieldByTag(st, "id"); gf != nil {
-				id = gf.name
-			}
+		if gf := boundField(f.Object, "id"); gf != nil {
+			id = gf.GoFieldName
 		}
 		return fmt.Sprintf("return related(ctx, (*catalogue.Snapshot).%s, obj.%s)", rel.method(), id)
 	case prev != "":
@@ -58,24 +56,49 @@ func (p *Plugin) Implement(prev string, f *codegen.Field) string {
 
 // GenerateCode writes the files derived from the graph.
 func (p *Plugin) GenerateCode(data *codegen.Data) error {
-	objects := map[string]types.Type{}
-	for _, o := range data.Objects {
-		objects[o.Name] = o.Type
-	}
-	bound := func(name string) types.Type {
-		t := objects[name]
-		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == p.opts.CataloguePath {
-			return t
-		}
-		return nil
-	}
-	files, err := p.files(data, bound)
+	files, err := p.files(data, p.bindings(data))
 	if err != nil {
 		return err
 	}
 	for name, src := range files {
 		if err := write(name, src); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// bindings are gqlgen's binding decisions, as the graph's reader asks
+// for them.
+func (p *Plugin) bindings(data *codegen.Data) goTypes {
+	return goTypes{
+		of: func(name string) types.Type {
+			o := data.Objects.ByName(name)
+			if o == nil {
+				return nil
+			}
+			if n, ok := o.Type.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == p.opts.CataloguePath {
+				return o.Type
+			}
+			return nil
+		},
+		field: func(typeName, name string) *goField {
+			if o := data.Objects.ByName(typeName); o != nil {
+				if f := boundField(o, name); f != nil {
+					return &goField{gql: name, name: f.GoFieldName, typ: f.TypeReference.GO}
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// boundField is the field name of o if gqlgen bound it to a Go struct
+// field, else nil.
+func boundField(o *codegen.Object, name string) *codegen.Field {
+	for _, f := range o.Fields {
+		if f.Name == name && !f.IsResolver && f.GoFieldType == codegen.GoFieldVariable {
+			return f
 		}
 	}
 	return nil
@@ -95,13 +118,17 @@ func (p *Plugin) files(data *codegen.Data, bound goTypes) (map[string]string, er
 		filepath.Join(p.opts.Catalogue, "refgraph_gen.go"): g.catalogueFile(occs),
 		filepath.Join(p.opts.Loader, "kinds_gen.go"):       g.loaderFile(p.opts.CataloguePath),
 	}
+	// The root fields, and the types they and the records bind to, in
+	// one table the roots name theirs from.
+	acc := newAccessors(data, g, p.opts.ResolversPath, p.opts.CataloguePath)
 	if data.QueryRoot != nil {
-		src, err := rootsFile(data.QueryRoot, p.opts.ResolversPath)
+		roots, err := rootsFile(data.QueryRoot, acc)
 		if err != nil {
 			return nil, err
 		}
-		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = src
+		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = roots
 	}
+	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = acc.bindingsFile(acc.records())
 	return files, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -67,12 +68,7 @@ func generate(t *testing.T, schema string) (catalogueSrc, loaderSrc string, s *g
 	if err != nil {
 		t.Fatal(err)
 	}
-	bound = func(name string) types.Type {
-		if o := pkg.Scope().Lookup(name); o != nil {
-			return o.Type()
-		}
-		return nil
-	}
+	bound = fakeBindings(pkg)
 	g, err := read(s, bound)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +84,35 @@ func generate(t *testing.T, schema string) (catalogueSrc, loaderSrc string, s *g
 		}
 	}
 	return cat, lo, s, bound
+}
+
+// fakeBindings stands for gqlgen's bindings over pkg, which these tests
+// do not run: an object type binds to the struct of its name, a field to
+// the struct field whose json tag names it (gqlgen's autobind with
+// struct_tag json, as far as fakeCatalogue needs).
+func fakeBindings(pkg *types.Package) goTypes {
+	of := func(name string) types.Type {
+		if o := pkg.Scope().Lookup(name); o != nil {
+			return o.Type()
+		}
+		return nil
+	}
+	return goTypes{of: of, field: func(typeName, name string) *goField {
+		t := of(typeName)
+		if t == nil {
+			return nil
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		for i := range st.NumFields() {
+			if tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("json"), ","); tag == name {
+				return &goField{gql: name, name: st.Field(i).Name(), typ: st.Field(i).Type()}
+			}
+		}
+		return nil
+	}}
 }
 
 // TestOneLineAddsAReference: a @ref added to the schema, one line, gives
@@ -114,7 +139,7 @@ func TestOneLineAddsAReference(t *testing.T) {
 	}
 	def := s.Types["Box"]
 	body := New(Options{}).Implement("", &codegen.Field{FieldDefinition: def.Fields.ForName("item"),
-		Object: &codegen.Object{Definition: def, Type: bound("Box")}})
+		Object: &codegen.Object{Definition: def, Type: bound.of("Box")}})
 	if want := "return loader.ItemRef(ctx, catalogue.RefBoxItem, obj)"; body != want {
 		t.Errorf("Box.item's resolver is %q, want %q", body, want)
 	}
@@ -135,7 +160,7 @@ func TestOneLineAddsAReference(t *testing.T) {
 	}
 	def = s.Types["Item"]
 	body = New(Options{}).Implement("", &codegen.Field{FieldDefinition: def.Fields.ForName("inBoxes"),
-		Object: &codegen.Object{Definition: def, Type: bound("Item")}})
+		Object: &codegen.Object{Definition: def, Type: bound.of("Item")}})
 	if want := "return related(ctx, (*catalogue.Snapshot).ItemInBoxes, obj.ID)"; body != want {
 		t.Errorf("Item.inBoxes' resolver is %q, want %q", body, want)
 	}

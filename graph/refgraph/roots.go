@@ -3,21 +3,19 @@ package refgraph
 import (
 	"fmt"
 	"go/types"
-	"path"
-	"sort"
 	"strings"
 
 	"github.com/99designs/gqlgen/codegen"
 )
 
-// rootsFile is RootFields: for every Query field, the Go type of its
-// value and a call of the QueryResolver method with its arguments decoded from the map gqlgen's
-// CollectedField.ArgumentMap gives, by the Go types gqlgen bound them to.
-func rootsFile(query *codegen.Object, resolversPath string) (string, error) {
-	imports := map[string]string{"context": "context", "reflect": "reflect",
-		"github.com/catalogue-gateway/gateway/engine": "engine"}
+// rootsFile is RootFields: for every Query field, the engine's type of
+// its value (see accessors) and a call of the QueryResolver method with
+// its arguments decoded from the map gqlgen's CollectedField.ArgumentMap
+// gives, by the Go types gqlgen bound them to.
+func rootsFile(query *codegen.Object, acc *accessors) (string, error) {
+	imports := map[string]string{"context": "context", "github.com/catalogue-gateway/gateway/engine": "engine"}
 	qualify := func(p *types.Package) string {
-		if p.Path() == resolversPath {
+		if p.Path() == acc.pkgPath {
 			return ""
 		}
 		imports[p.Path()] = p.Name()
@@ -29,8 +27,8 @@ func rootsFile(query *codegen.Object, resolversPath string) (string, error) {
 		if strings.HasPrefix(f.Name, "__") || !f.IsResolver {
 			continue
 		}
-		w("\t\t%q: {Type: reflect.TypeFor[%s](), Resolve: func(ctx context.Context, args map[string]any) (any, error) {\n",
-			f.Name, types.TypeString(f.TypeReference.GO, qualify))
+		w("\t\t%q: {Type: bindings.%s, Resolve: func(ctx context.Context, args map[string]any) (any, error) {\n",
+			f.Name, acc.typeOf(f.TypeReference.GO, f.Type).name)
 		var names []string
 		for _, a := range f.Args {
 			decode, err := argDecoder(a.TypeReference.GO, qualify)
@@ -46,36 +44,16 @@ func rootsFile(query *codegen.Object, resolversPath string) (string, error) {
 			// A nil *T in an any is not == nil: callers test for null.
 			w("\t\t\tres, err := %s\n\t\t\tif res == nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\t\t\treturn res, err\n", call)
 		} else {
-			w("\t\t\treturn %s\n", call)
+			// The engine reads a value that is not a pointer by its address.
+			w("\t\t\tres, err := %s\n\t\t\treturn &res, err\n", call)
 		}
 		w("\t\t}},\n")
 	}
 	var b strings.Builder
-	b.WriteString(header)
-	b.WriteString("package " + path.Base(resolversPath) + "\n\nimport (\n")
-	// The standard library first, then the rest, as goimports groups them.
-	var std, others []string
-	for p := range imports {
-		if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") {
-			others = append(others, p)
-		} else {
-			std = append(std, p)
-		}
-	}
-	sort.Strings(std)
-	sort.Strings(others)
-	for _, p := range std {
-		fmt.Fprintf(&b, "\t%q\n", p)
-	}
-	b.WriteString("\n")
-	for _, p := range others {
-		fmt.Fprintf(&b, "\t%q\n", p)
-	}
-	b.WriteString(")\n\n")
 	b.WriteString("// RootFields returns every Query field as the engine calls it, by name.\nfunc (r *Resolver) RootFields() map[string]engine.Root {\n\tq := r.Query()\n\treturn map[string]engine.Root{\n")
 	b.WriteString(body.String())
 	b.WriteString("\t}\n}\n")
-	return b.String(), nil
+	return goFile(acc.pkgPath, imports, header, b.String()), nil
 }
 
 // argDecoder names the function of resolvers/roots.go that decodes an
