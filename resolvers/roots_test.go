@@ -76,7 +76,7 @@ func pageOf(t *testing.T, v any) itemPage {
 	if !ok {
 		t.Fatalf("got a %T, not a page of items", v)
 	}
-	p := itemPage{Total: c.TotalCount, Next: c.PageInfo.HasNextPage, Previous: c.PageInfo.HasPreviousPage}
+	p := itemPage{Total: c.TotalCount(), Next: c.PageInfo.HasNextPage, Previous: c.PageInfo.HasPreviousPage}
 	for _, n := range c.Nodes {
 		p.IDs = append(p.IDs, n.ID)
 	}
