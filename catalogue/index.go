@@ -35,6 +35,7 @@ type Query struct {
 type Index struct {
 	n      int
 	names  []string // lower-cased name by position; nil when there is none
+	grams  []uint64 // by position: the bigrams of the lower-cased name, hashed
 	equal  map[string]*equalColumn
 	nums   map[string][]float64 // field → value by position; NaN when missing
 	orders map[string]*ordering
@@ -83,9 +84,10 @@ func buildIndex[T any](t *Table[T], spec indexSpec[T]) *Index {
 		orders: map[string]*ordering{},
 	}
 	if spec.name != nil {
-		ix.names = make([]string, n)
+		ix.names, ix.grams = make([]string, n), make([]uint64, n)
 		for i := range n {
 			ix.names[i] = strings.ToLower(spec.name(t.At(i)))
+			ix.grams[i] = bigrams(ix.names[i])
 		}
 	}
 	for _, c := range spec.equal {
@@ -167,6 +169,19 @@ func ranks(order []int32) []int32 {
 	return r
 }
 
+// bigrams returns the set of s's pairs of consecutive bytes, each hashed
+// to one of 64 bits. A name that contains a text holds every pair the
+// text holds, so a name whose set lacks one of the text's cannot contain
+// it: one AND rules out nearly every name a rare term is not in, before
+// strings.Contains reads any.
+func bigrams(s string) uint64 {
+	var set uint64
+	for i := 1; i < len(s); i++ {
+		set |= 1 << ((uint32(s[i-1])<<8 | uint32(s[i])) * 0x9E3779B1 >> 26)
+	}
+	return set
+}
+
 // Orders reports whether the index can order by field.
 func (ix *Index) Orders(field string) bool { _, ok := ix.orders[field]; return ok }
 
@@ -175,6 +190,8 @@ func (ix *Index) Orders(field string) bool { _, ok := ix.orders[field]; return o
 type filter struct {
 	names           []string // nil: no name condition
 	needle          string
+	grams           []uint64 // the names' bigrams
+	need            uint64   // the needle's bigrams
 	equal           []equalTest
 	atLeast, atMost []numTest
 }
@@ -191,7 +208,7 @@ type numTest struct {
 
 // keep reports whether the record at position p meets every condition.
 func (f *filter) keep(p int32) bool {
-	if f.names != nil && !strings.Contains(f.names[p], f.needle) {
+	if f.names != nil && (f.grams[p]&f.need != f.need || !strings.Contains(f.names[p], f.needle)) {
 		return false
 	}
 	for _, t := range f.equal {
@@ -347,6 +364,7 @@ func (ix *Index) Select(q Query) (Selection, error) {
 			return Selection{}, fmt.Errorf("no name to search")
 		}
 		f.names, f.needle = ix.names, strings.ToLower(q.NameContains)
+		f.grams, f.need = ix.grams, bigrams(f.needle)
 	}
 	// The narrowest equality is the candidates, when there is one.
 	var narrowest []int32

@@ -644,6 +644,43 @@ func BenchmarkSelect(b *testing.B) {
 	}
 }
 
+// BenchmarkSelectPage reads a page as a list field does (the first 50 and
+// whether one follows) of items ordered by value, descending, whose name
+// contains a term drawn at random from the words of the items' names: a
+// different term each time, as bench/shapes.sh sends them, most matching
+// fewer than a page (so every record is tested) and some many.
+func BenchmarkSelectPage(b *testing.B) {
+	s := loadEmbedded(b)
+	ix := s.Index(catalogue.Items)
+	seen := map[string]bool{}
+	var terms []string
+	for i := range s.Items().Len() {
+		for _, w := range strings.Fields(strings.ToLower(s.Items().At(i).Name)) {
+			if len(w) >= 3 && !seen[w] {
+				seen[w] = true
+				terms = append(terms, w)
+			}
+		}
+	}
+	slices.Sort(terms)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	for b.Loop() {
+		q := catalogue.Query{NameContains: terms[rng.IntN(len(terms))], OrderBy: "value", Descending: true}
+		sel, err := ix.Select(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		end := sel.Clip(50)
+		for i := range end {
+			_ = sel.At(i)
+		}
+		if end == 0 || sel.Clip(end+1) < end {
+			b.Fatal("a term from a name matched nothing")
+		}
+	}
+}
+
 // The relation bodies: small, but with every way a record can name an item
 // twice, name an item or quest that is not there, or name id 0.
 const (

@@ -3,6 +3,7 @@
 package resolvers
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -341,4 +342,362 @@ func eventChestQuery(f *model.EventChestFilter, o *model.EventChestOrder) (q cat
 		q.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc
 	}
 	return q
+}
+
+// decodeInput decodes m, an input object of the schema as
+// graphql.CollectedField.ArgumentMap gives it, into p, when p is a list's
+// filter or order input; it reports false for any other type.
+func decodeInput(p any, m map[string]any) (bool, error) {
+	switch p := p.(type) {
+	case *model.ItemFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		if v := m["type"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("type: %w", err)
+			}
+			p.Type = &x
+		}
+		if v := m["rarity"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("rarity: %w", err)
+			}
+			p.Rarity = &x
+		}
+		if v := m["tradable"]; v != nil {
+			x, err := boolValue(v)
+			if err != nil {
+				return true, fmt.Errorf("tradable: %w", err)
+			}
+			p.Tradable = &x
+		}
+		return true, nil
+	case *model.ItemOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.MonsterFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		if v := m["area"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("area: %w", err)
+			}
+			p.Area = &x
+		}
+		if v := m["isGod"]; v != nil {
+			x, err := boolValue(v)
+			if err != nil {
+				return true, fmt.Errorf("isGod: %w", err)
+			}
+			p.IsGod = &x
+		}
+		if v := m["combatLevelMin"]; v != nil {
+			x, err := floatValue(v)
+			if err != nil {
+				return true, fmt.Errorf("combatLevelMin: %w", err)
+			}
+			p.CombatLevelMin = &x
+		}
+		if v := m["combatLevelMax"]; v != nil {
+			x, err := floatValue(v)
+			if err != nil {
+				return true, fmt.Errorf("combatLevelMax: %w", err)
+			}
+			p.CombatLevelMax = &x
+		}
+		return true, nil
+	case *model.MonsterOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.SecretRareFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.SecretRareOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.WorldBossFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		if v := m["status"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("status: %w", err)
+			}
+			p.Status = &x
+		}
+		return true, nil
+	case *model.WorldBossOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.QuestFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		if v := m["questSeries"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("questSeries: %w", err)
+			}
+			p.QuestSeries = &x
+		}
+		return true, nil
+	case *model.QuestOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.BaseCampFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.BaseCampOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.DiscoveryLocationFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.DiscoveryLocationOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.MiningRockFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.MiningRockOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.CookingRecipeFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.CookingRecipeOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.FarmingSeedFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.FarmingSeedOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.ForestryTreeFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.ForestryTreeOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.FletchingRecipeFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.FletchingRecipeOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	case *model.EventChestFilter:
+		if v := m["nameContains"]; v != nil {
+			x, err := stringValue(v)
+			if err != nil {
+				return true, fmt.Errorf("nameContains: %w", err)
+			}
+			p.NameContains = &x
+		}
+		return true, nil
+	case *model.EventChestOrder:
+		if v := m["field"]; v != nil {
+			if err := p.Field.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("field: %w", err)
+			}
+		}
+		if v := m["direction"]; v != nil {
+			p.Direction = new(model.OrderDirection)
+			if err := p.Direction.UnmarshalGQL(v); err != nil {
+				return true, fmt.Errorf("direction: %w", err)
+			}
+		}
+		return true, nil
+	}
+	return false, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/99designs/gqlgen/codegen"
@@ -280,21 +281,31 @@ func (g *graph) filtersCatalogueFile(lists []*list) string {
 // arguments.
 func (l *list) queryFunc() string { return lcFirst(l.rec.name) + "Query" }
 
+// inputField is a field of a filter or order input as the decoder reads
+// it: its name, its Go field, the reader of its value, and whether the
+// Go field is a pointer.
+type inputField struct {
+	name, goName, read string
+	pointer, enum      bool
+	goType             string
+}
+
 // filtersResolversFile is the resolvers' reading of each list's filter
-// and orderBy arguments into a catalogue.Query.
-func filtersResolversFile(lists []*list) string {
+// and orderBy arguments into a catalogue.Query, and the decoding of the
+// inputs from the argument maps the engine is given (decodeInput).
+func filtersResolversFile(lists []*list, fields func(input string) ([]inputField, error)) (string, error) {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	strconv := ""
 	for _, l := range lists {
 		for _, t := range l.tests {
 			if t.test == "equals" && t.gqlTyp == "Boolean" {
-				strconv = "\t\"strconv\"\n\n"
+				strconv = "\t\"strconv\"\n"
 			}
 		}
 	}
 	w(filtersHeader)
-	w("package resolvers\n\nimport (\n%s\t\"github.com/catalogue-gateway/gateway/catalogue\"\n\t\"github.com/catalogue-gateway/gateway/graph/model\"\n)\n\n", strconv)
+	w("package resolvers\n\nimport (\n\t\"fmt\"\n%s\n\t\"github.com/catalogue-gateway/gateway/catalogue\"\n\t\"github.com/catalogue-gateway/gateway/graph/model\"\n)\n\n", strconv)
 	for _, l := range lists {
 		var params []string
 		if l.filter != nil {
@@ -336,7 +347,46 @@ func filtersResolversFile(lists []*list) string {
 		}
 		w("\treturn q\n}\n\n")
 	}
-	return b.String()
+	// The decoders of the inputs, in place of a JSON round trip.
+	w("// decodeInput decodes m, an input object of the schema as\n")
+	w("// graphql.CollectedField.ArgumentMap gives it, into p, when p is a list's\n")
+	w("// filter or order input; it reports false for any other type.\n")
+	w("func decodeInput(p any, m map[string]any) (bool, error) {\n\tswitch p := p.(type) {\n")
+	var inputs []string
+	for _, l := range lists {
+		for _, d := range []*ast.Definition{l.filter, l.order} {
+			if d != nil && !slices.Contains(inputs, d.Name) {
+				inputs = append(inputs, d.Name)
+			}
+		}
+	}
+	for _, in := range inputs {
+		fs, err := fields(in)
+		if err != nil {
+			return "", err
+		}
+		w("\tcase *model.%s:\n", in)
+		for _, f := range fs {
+			w("\t\tif v := m[%q]; v != nil {\n", f.name)
+			switch {
+			case f.enum && f.pointer:
+				w("\t\t\tp.%s = new(%s)\n\t\t\tif err := p.%s.UnmarshalGQL(v); err != nil {\n\t\t\t\treturn true, fmt.Errorf(\"%s: %%w\", err)\n\t\t\t}\n", f.goName, f.goType, f.goName, f.name)
+			case f.enum:
+				w("\t\t\tif err := p.%s.UnmarshalGQL(v); err != nil {\n\t\t\t\treturn true, fmt.Errorf(\"%s: %%w\", err)\n\t\t\t}\n", f.goName, f.name)
+			default:
+				w("\t\t\tx, err := %s(v)\n\t\t\tif err != nil {\n\t\t\t\treturn true, fmt.Errorf(\"%s: %%w\", err)\n\t\t\t}\n", f.read, f.name)
+				if f.pointer {
+					w("\t\t\tp.%s = &x\n", f.goName)
+				} else {
+					w("\t\t\tp.%s = x\n", f.goName)
+				}
+			}
+			w("\t\t}\n")
+		}
+		w("\t\treturn true, nil\n")
+	}
+	w("\t}\n\treturn false, nil\n}\n")
+	return b.String(), nil
 }
 
 // Description is the machine-readable form of the lists' filters and
@@ -429,7 +479,48 @@ func (p *Plugin) filterFiles(data *codegen.Data, g *graph, bound goTypes, files 
 		return err
 	}
 	files[filepath.Join(p.opts.Catalogue, "filters_gen.go")] = g.filtersCatalogueFile(lists)
-	files[filepath.Join(p.opts.Resolvers, "filters_gen.go")] = filtersResolversFile(lists)
+	inputs := map[string]*codegen.Object{}
+	for _, in := range data.Inputs {
+		inputs[in.Name] = in
+	}
+	fields := func(name string) ([]inputField, error) {
+		in := inputs[name]
+		if in == nil {
+			return nil, fmt.Errorf("%s: gqlgen bound no Go type to it", name)
+		}
+		var out []inputField
+		for _, f := range in.Fields {
+			t := f.TypeReference.GO
+			_, pointer := t.(*types.Pointer)
+			if pointer {
+				t = t.(*types.Pointer).Elem()
+			}
+			fd := inputField{name: f.Name, goName: f.GoFieldName, pointer: pointer,
+				goType: types.TypeString(t, func(p *types.Package) string { return p.Name() })}
+			def := data.Schema.Types[f.Type.Name()]
+			switch {
+			case def != nil && def.Kind == ast.Enum:
+				fd.enum = true
+			case f.Type.Elem == nil && f.Type.Name() == "String" && isString(t):
+				fd.read = "stringValue"
+			case f.Type.Elem == nil && f.Type.Name() == "Boolean" && isBasic(t, types.Bool):
+				fd.read = "boolValue"
+			case f.Type.Elem == nil && f.Type.Name() == "Float" && isBasic(t, types.Float64):
+				fd.read = "floatValue"
+			case f.Type.Elem == nil && f.Type.Name() == "Int" && isBasic(t, types.Int):
+				fd.read = "intValue"
+			default:
+				return nil, fmt.Errorf("%s.%s: a %s the filters' decoder does not read", name, f.Name, f.Type)
+			}
+			out = append(out, fd)
+		}
+		return out, nil
+	}
+	src, err := filtersResolversFile(lists, fields)
+	if err != nil {
+		return err
+	}
+	files[filepath.Join(p.opts.Resolvers, "filters_gen.go")] = src
 	files[explorerDescription] = desc
 	return nil
 }
