@@ -98,6 +98,41 @@ func checkFind(t *testing.T, sel catalogue.Selection, n int) {
 	}
 }
 
+// checkRead checks that a selection read as a page is (Clip, then At up
+// to it) and one searched for a record (Find, first) agree with want,
+// the whole selection: each on a fresh selection, so found only as far as
+// it is read.
+func checkRead(t *testing.T, ix *catalogue.Index, q catalogue.Query, want []int, n int, r *rand.Rand) {
+	t.Helper()
+	fresh := func() catalogue.Selection {
+		sel, err := ix.Select(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sel
+	}
+	for range 3 {
+		k := r.IntN(len(want) + 3)
+		sel := fresh()
+		if got := sel.Clip(k); got != min(k, len(want)) {
+			t.Fatalf("Select(%+v).Clip(%d) = %d, want %d", q, k, got, min(k, len(want)))
+		}
+		for i := range min(k, len(want)) {
+			if got := sel.At(i); got != want[i] {
+				t.Fatalf("Select(%+v), read to %d: At(%d) = %d, want %d", q, k, i, got, want[i])
+			}
+		}
+		pos := r.IntN(n+2) - 1
+		if len(want) > 0 && r.IntN(2) == 0 {
+			pos = want[r.IntN(len(want))]
+		}
+		wantPlace, wantOK := slices.Index(want, pos), slices.Contains(want, pos)
+		if got, ok := fresh().Find(pos); ok != wantOK || ok && got != wantPlace {
+			t.Fatalf("Select(%+v), fresh: Find(%d) = %d, %t; want %d, %t", q, pos, got, ok, wantPlace, wantOK)
+		}
+	}
+}
+
 type selectCase struct {
 	name string
 	q    catalogue.Query
@@ -563,6 +598,7 @@ func TestSelectMatchesBruteForce(t *testing.T) {
 			t.Fatalf("%s: Select(%+v) positions (-want +got):\n%s", c.c, q, diff)
 		}
 		checkFind(t, sel, c.o.n)
+		checkRead(t, s.Index(c.c), q, want, c.o.n, r)
 		if len(want) > 0 {
 			matched++
 		}
