@@ -9,8 +9,9 @@ import (
 )
 
 // Query selects and orders the records of one collection. The field names
-// it uses are those the collection's index was built with (see indexes.go);
-// they are the upstream's field names.
+// it uses are those the collection's index was built with: the record
+// type's schema field names, as the schema's @contains, @equals, @atLeast,
+// @atMost and @order directives name them (see filters_gen.go).
 type Query struct {
 	// NameContains keeps records whose name contains it, ignoring case.
 	NameContains string
@@ -28,73 +29,111 @@ type Query struct {
 }
 
 // Index answers Queries over one collection's records by upstream
-// position. It is built once per snapshot.
+// position. It is built once per snapshot, as columns: a Query is
+// compiled against them once, and each record is then tested by slice
+// lookups alone.
 type Index struct {
-	n     int
-	names []string                      // lower-cased name by position
-	equal map[string]map[string][]int32 // field → value → positions, ascending
-	nums  map[string][]float64          // field → value by position; NaN when missing
-	asc   map[string][]int32            // field → positions in ascending order
-	desc  map[string][]int32            // field → positions in descending order
-	rank  map[string][]int32            // field → place in asc, by position
-	drank map[string][]int32            // field → place in desc, by position
+	n      int
+	names  []string // lower-cased name by position; nil when there is none
+	grams  []uint64 // by position: the bigrams of the lower-cased name, hashed
+	equal  map[string]*equalColumn
+	nums   map[string][]float64 // field → value by position; NaN when missing
+	orders map[string]*ordering
 }
 
-// indexSpec says how to index the records of one type.
+// equalColumn is a field tested for equality: each record's value as a
+// code, and the records holding each code.
+type equalColumn struct {
+	codes     []int32          // by position; -1 when missing
+	code      map[string]int32 // value → code
+	positions [][]int32        // code → positions, ascending
+}
+
+// ordering is a field's two orders. Ties keep upstream order in both, and
+// records without the field come last.
+type ordering struct {
+	asc, desc   []int32 // positions in order
+	rank, drank []int32 // place in asc and in desc, by position
+}
+
+// column is one field of a record type, read for the index.
+type column[T, V any] struct {
+	field string
+	get   func(*T) (V, bool) // false when the record has no value
+}
+
+// indexSpec says how to index the records of one type; filters_gen.go
+// writes one per collection from the schema's directives.
 type indexSpec[T any] struct {
+	// name is the field nameContains searches; nil when there is none.
 	name    func(*T) string
-	equal   map[string]func(*T) (string, bool)
-	numeric map[string]func(*T) (float64, bool)
-	// byName lists the string fields records can be ordered by.
-	byName map[string]func(*T) (string, bool)
+	equal   []column[T, string]
+	numeric []column[T, float64] // ranges and numeric orderings
+	// byName are the string fields records can be ordered by.
+	byName []column[T, string]
+	// orders are the fields of numeric orderings (a subset of numeric's).
+	orders []string
 }
 
 func buildIndex[T any](t *Table[T], spec indexSpec[T]) *Index {
 	n := t.Len()
 	ix := &Index{
-		n:     n,
-		names: make([]string, n),
-		equal: map[string]map[string][]int32{},
-		nums:  map[string][]float64{},
-		asc:   map[string][]int32{},
-		desc:  map[string][]int32{},
-		rank:  map[string][]int32{},
-		drank: map[string][]int32{},
+		n:      n,
+		equal:  map[string]*equalColumn{},
+		nums:   map[string][]float64{},
+		orders: map[string]*ordering{},
 	}
-	for i := range n {
-		ix.names[i] = strings.ToLower(spec.name(t.At(i)))
-	}
-	for field, key := range spec.equal {
-		m := map[string][]int32{}
+	if spec.name != nil {
+		ix.names, ix.grams = make([]string, n), make([]uint64, n)
 		for i := range n {
-			if v, ok := key(t.At(i)); ok {
-				m[v] = append(m[v], int32(i))
-			}
+			ix.names[i] = strings.ToLower(spec.name(t.At(i)))
+			ix.grams[i] = bigrams(ix.names[i])
 		}
-		ix.equal[field] = m
 	}
-	for field, key := range spec.numeric {
+	for _, c := range spec.equal {
+		col := &equalColumn{codes: make([]int32, n), code: map[string]int32{}}
+		for i := range n {
+			v, ok := c.get(t.At(i))
+			if !ok {
+				col.codes[i] = -1
+				continue
+			}
+			code, seen := col.code[v]
+			if !seen {
+				code = int32(len(col.positions))
+				col.code[v] = code
+				col.positions = append(col.positions, nil)
+			}
+			col.codes[i] = code
+			col.positions[code] = append(col.positions[code], int32(i))
+		}
+		ix.equal[c.field] = col
+	}
+	for _, c := range spec.numeric {
 		vals := make([]float64, n)
 		for i := range n {
-			v, ok := key(t.At(i))
+			v, ok := c.get(t.At(i))
 			if !ok || math.IsNaN(v) {
 				v = math.NaN()
 			}
 			vals[i] = v
 		}
-		ix.nums[field] = vals
+		ix.nums[c.field] = vals
+	}
+	for _, field := range spec.orders {
+		vals := ix.nums[field]
 		ix.addOrder(field, func(a, b int32) int { return cmp.Compare(vals[a], vals[b]) },
 			func(p int32) bool { return math.IsNaN(vals[p]) })
 	}
-	for field, key := range spec.byName {
+	for _, c := range spec.byName {
 		lower := make([]string, n)
 		exact := make([]string, n)
 		missing := make([]bool, n)
 		for i := range n {
-			v, ok := key(t.At(i))
+			v, ok := c.get(t.At(i))
 			lower[i], exact[i], missing[i] = strings.ToLower(v), v, !ok
 		}
-		ix.addOrder(field, func(a, b int32) int {
+		ix.addOrder(c.field, func(a, b int32) int {
 			return cmp.Or(strings.Compare(lower[a], lower[b]), strings.Compare(exact[a], exact[b]))
 		}, func(p int32) bool { return missing[p] })
 	}
@@ -116,10 +155,9 @@ func (ix *Index) addOrder(field string, compare func(a, b int32) int, missing fu
 	slices.SortStableFunc(asc, compare)
 	desc := slices.Clone(present)
 	slices.SortStableFunc(desc, func(a, b int32) int { return compare(b, a) })
-	ix.asc[field] = append(asc, absent...)
-	ix.desc[field] = append(desc, absent...)
-	ix.rank[field] = ranks(ix.asc[field])
-	ix.drank[field] = ranks(ix.desc[field])
+	o := &ordering{asc: append(asc, absent...), desc: append(desc, absent...)}
+	o.rank, o.drank = ranks(o.asc), ranks(o.desc)
+	ix.orders[field] = o
 }
 
 // ranks inverts an order: the place of each position in it.
@@ -131,161 +169,288 @@ func ranks(order []int32) []int32 {
 	return r
 }
 
+// bigrams returns the set of s's pairs of consecutive bytes, each hashed
+// to one of 64 bits. A name that contains a text holds every pair the
+// text holds, so a name whose set lacks one of the text's cannot contain
+// it: one AND rules out nearly every name a rare term is not in, before
+// strings.Contains reads any.
+func bigrams(s string) uint64 {
+	var set uint64
+	for i := 1; i < len(s); i++ {
+		set |= 1 << ((uint32(s[i-1])<<8 | uint32(s[i])) * 0x9E3779B1 >> 26)
+	}
+	return set
+}
+
+// Orders reports whether the index can order by field.
+func (ix *Index) Orders(field string) bool { _, ok := ix.orders[field]; return ok }
+
+// filter is a Query's conditions compiled against an index: each a slice
+// to look a position up in, so testing a record reads no map.
+type filter struct {
+	names           []string // nil: no name condition
+	needle          string
+	grams           []uint64 // the names' bigrams
+	need            uint64   // the needle's bigrams
+	equal           []equalTest
+	atLeast, atMost []numTest
+}
+
+type equalTest struct {
+	codes []int32
+	code  int32
+}
+
+type numTest struct {
+	vals  []float64
+	bound float64
+}
+
+// keep reports whether the record at position p meets every condition.
+func (f *filter) keep(p int32) bool {
+	if f.names != nil && !strings.Contains(f.names[p], f.needle) {
+		return false // (fill has ruled out names without the needle's bigrams)
+	}
+	for _, t := range f.equal {
+		if t.codes[p] != t.code {
+			return false
+		}
+	}
+	for _, t := range f.atLeast {
+		if !(t.vals[p] >= t.bound) { // NaN, a missing value, fails too
+			return false
+		}
+	}
+	for _, t := range f.atMost {
+		if !(t.vals[p] <= t.bound) {
+			return false
+		}
+	}
+	return true
+}
+
 // Selection is the result of a Query: upstream positions of the matching
-// records, in the query's order.
+// records, in the query's order. A filtered selection is found as it is
+// read: At and Clip test only as many records as reach the place asked
+// for, and only Len (and Find of a record far down) tests them all. Its
+// copies share what was found; it is read by one goroutine at a time.
 type Selection struct {
-	positions []int32
-	all       bool // every record, in upstream order; positions is nil
-	n         int
+	all bool // every record, in upstream order
+	n   int  // with all: the number of records
+	// fixed is the whole selection, when it is known at once.
+	fixed []int32
+	// lazy is the selection found as it is read, when it is not.
+	lazy *pending
 	// rank orders positions: the place of each upstream position in the
 	// ordering. Nil means upstream order.
 	rank []int32
 }
 
-// Len returns the number of records selected.
-func (s Selection) Len() int {
-	if s.all {
-		return s.n
-	}
-	return len(s.positions)
+// pending is a filtered selection as far as it has been read.
+type pending struct {
+	f     filter
+	cand  []int32 // the candidates in order; nil: every position, upstream order
+	ncand int
+	next  int     // candidates tested
+	found []int32 // the positions found so far, in order
+	// byRank: the place of a position among the candidates is its rank
+	// (its position, with no ordering); otherwise the candidates are in
+	// upstream order, and it is found by search.
+	byRank bool
 }
 
-// At returns the upstream position of the i-th selected record.
-func (s Selection) At(i int) int {
-	if s.all {
+// fill tests candidates until k positions are found or none is left.
+func (s *pending) fill(k int) {
+	for len(s.found) < k && s.next < s.ncand {
+		p := int32(s.next)
+		if s.cand != nil {
+			p = s.cand[s.next]
+		}
+		// The bigrams first, here rather than in keep: they rule out
+		// most records, and this way with no call.
+		if s.f.grams != nil && s.f.grams[p]&s.f.need != s.f.need {
+			s.next++
+			continue
+		}
+		if s.f.keep(p) {
+			s.found = append(s.found, p)
+		}
+		s.next++
+	}
+}
+
+// upTo returns the selection's first k positions, or all of them if it
+// holds fewer.
+func (sel Selection) upTo(k int) []int32 {
+	if sel.lazy == nil {
+		return sel.fixed
+	}
+	sel.lazy.fill(k)
+	return sel.lazy.found
+}
+
+// Len returns the number of records selected.
+func (sel Selection) Len() int {
+	if sel.all {
+		return sel.n
+	}
+	return len(sel.upTo(math.MaxInt))
+}
+
+// Clip returns min(k, Len()), testing only as many records as that takes.
+func (sel Selection) Clip(k int) int {
+	if sel.all {
+		return min(k, sel.n)
+	}
+	return min(k, len(sel.upTo(k)))
+}
+
+// At returns the upstream position of the i-th selected record, which
+// must be below Len (or Clip(i+1) must be i+1).
+func (sel Selection) At(i int) int {
+	if sel.all {
 		return i
 	}
-	return int(s.positions[i])
+	return int(sel.upTo(i + 1)[i])
 }
 
 // Find returns the place in the selection of the record at upstream
 // position pos, and false if the selection does not hold it.
-func (s Selection) Find(pos int) (int, bool) {
-	if s.all {
-		return pos, pos >= 0 && pos < s.n
+func (sel Selection) Find(pos int) (int, bool) {
+	if sel.all {
+		return pos, pos >= 0 && pos < sel.n
 	}
-	key := func(p int32) int32 { return p }
-	if s.rank != nil {
-		key = func(p int32) int32 { return s.rank[p] }
-	}
-	if pos < 0 || s.rank != nil && pos >= len(s.rank) {
+	if pos < 0 || pos > math.MaxInt32 || sel.rank != nil && pos >= len(sel.rank) {
 		return 0, false
 	}
-	want := key(int32(pos))
-	i, _ := slices.BinarySearchFunc(s.positions, want, func(p, w int32) int { return cmp.Compare(key(p), w) })
-	if i < len(s.positions) && int(s.positions[i]) == pos {
+	p := int32(pos)
+	found := sel.fixed
+	if s := sel.lazy; s != nil {
+		// Test candidates up to pos's place among them, no further.
+		var place int
+		switch {
+		case s.byRank && sel.rank != nil:
+			place = int(sel.rank[p])
+		case s.byRank:
+			place = pos
+		default:
+			var ok bool
+			if place, ok = slices.BinarySearch(s.cand, p); !ok {
+				return 0, false
+			}
+		}
+		for s.next <= place && s.next < s.ncand {
+			s.fill(len(s.found) + 1)
+		}
+		found = s.found
+	}
+	key := func(p int32) int32 { return p }
+	if sel.rank != nil {
+		key = func(p int32) int32 { return sel.rank[p] }
+	}
+	want := key(p)
+	i, _ := slices.BinarySearchFunc(found, want, func(q, w int32) int { return cmp.Compare(key(q), w) })
+	if i < len(found) && found[i] == p {
 		return i, true
 	}
 	return 0, false
 }
 
-// Orders reports whether the index can order by field.
-func (ix *Index) Orders(field string) bool { _, ok := ix.asc[field]; return ok }
-
-// Select evaluates q. It fails only for a field the index does not know,
-// which is a programming error in the caller.
+// Select evaluates q: it compiles q's conditions against the index once,
+// and returns a selection that tests records only as it is read. It fails
+// only for a field the index does not know, which is a programming error
+// in the caller.
 func (ix *Index) Select(q Query) (Selection, error) {
 	if ix == nil {
 		return Selection{all: true}, nil // a missing collection: nothing to select
 	}
-	for f := range q.Equal {
-		if _, ok := ix.equal[f]; !ok {
-			return Selection{}, fmt.Errorf("no equality index on %q", f)
+	f := filter{}
+	if q.NameContains != "" {
+		if ix.names == nil {
+			return Selection{}, fmt.Errorf("no name to search")
 		}
+		f.names, f.needle = ix.names, strings.ToLower(q.NameContains)
+		f.grams, f.need = ix.grams, bigrams(f.needle)
 	}
-	for _, m := range []map[string]float64{q.AtLeast, q.AtMost} {
-		for f := range m {
-			if _, ok := ix.nums[f]; !ok {
-				return Selection{}, fmt.Errorf("no numeric index on %q", f)
+	// The narrowest equality is the candidates, when there is one.
+	var narrowest []int32
+	haveEqual, none := false, false
+	for field, v := range q.Equal {
+		col, ok := ix.equal[field]
+		if !ok {
+			return Selection{}, fmt.Errorf("no equality index on %q", field)
+		}
+		code, ok := col.code[v]
+		if !ok {
+			none = true // no record holds v
+			continue
+		}
+		if p := col.positions[code]; !haveEqual || len(p) < len(narrowest) {
+			narrowest, haveEqual = p, true
+		}
+		f.equal = append(f.equal, equalTest{codes: col.codes, code: code})
+	}
+	for _, r := range [...]struct {
+		m    map[string]float64
+		into *[]numTest
+	}{{q.AtLeast, &f.atLeast}, {q.AtMost, &f.atMost}} {
+		for field, bound := range r.m {
+			vals, ok := ix.nums[field]
+			if !ok {
+				return Selection{}, fmt.Errorf("no numeric index on %q", field)
 			}
+			*r.into = append(*r.into, numTest{vals: vals, bound: bound})
 		}
 	}
-	if q.OrderBy != "" && !ix.Orders(q.OrderBy) {
-		return Selection{}, fmt.Errorf("no ordering on %q", q.OrderBy)
+	var o *ordering
+	if q.OrderBy != "" {
+		var ok bool
+		if o, ok = ix.orders[q.OrderBy]; !ok {
+			return Selection{}, fmt.Errorf("no ordering on %q", q.OrderBy)
+		}
 	}
-	filtered := q.NameContains != "" || len(q.Equal) > 0 || len(q.AtLeast) > 0 || len(q.AtMost) > 0
+	var order, rank []int32
+	if o != nil {
+		order, rank = o.asc, o.rank
+		if q.Descending {
+			order, rank = o.desc, o.drank
+		}
+	}
+	if none {
+		return Selection{fixed: []int32{}}, nil
+	}
+	filtered := f.names != nil || haveEqual || len(f.atLeast) > 0 || len(f.atMost) > 0
 
-	// Unfiltered: the precomputed orders are the answer, with no copying.
-	if !filtered {
-		switch {
-		case q.OrderBy == "":
-			return Selection{all: true, n: ix.n}, nil
-		case q.Descending:
-			return Selection{positions: ix.desc[q.OrderBy], rank: ix.drank[q.OrderBy]}, nil
-		default:
-			return Selection{positions: ix.asc[q.OrderBy], rank: ix.rank[q.OrderBy]}, nil
-		}
-	}
-
-	// Candidates come from the narrowest equality index, else from the
-	// ordering requested, else upstream order; the other conditions are
-	// checked on each candidate.
-	var candidates []int32
-	ordered := false
-	for f, v := range q.Equal {
-		if p := ix.equal[f][v]; candidates == nil || len(p) < len(candidates) {
-			candidates = p
-			if candidates == nil {
-				return Selection{positions: []int32{}}, nil
-			}
-		}
-	}
-	if candidates == nil {
-		switch {
-		case q.OrderBy != "" && q.Descending:
-			candidates, ordered = ix.desc[q.OrderBy], true
-		case q.OrderBy != "":
-			candidates, ordered = ix.asc[q.OrderBy], true
-		}
-	}
-	needle := strings.ToLower(q.NameContains)
-	keep := func(p int32) bool {
-		if needle != "" && !strings.Contains(ix.names[p], needle) {
-			return false
-		}
-		for f, v := range q.Equal {
-			if _, found := slices.BinarySearch(ix.equal[f][v], p); !found {
-				return false
-			}
-		}
-		for f, min := range q.AtLeast {
-			if v := ix.nums[f][p]; math.IsNaN(v) || v < min {
-				return false
-			}
-		}
-		for f, max := range q.AtMost {
-			if v := ix.nums[f][p]; math.IsNaN(v) || v > max {
-				return false
-			}
-		}
-		return true
-	}
-	var out []int32
-	if candidates == nil {
-		for p := range int32(ix.n) {
-			if keep(p) {
+	switch {
+	case !filtered && o == nil:
+		// Unfiltered: the precomputed orders are the answer, with no copying.
+		return Selection{all: true, n: ix.n}, nil
+	case !filtered:
+		return Selection{fixed: order, rank: rank}, nil
+	case haveEqual && o != nil:
+		// The equality's records are few and in upstream order: test them
+		// all, then put them in order.
+		var out []int32
+		for _, p := range narrowest {
+			if f.keep(p) {
 				out = append(out, p)
 			}
 		}
-	} else {
-		for _, p := range candidates {
-			if keep(p) {
-				out = append(out, p)
-			}
+		if out == nil {
+			out = []int32{}
 		}
-	}
-	if out == nil {
-		out = []int32{}
-	}
-	if q.OrderBy == "" {
-		return Selection{positions: out}, nil
-	}
-	rank := ix.rank[q.OrderBy]
-	if q.Descending {
-		rank = ix.drank[q.OrderBy]
-	}
-	if !ordered {
 		slices.SortFunc(out, func(a, b int32) int { return cmp.Compare(rank[a], rank[b]) })
+		return Selection{fixed: out, rank: rank}, nil
 	}
-	return Selection{positions: out, rank: rank}, nil
+	// The candidates are in the selection's order: tested as read.
+	s := &pending{f: f, ncand: ix.n, found: []int32{}}
+	switch {
+	case haveEqual:
+		s.cand, s.ncand = narrowest, len(narrowest)
+	case o != nil:
+		s.cand, s.byRank = order, true
+	default:
+		s.byRank = true // every position, upstream order: its rank is itself
+	}
+	return Selection{lazy: s, rank: rank}, nil
 }

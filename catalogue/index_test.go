@@ -98,6 +98,41 @@ func checkFind(t *testing.T, sel catalogue.Selection, n int) {
 	}
 }
 
+// checkRead checks that a selection read as a page is (Clip, then At up
+// to it) and one searched for a record (Find, first) agree with want,
+// the whole selection: each on a fresh selection, so found only as far as
+// it is read.
+func checkRead(t *testing.T, ix *catalogue.Index, q catalogue.Query, want []int, n int, r *rand.Rand) {
+	t.Helper()
+	fresh := func() catalogue.Selection {
+		sel, err := ix.Select(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sel
+	}
+	for range 3 {
+		k := r.IntN(len(want) + 3)
+		sel := fresh()
+		if got := sel.Clip(k); got != min(k, len(want)) {
+			t.Fatalf("Select(%+v).Clip(%d) = %d, want %d", q, k, got, min(k, len(want)))
+		}
+		for i := range min(k, len(want)) {
+			if got := sel.At(i); got != want[i] {
+				t.Fatalf("Select(%+v), read to %d: At(%d) = %d, want %d", q, k, i, got, want[i])
+			}
+		}
+		pos := r.IntN(n+2) - 1
+		if len(want) > 0 && r.IntN(2) == 0 {
+			pos = want[r.IntN(len(want))]
+		}
+		wantPlace, wantOK := slices.Index(want, pos), slices.Contains(want, pos)
+		if got, ok := fresh().Find(pos); ok != wantOK || ok && got != wantPlace {
+			t.Fatalf("Select(%+v), fresh: Find(%d) = %d, %t; want %d, %t", q, pos, got, ok, wantPlace, wantOK)
+		}
+	}
+}
+
 type selectCase struct {
 	name string
 	q    catalogue.Query
@@ -563,6 +598,7 @@ func TestSelectMatchesBruteForce(t *testing.T) {
 			t.Fatalf("%s: Select(%+v) positions (-want +got):\n%s", c.c, q, diff)
 		}
 		checkFind(t, sel, c.o.n)
+		checkRead(t, s.Index(c.c), q, want, c.o.n, r)
 		if len(want) > 0 {
 			matched++
 		}
@@ -640,6 +676,43 @@ func BenchmarkSelect(b *testing.B) {
 		}
 		if sel.Len() == 0 {
 			b.Fatal("the benchmark's query selects nothing")
+		}
+	}
+}
+
+// BenchmarkSelectPage reads a page as a list field does (the first 50 and
+// whether one follows) of items ordered by value, descending, whose name
+// contains a term drawn at random from the words of the items' names: a
+// different term each time, as bench/shapes.sh sends them, most matching
+// fewer than a page (so every record is tested) and some many.
+func BenchmarkSelectPage(b *testing.B) {
+	s := loadEmbedded(b)
+	ix := s.Index(catalogue.Items)
+	seen := map[string]bool{}
+	var terms []string
+	for i := range s.Items().Len() {
+		for _, w := range strings.Fields(strings.ToLower(s.Items().At(i).Name)) {
+			if len(w) >= 3 && !seen[w] {
+				seen[w] = true
+				terms = append(terms, w)
+			}
+		}
+	}
+	slices.Sort(terms)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	for b.Loop() {
+		q := catalogue.Query{NameContains: terms[rng.IntN(len(terms))], OrderBy: "value", Descending: true}
+		sel, err := ix.Select(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		end := sel.Clip(50)
+		for i := range end {
+			_ = sel.At(i)
+		}
+		if end == 0 || sel.Clip(end+1) < end {
+			b.Fatal("a term from a name matched nothing")
 		}
 	}
 }

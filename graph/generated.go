@@ -7078,7 +7078,7 @@ func (ec *executionContext) _BaseCampConnection_totalCount(ctx context.Context, 
 			return ec.fieldContext_BaseCampConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -7089,7 +7089,7 @@ func (ec *executionContext) _BaseCampConnection_totalCount(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_BaseCampConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BaseCampConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("BaseCampConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _BaseCampConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.BaseCamp]) (ret graphql.Marshaler) {
@@ -8143,7 +8143,7 @@ func (ec *executionContext) _CookingRecipeConnection_totalCount(ctx context.Cont
 			return ec.fieldContext_CookingRecipeConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -8154,7 +8154,7 @@ func (ec *executionContext) _CookingRecipeConnection_totalCount(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_CookingRecipeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CookingRecipeConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("CookingRecipeConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _CookingRecipeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.CookingRecipe]) (ret graphql.Marshaler) {
@@ -8634,7 +8634,7 @@ func (ec *executionContext) _DiscoveryLocationConnection_totalCount(ctx context.
 			return ec.fieldContext_DiscoveryLocationConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -8645,7 +8645,7 @@ func (ec *executionContext) _DiscoveryLocationConnection_totalCount(ctx context.
 	)
 }
 func (ec *executionContext) fieldContext_DiscoveryLocationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DiscoveryLocationConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("DiscoveryLocationConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _DiscoveryLocationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.DiscoveryLocation]) (ret graphql.Marshaler) {
@@ -9134,7 +9134,7 @@ func (ec *executionContext) _EventChestConnection_totalCount(ctx context.Context
 			return ec.fieldContext_EventChestConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -9145,7 +9145,7 @@ func (ec *executionContext) _EventChestConnection_totalCount(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_EventChestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("EventChestConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("EventChestConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _EventChestConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.EventChest]) (ret graphql.Marshaler) {
@@ -10011,7 +10011,7 @@ func (ec *executionContext) _FarmingSeedConnection_totalCount(ctx context.Contex
 			return ec.fieldContext_FarmingSeedConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -10022,7 +10022,7 @@ func (ec *executionContext) _FarmingSeedConnection_totalCount(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_FarmingSeedConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FarmingSeedConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("FarmingSeedConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _FarmingSeedConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.FarmingSeed]) (ret graphql.Marshaler) {
@@ -10387,7 +10387,7 @@ func (ec *executionContext) _FletchingRecipeConnection_totalCount(ctx context.Co
 			return ec.fieldContext_FletchingRecipeConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -10398,7 +10398,7 @@ func (ec *executionContext) _FletchingRecipeConnection_totalCount(ctx context.Co
 	)
 }
 func (ec *executionContext) fieldContext_FletchingRecipeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FletchingRecipeConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("FletchingRecipeConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _FletchingRecipeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.FletchingRecipe]) (ret graphql.Marshaler) {
@@ -10800,7 +10800,7 @@ func (ec *executionContext) _ForestryTreeConnection_totalCount(ctx context.Conte
 			return ec.fieldContext_ForestryTreeConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -10811,7 +10811,7 @@ func (ec *executionContext) _ForestryTreeConnection_totalCount(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_ForestryTreeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ForestryTreeConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("ForestryTreeConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _ForestryTreeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.ForestryTree]) (ret graphql.Marshaler) {
@@ -12780,7 +12780,7 @@ func (ec *executionContext) _ItemConnection_totalCount(ctx context.Context, fiel
 			return ec.fieldContext_ItemConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -12791,7 +12791,7 @@ func (ec *executionContext) _ItemConnection_totalCount(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_ItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ItemConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("ItemConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _ItemConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Item]) (ret graphql.Marshaler) {
@@ -14678,7 +14678,7 @@ func (ec *executionContext) _MiningRockConnection_totalCount(ctx context.Context
 			return ec.fieldContext_MiningRockConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -14689,7 +14689,7 @@ func (ec *executionContext) _MiningRockConnection_totalCount(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_MiningRockConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MiningRockConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("MiningRockConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _MiningRockConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.MiningRock]) (ret graphql.Marshaler) {
@@ -15330,7 +15330,7 @@ func (ec *executionContext) _MonsterConnection_totalCount(ctx context.Context, f
 			return ec.fieldContext_MonsterConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -15341,7 +15341,7 @@ func (ec *executionContext) _MonsterConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_MonsterConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MonsterConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("MonsterConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _MonsterConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Monster]) (ret graphql.Marshaler) {
@@ -17307,7 +17307,7 @@ func (ec *executionContext) _QuestConnection_totalCount(ctx context.Context, fie
 			return ec.fieldContext_QuestConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -17318,7 +17318,7 @@ func (ec *executionContext) _QuestConnection_totalCount(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_QuestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("QuestConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("QuestConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _QuestConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Quest]) (ret graphql.Marshaler) {
@@ -18152,7 +18152,7 @@ func (ec *executionContext) _SecretRareConnection_totalCount(ctx context.Context
 			return ec.fieldContext_SecretRareConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -18163,7 +18163,7 @@ func (ec *executionContext) _SecretRareConnection_totalCount(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_SecretRareConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SecretRareConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("SecretRareConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _SecretRareConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.SecretRare]) (ret graphql.Marshaler) {
@@ -19776,7 +19776,7 @@ func (ec *executionContext) _WorldBossConnection_totalCount(ctx context.Context,
 			return ec.fieldContext_WorldBossConnection_totalCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.TotalCount, nil
+			return obj.TotalCount(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -19787,7 +19787,7 @@ func (ec *executionContext) _WorldBossConnection_totalCount(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_WorldBossConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WorldBossConnection", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("WorldBossConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _WorldBossConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.WorldBoss]) (ret graphql.Marshaler) {

@@ -66,10 +66,11 @@ func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
 	}), nil
 }
 
-// withoutUndeclared returns a copy of schema whose types, fields and
-// arguments carry only the directives schema declares: build-time ones
-// (the reference graph's, which the served schema does not declare)
-// would make the document invalid to any tool that reads it.
+// withoutUndeclared returns a copy of schema whose types, fields,
+// arguments and enum values carry only the directives schema declares:
+// build-time ones (the reference graph's and the filters', which the
+// served schema does not declare) would make the document invalid to any
+// tool that reads it.
 func withoutUndeclared(schema *ast.Schema) *ast.Schema {
 	keep := func(list ast.DirectiveList) ast.DirectiveList {
 		var out ast.DirectiveList
@@ -89,7 +90,19 @@ func withoutUndeclared(schema *ast.Schema) *ast.Schema {
 		for i, fd := range def.Fields {
 			f := *fd
 			f.Directives = keep(fd.Directives)
+			f.Arguments = make(ast.ArgumentDefinitionList, len(fd.Arguments))
+			for j, ad := range fd.Arguments {
+				a := *ad
+				a.Directives = keep(ad.Directives)
+				f.Arguments[j] = &a
+			}
 			d.Fields[i] = &f
+		}
+		d.EnumValues = make(ast.EnumValueList, len(def.EnumValues))
+		for i, ev := range def.EnumValues {
+			v := *ev
+			v.Directives = keep(ev.Directives)
+			d.EnumValues[i] = &v
 		}
 		s.Types[name] = &d
 	}

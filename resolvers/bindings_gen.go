@@ -469,8 +469,11 @@ func newBindings() *boundTypes {
 	}
 	t.BaseCampConnection.Object = "BaseCampConnection"
 	t.BaseCampConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_BaseCamp, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.BaseCamp]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_BaseCamp, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).Nodes }},
 		"edges": {Type: t.list_ptr_BaseCampEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.BaseCamp]).Edges()
 			return &r
@@ -535,8 +538,11 @@ func newBindings() *boundTypes {
 	}
 	t.CookingRecipeConnection.Object = "CookingRecipeConnection"
 	t.CookingRecipeConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_CookingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.CookingRecipe]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_CookingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).Nodes }},
 		"edges": {Type: t.list_ptr_CookingRecipeEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.CookingRecipe]).Edges()
 			return &r
@@ -571,8 +577,11 @@ func newBindings() *boundTypes {
 	}
 	t.DiscoveryLocationConnection.Object = "DiscoveryLocationConnection"
 	t.DiscoveryLocationConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_DiscoveryLocation, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.DiscoveryLocation]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_DiscoveryLocation, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).Nodes }},
 		"edges": {Type: t.list_ptr_DiscoveryLocationEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.DiscoveryLocation]).Edges()
 			return &r
@@ -607,8 +616,11 @@ func newBindings() *boundTypes {
 	}
 	t.EventChestConnection.Object = "EventChestConnection"
 	t.EventChestConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_EventChest, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.EventChest]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_EventChest, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).Nodes }},
 		"edges": {Type: t.list_ptr_EventChestEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.EventChest]).Edges()
 			return &r
@@ -665,8 +677,11 @@ func newBindings() *boundTypes {
 	}
 	t.FarmingSeedConnection.Object = "FarmingSeedConnection"
 	t.FarmingSeedConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_FarmingSeed, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.FarmingSeed]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_FarmingSeed, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).Nodes }},
 		"edges": {Type: t.list_ptr_FarmingSeedEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.FarmingSeed]).Edges()
 			return &r
@@ -693,8 +708,11 @@ func newBindings() *boundTypes {
 	}
 	t.FletchingRecipeConnection.Object = "FletchingRecipeConnection"
 	t.FletchingRecipeConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_FletchingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.FletchingRecipe]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_FletchingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).Nodes }},
 		"edges": {Type: t.list_ptr_FletchingRecipeEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.FletchingRecipe]).Edges()
 			return &r
@@ -723,8 +741,11 @@ func newBindings() *boundTypes {
 	}
 	t.ForestryTreeConnection.Object = "ForestryTreeConnection"
 	t.ForestryTreeConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_ForestryTree, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.ForestryTree]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_ForestryTree, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).Nodes }},
 		"edges": {Type: t.list_ptr_ForestryTreeEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.ForestryTree]).Edges()
 			return &r
@@ -873,8 +894,11 @@ func newBindings() *boundTypes {
 	}
 	t.ItemConnection.Object = "ItemConnection"
 	t.ItemConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_Item, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.Item]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_Item, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).Nodes }},
 		"edges": {Type: t.list_ptr_ItemEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.Item]).Edges()
 			return &r
@@ -991,8 +1015,11 @@ func newBindings() *boundTypes {
 	}
 	t.MiningRockConnection.Object = "MiningRockConnection"
 	t.MiningRockConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_MiningRock, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.MiningRock]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_MiningRock, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).Nodes }},
 		"edges": {Type: t.list_ptr_MiningRockEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.MiningRock]).Edges()
 			return &r
@@ -1036,8 +1063,11 @@ func newBindings() *boundTypes {
 	}
 	t.MonsterConnection.Object = "MonsterConnection"
 	t.MonsterConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_Monster, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.Monster]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_Monster, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).Nodes }},
 		"edges": {Type: t.list_ptr_MonsterEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.Monster]).Edges()
 			return &r
@@ -1090,8 +1120,11 @@ func newBindings() *boundTypes {
 	}
 	t.QuestConnection.Object = "QuestConnection"
 	t.QuestConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_Quest, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.Quest]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_Quest, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).Nodes }},
 		"edges": {Type: t.list_ptr_QuestEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.Quest]).Edges()
 			return &r
@@ -1145,8 +1178,11 @@ func newBindings() *boundTypes {
 	}
 	t.SecretRareConnection.Object = "SecretRareConnection"
 	t.SecretRareConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_SecretRare, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.SecretRare]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_SecretRare, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).Nodes }},
 		"edges": {Type: t.list_ptr_SecretRareEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.SecretRare]).Edges()
 			return &r
@@ -1251,8 +1287,11 @@ func newBindings() *boundTypes {
 	}
 	t.WorldBossConnection.Object = "WorldBossConnection"
 	t.WorldBossConnection.Fields = map[string]engine.Field{
-		"totalCount": {Type: t.go_int, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).TotalCount }},
-		"nodes":      {Type: t.list_ptr_WorldBoss, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).Nodes }},
+		"totalCount": {Type: t.go_int, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.WorldBoss]).TotalCount()
+			return &r
+		}},
+		"nodes": {Type: t.list_ptr_WorldBoss, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).Nodes }},
 		"edges": {Type: t.list_ptr_WorldBossEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.WorldBoss]).Edges()
 			return &r

@@ -2,6 +2,7 @@ package resolvers
 
 import (
 	"context"
+	"sync"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph/model"
@@ -66,43 +67,65 @@ func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalo
 				return i, nil
 			}
 		}
-		return min(place, sel.Len()), nil
+		return sel.Clip(place), nil
 	}
 
-	n := sel.Len()
-	start, end := 0, n
-	if args.after != nil {
-		i, err := locate(*args.after)
-		if err != nil {
-			return nil, err
+	// Paging forwards, as most callers do, needs the selection only up to
+	// the record after the page: a filtered list tests no further, and
+	// counts the rest only if totalCount is asked for.
+	var start, end int
+	var hasNext bool
+	if args.last == nil && args.before == nil {
+		if args.after != nil {
+			i, err := locate(*args.after)
+			if err != nil {
+				return nil, err
+			}
+			start = sel.Clip(i + 1)
 		}
-		start = min(i+1, n)
-	}
-	if args.before != nil {
-		i, err := locate(*args.before)
-		if err != nil {
-			return nil, err
+		size := defaultPageSize
+		if args.first != nil {
+			size = *args.first
 		}
-		end = i
-	}
-	end = max(end, start)
-	switch {
-	case args.first != nil:
-		end = min(end, start+*args.first)
-		if args.last != nil {
+		end = sel.Clip(start + size)
+		hasNext = sel.Clip(end+1) > end
+	} else {
+		n := sel.Len()
+		end = n
+		if args.after != nil {
+			i, err := locate(*args.after)
+			if err != nil {
+				return nil, err
+			}
+			start = min(i+1, n)
+		}
+		if args.before != nil {
+			i, err := locate(*args.before)
+			if err != nil {
+				return nil, err
+			}
+			end = i
+		}
+		end = max(end, start)
+		switch {
+		case args.first != nil:
+			end = min(end, start+*args.first)
+			if args.last != nil {
+				start = max(start, end-*args.last)
+			}
+		case args.last != nil:
 			start = max(start, end-*args.last)
 		}
-	case args.last != nil:
-		start = max(start, end-*args.last)
-	default:
-		end = min(end, start+defaultPageSize)
+		hasNext = end < n
 	}
 
 	nodes := make([]*T, end-start)
+	positions := make([]int32, end-start)
 	for i := range nodes {
-		nodes[i] = t.At(sel.At(start + i))
+		p := sel.At(start + i)
+		nodes[i], positions[i] = t.At(p), int32(p)
 	}
-	cursor := func(i int) string { return scope.encode(t.IDAt(sel.At(start+i)), start+i) }
-	info := model.NewPageInfo(start > 0, end < n, len(nodes), cursor)
-	return model.NewConnection(n, nodes, info, cursor), nil
+	cursor := func(i int) string { return scope.encode(t.IDAt(int(positions[i])), start+i) }
+	info := model.NewPageInfo(start > 0, hasNext, len(nodes), cursor)
+	return model.NewConnection(sync.OnceValue(sel.Len), nodes, info, cursor), nil
 }

@@ -50,13 +50,23 @@ func optionalStringArgument(args map[string]any, name string) (*string, error) {
 	return &s, err
 }
 
-// inputArgument decodes an input object into its model type through the
-// model's JSON form, as inputArg does: its fields are tagged with the
+// inputArgument decodes an input object into its model type: a list's
+// filter or order input by decodeInput (filters_gen.go, generated), any
+// other through the model's JSON form: its fields are tagged with the
 // schema's names and its enums check their values.
 func inputArgument[T any](args map[string]any, name string) (*T, error) {
 	v := args[name]
 	if v == nil {
 		return nil, nil
+	}
+	if m, ok := v.(map[string]any); ok {
+		p := new(T)
+		if done, err := decodeInput(p, m); done {
+			if err != nil {
+				return nil, fmt.Errorf("argument %s: %w", name, err)
+			}
+			return p, nil
+		}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -76,7 +76,7 @@ func pageOf(t *testing.T, v any) itemPage {
 	if !ok {
 		t.Fatalf("got a %T, not a page of items", v)
 	}
-	p := itemPage{Total: c.TotalCount, Next: c.PageInfo.HasNextPage, Previous: c.PageInfo.HasPreviousPage}
+	p := itemPage{Total: c.TotalCount(), Next: c.PageInfo.HasNextPage, Previous: c.PageInfo.HasPreviousPage}
 	for _, n := range c.Nodes {
 		p.IDs = append(p.IDs, n.ID)
 	}
@@ -113,7 +113,7 @@ func TestRootFieldsCallTheResolver(t *testing.T) {
 			}
 			// The engine reads the answer by the Root's Type.
 			if typ := r.RootFields()["items"].Type; typ.Kind != engine.Pointer || typ.IsNil(got) ||
-				*typ.Elem.Fields["totalCount"].Get(got).(*int) != want.TotalCount {
+				*typ.Elem.Fields["totalCount"].Get(got).(*int) != want.TotalCount() {
 				t.Errorf("items answered a %T, which its Root's Type %s does not read", got, typ.Name)
 			}
 			if diff := cmp.Diff(pageOf(t, want), pageOf(t, got)); diff != "" {

@@ -5,24 +5,30 @@ package model
 import "github.com/catalogue-gateway/gateway/catalogue"
 
 // Connection is a page of records, as the Relay connection specification
-// shapes it. Cursors are made only when a query asks for them.
+// shapes it. Cursors and the total count are made only when a query asks
+// for them.
 type Connection[T any] struct {
-	// TotalCount is the number of records matching the filter, on every
-	// page together.
-	TotalCount int
 	// Nodes are the page's records.
 	Nodes []*T
 	// PageInfo says where the page stands.
 	PageInfo PageInfo
 	// cursor returns the cursor of the i-th node.
 	cursor func(i int) string
+	// total counts the records matching the filter.
+	total func() int
 }
 
 // NewConnection returns a connection over nodes; cursor(i) is the cursor
-// of nodes[i].
-func NewConnection[T any](total int, nodes []*T, info PageInfo, cursor func(i int) string) *Connection[T] {
-	return &Connection[T]{TotalCount: total, Nodes: nodes, PageInfo: info, cursor: cursor}
+// of nodes[i], and total() the number of records matching the filter,
+// on every page together, counted when a query asks for it (a filtered
+// list stops testing records once its page is full).
+func NewConnection[T any](total func() int, nodes []*T, info PageInfo, cursor func(i int) string) *Connection[T] {
+	return &Connection[T]{Nodes: nodes, PageInfo: info, cursor: cursor, total: total}
 }
+
+// TotalCount is the number of records matching the filter, on every page
+// together.
+func (c *Connection[T]) TotalCount() int { return c.total() }
 
 // Edges returns the page's records with their cursors.
 func (c *Connection[T]) Edges() []*Edge[T] {

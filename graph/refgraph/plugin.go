@@ -129,14 +129,20 @@ func (p *Plugin) files(data *codegen.Data, bound goTypes) (map[string]string, er
 		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = roots
 	}
 	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = acc.bindingsFile(acc.records())
+	if err := p.filterFiles(data, g, bound, files); err != nil {
+		return nil, err
+	}
 	return files, nil
 }
 
 // write formats src and writes it, unless the file already holds it.
 func write(name, src string) error {
-	out, err := format.Source([]byte(src))
-	if err != nil {
-		return fmt.Errorf("formatting %s: %w\n%s", name, err, src)
+	out := []byte(src)
+	if filepath.Ext(name) == ".go" {
+		var err error
+		if out, err = format.Source(out); err != nil {
+			return fmt.Errorf("formatting %s: %w\n%s", name, err, src)
+		}
 	}
 	if old, err := os.ReadFile(name); err == nil && string(old) == string(out) {
 		return nil // keeps its mtime, so the build after need not redo it

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildSchema, getOperationAST, getVariableValues, parse, validate } from 'graphql';
 import { requestURL } from '../src/graphql.js';
+import { KINDS, SHOWN } from '../src/kinds.js';
 import { ALL_QUERIES, CATALOGUE_CHANGED, LIST_QUERIES, PAGES, SEARCH, listVariables } from '../src/queries.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -82,5 +83,23 @@ test('every operation has its own name, and no other module holds one', () => {
   for (const f of files) {
     const text = readFileSync(join(src, f), 'utf8');
     assert.doesNotMatch(text, /\b(query|subscription|mutation)\s+[A-Z]\w*\s*[({]/, `${f} holds an operation: they belong in queries.js`);
+  }
+});
+
+// The lists' sorts and filters come from filters.gen.json, generated from
+// the schema's directives: they are the schema's own, read here from
+// graph/*.graphqls by graphql-js, and what kinds.js says of how to show
+// a filter names one the schema has.
+test('every list sorts and filters by what its schema field takes', () => {
+  const query = schema.getQueryType().getFields();
+  for (const [field, kind] of Object.entries(KINDS)) {
+    const args = Object.fromEntries(query[field].args.map((a) => [a.name, a.type]));
+    const enumType = args.orderBy.getFields().field.type.ofType;
+    assert.deepEqual(kind.sorts, enumType.getValues().map((v) => v.name), `${field}: its sorts`);
+    const inputs = Object.keys(args.filter.getFields()).filter((f) => f !== 'nameContains');
+    assert.deepEqual(kind.filters.map((f) => f.key), inputs, `${field}: its filters`);
+    for (const name of Object.keys(SHOWN[field] ?? {})) assert.ok(inputs.includes(name), `${field}: SHOWN names ${name}, which is no filter`);
+    const params = kind.filters.map((f) => f.param);
+    assert.equal(new Set([...params, 'q', 'sort', 'dir', 'after', 'before', 'last']).size, params.length + 6, `${field}: its URL parameters are distinct`);
   }
 });
