@@ -68,7 +68,8 @@ func TestDockerfile(t *testing.T) {
 	if !bytes.Contains(build, []byte("CGO_ENABLED=0 go build -trimpath")) {
 		t.Error("deploy/build.sh does not build a static, trimmed binary")
 	}
-	if !bytes.Contains(build, []byte("-X main.version=")) || !bytes.Contains(build, []byte("-X main.commit=")) {
+	if !bytes.Contains(build, []byte("stamp=github.com/catalogue-gateway/gateway/internal/buildinfo\n")) ||
+		!bytes.Contains(build, []byte("-X $stamp.version=")) || !bytes.Contains(build, []byte("-X $stamp.commit=")) {
 		t.Error("deploy/build.sh does not stamp the version and commit")
 	}
 }

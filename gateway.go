@@ -21,6 +21,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 	"github.com/catalogue-gateway/gateway/restcompat"
@@ -130,7 +131,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			BaseURL:      cfg.baseURL,
 			WorldBossURL: cfg.worldBossURL,
 			Client:       g.upstreamClient,
-			UserAgent:    build().userAgent(),
+			UserAgent:    buildinfo.Get().UserAgent(),
 			Timeout:      cfg.upstreamTimeout,
 			MaxBodyBytes: cfg.maxUpstreamBytes,
 		},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 )
 
 // metrics is the gateway's Prometheus registry, its own rather than the
@@ -134,7 +135,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
-		buildInfoGauge(build()),
+		buildInfoGauge(buildinfo.Get()),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "graphql_response_cache_bytes",
 			Help: "Memory held by cached GraphQL answers, compressed variants included.",
@@ -169,7 +170,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 // buildInfoGauge is gateway_build_info: always 1, its labels saying which
 // build runs, so that a dashboard can show a rollout and a rule join on
 // it.
-func buildInfoGauge(b buildInfo) prometheus.Collector {
+func buildInfoGauge(b buildinfo.Info) prometheus.Collector {
 	g := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "gateway_build_info",
 		Help:        "The running gateway's build: version, commit and Go version as labels; always 1.",

@@ -22,6 +22,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 )
 
 func main() {
@@ -56,7 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 2
 	}
 	if cfg.version {
-		fmt.Fprintln(stdout, build())
+		fmt.Fprintln(stdout, buildinfo.Get())
 		return 0
 	}
 	// Listening comes before the first log line: an address in use is
@@ -151,7 +153,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	srv.RegisterOnShutdown(g.closeStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	b := build()
+	b := buildinfo.Get()
 	logger.Info("listening", startupAttrs(cfg, ln.Addr(), b)...)
 
 	select {
@@ -192,7 +194,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 // startupAttrs are the attributes of the "listening" line: the address,
 // the build, and the URLs a person opens next (the playground, the
 // explorer, the endpoint), so that a first run says where to go.
-func startupAttrs(cfg config, addr net.Addr, b buildInfo) []any {
+func startupAttrs(cfg config, addr net.Addr, b buildinfo.Info) []any {
 	attrs := []any{"addr", addr.String(), "version", b.Version, "commit", b.Commit}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {

@@ -22,8 +22,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -429,7 +431,7 @@ func TestStartupAttrs(t *testing.T) {
 		cfg := defaultConfig()
 		cfg.playground, cfg.explorer = tt.playground, tt.explorer
 		attrs := map[string]any{}
-		list := startupAttrs(cfg, addr, buildInfo{})
+		list := startupAttrs(cfg, addr, buildinfo.Info{})
 		for i := 0; i+1 < len(list); i += 2 {
 			attrs[list[i].(string)] = list[i+1]
 		}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 )
 
 // GraphQL queries reading one collection each, whose answers the tests
@@ -919,8 +920,8 @@ func TestUpstreamUserAgent(t *testing.T) {
 			t.Errorf("no request of %s reached the upstream", c.Path())
 		}
 		for _, ua := range agents {
-			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != build().userAgent() {
-				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, build().userAgent())
+			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != buildinfo.Get().UserAgent() {
+				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, buildinfo.Get().UserAgent())
 			}
 		}
 	}
