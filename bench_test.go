@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"runtime/debug"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/internal/memlimit"
 )
 
 // benchQueries are the queries docs/speed.md's tables measure: those
@@ -35,7 +37,7 @@ var benchQueries = []struct {
 //
 //	go test -run '^$' -bench GraphQL -benchmem .
 func BenchmarkGraphQL(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(highGCPercent))
+	defer debug.SetGCPercent(debug.SetGCPercent(memlimit.HighGCPercent))
 	for _, mode := range []struct {
 		name       string
 		cacheBytes int64

@@ -71,7 +71,7 @@ type gateway struct {
 func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	budget := cfg.memoryBudget
 	if budget == 0 {
-		// The limit chooseGC set, or GOMEMLIMIT's; MaxInt64 for none.
+		// The limit memlimit.Choose set, or GOMEMLIMIT's; MaxInt64 for none.
 		budget = graphqlhttp.DefaultMemoryBudget(debug.SetMemoryLimit(-1))
 	}
 	memory := graphqlhttp.NewMemory(budget)

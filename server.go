@@ -24,16 +24,17 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/memlimit"
 )
 
 func main() {
-	limit, err := cgroupMemoryLimit(os.ReadFile)
+	limit, err := memlimit.CgroupLimit(os.ReadFile)
 	if err != nil {
 		// Unreadable counts as no limit: Go's defaults are safe without
-		// one, and logGC reports what was chosen.
+		// one, and memlimit.Log reports what was chosen.
 		limit = 0
 	}
-	chooseGC(os.Getenv, limit).apply()
+	memlimit.Choose(os.Getenv, limit).Apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
@@ -73,7 +74,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logs := newLogBuffer(stderr)
 	defer logs.Close()
 	logger := newLogger(logs, cfg.logFormat.resolve(stderr), cfg.logLevel.Level)
-	logGC(logger, getenv)
+	memlimit.Log(logger, getenv)
 	if err := serve(ctx, cfg, ln, logger); err != nil {
 		logger.Error("gateway stopped", "err", err)
 		return 1
@@ -123,7 +124,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	}
 	defer func() { stopRefresh(); <-refreshDone }()
 	freed := make(chan struct{})
-	go func() { defer close(freed); freeStartupGarbage(refreshCtx, g.store, logger) }()
+	go func() { defer close(freed); memlimit.FreeStartupGarbage(refreshCtx, g.store, logger) }()
 	defer func() { stopRefresh(); <-freed }()
 
 	if cfg.pprofAddr != "" {
