@@ -14,6 +14,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
@@ -49,8 +50,8 @@ type config struct {
 	introspection  bool
 	corsOrigins    string
 	accessLog      bool
-	logFormat      logFormat
-	logLevel       logLevel
+	logFormat      telemetry.LogFormat
+	logLevel       telemetry.LogLevel
 	pprofAddr      string
 	// engine runs queries on the engine (package engine), from plans
 	// compiled once per document, where it can, instead of gqlgen's
@@ -75,10 +76,10 @@ type config struct {
 	// at /explorer.
 	playground, explorer bool
 	// tracing exports OpenTelemetry traces; on when the standard OTEL_*
-	// variables ask for it (see tracingWanted), and not a flag.
+	// variables ask for it (see telemetry.TracingWanted), and not a flag.
 	tracing bool
 	// trustTraceparent makes a caller's traceparent the parent of the
-	// request's span; otherwise it is only linked (see traceRequests).
+	// request's span; otherwise it is only linked (see telemetry.TraceRequests).
 	trustTraceparent bool
 }
 
@@ -245,7 +246,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			}
 		}
 	}
-	tracing, err := tracingWanted(getenv)
+	tracing, err := telemetry.TracingWanted(getenv)
 	if err != nil {
 		return cfg, err
 	}
@@ -298,9 +299,9 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 				name = "duration"
 			case *intValue:
 				name = "int"
-			case *logFormat:
+			case *telemetry.LogFormat:
 				name = "format"
-			case *logLevel:
+			case *telemetry.LogLevel:
 				name = "level"
 			}
 		}

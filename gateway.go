@@ -22,6 +22,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 	"github.com/catalogue-gateway/gateway/restcompat"
@@ -41,7 +42,7 @@ type gateway struct {
 	// states reports each collection's freshness, for /readyz and
 	// /metrics.
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
-	metrics *metrics
+	metrics *telemetry.Metrics
 	// memory is the budget of the stores that outlive a request.
 	memory *graphqlhttp.Memory
 	// cache keeps whole GraphQL answers of the current snapshot; nil
@@ -114,7 +115,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = newMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.maxSubscriptions)
+		g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.maxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
@@ -124,7 +125,7 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = newMetrics(g.store, g.states, g.cache, g.memory, cfg.refresh, cfg.maxSubscriptions)
+	g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, cfg.refresh, cfg.maxSubscriptions)
 	g.upstreamClient = catalogue.NewUpstreamClient()
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
@@ -155,7 +156,7 @@ func (g *gateway) handler() http.Handler {
 	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait})
 	var tracer trace.Tracer // nil: no spans
 	if g.tracerProvider != nil {
-		tracer = g.tracerProvider.Tracer(tracerName)
+		tracer = g.tracerProvider.Tracer(telemetry.TracerName)
 	}
 	limits := g.cfg.limits
 	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
@@ -216,7 +217,7 @@ func (g *gateway) handler() http.Handler {
 		io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
 	mux.Handle("GET /readyz", readyHandler(g.store, g.states, g.draining.Load))
-	mux.Handle("GET /metrics", g.metrics.handler())
+	mux.Handle("GET /metrics", g.metrics.Handler())
 	mux.Handle("/", notFound)
 
 	var h http.Handler = answerUncleanPaths(mux)
@@ -233,7 +234,7 @@ func (g *gateway) handler() http.Handler {
 		}).Handler(h)
 	}
 	if g.tracerProvider != nil {
-		h = traceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
+		h = telemetry.TraceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
 	}
 	return h
 }
@@ -345,3 +346,7 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	r.bytes += n
 	return n, err
 }
+
+// traceUpstream makes each request to the upstream a client span (see
+// telemetry.TraceUpstream). Call it before the refresher runs.
+func (g *gateway) traceUpstream() { telemetry.TraceUpstream(g.upstreamClient, g.tracerProvider) }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/memlimit"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 )
 
 func main() {
@@ -71,9 +72,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "gateway: cannot listen on %s: %v; choose another address with -addr (e.g. -addr :9090)\n", cfg.addr, listenCause(err))
 		return 2
 	}
-	logs := newLogBuffer(stderr)
+	logs := telemetry.NewLogBuffer(stderr)
 	defer logs.Close()
-	logger := newLogger(logs, cfg.logFormat.resolve(stderr), cfg.logLevel.Level)
+	logger := telemetry.NewLogger(logs, cfg.logFormat.Resolve(stderr), cfg.logLevel.Level)
 	memlimit.Log(logger, getenv)
 	if err := serve(ctx, cfg, ln, logger); err != nil {
 		logger.Error("gateway stopped", "err", err)
@@ -102,7 +103,7 @@ func listenCause(err error) error {
 func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger) error {
 	g, err := newGateway(cfg, logger)
 	if err == nil && cfg.tracing {
-		g.tracerProvider, err = newTracerProvider(ctx, logger)
+		g.tracerProvider, err = telemetry.NewTracerProvider(ctx, logger)
 		if err == nil {
 			g.traceUpstream()
 		}
@@ -113,7 +114,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	}
 	// Deferred first, so run last: the spans still buffered are sent once
 	// the server has shut down and its last requests have ended.
-	defer stopTracing(ctx, g.tracerProvider, logger)
+	defer telemetry.StopTracing(ctx, g.tracerProvider, logger)
 	// The refresher stops with the server, after the requests in flight.
 	refreshCtx, stopRefresh := context.WithCancel(context.WithoutCancel(ctx))
 	refreshDone := make(chan struct{})

@@ -26,6 +26,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -113,7 +114,7 @@ func TestParseConfig(t *testing.T) {
 		{name: "env GATEWAY_MAX_URL_BYTES KiB", env: map[string]string{"GATEWAY_MAX_URL_BYTES": "4KiB"}, want: with(func(c *config) { c.limits.MaxURLBytes = 4 << 10 })},
 		{name: "flag log-format json", args: []string{"-log-format", "json"}, want: with(func(c *config) { c.logFormat = "json" })},
 		{name: "flag log-format text", args: []string{"-log-format", "text"}, want: with(func(c *config) { c.logFormat = "text" })},
-		{name: "env GATEWAY_LOG_LEVEL", env: map[string]string{"GATEWAY_LOG_LEVEL": "warn"}, want: with(func(c *config) { c.logLevel = logLevel{slog.LevelWarn} })},
+		{name: "env GATEWAY_LOG_LEVEL", env: map[string]string{"GATEWAY_LOG_LEVEL": "warn"}, want: with(func(c *config) { c.logLevel = telemetry.LogLevel{Level: slog.LevelWarn} })},
 		{name: "flag upstream-timeout", args: []string{"-upstream-timeout", "5s"}, want: with(func(c *config) { c.upstreamTimeout = 5 * time.Second })},
 		{name: "env CATALOGUE_UPSTREAM_TIMEOUT", env: map[string]string{"CATALOGUE_UPSTREAM_TIMEOUT": "7s"}, want: with(func(c *config) { c.upstreamTimeout = 7 * time.Second })},
 		{name: "flag pprof-addr", args: []string{"-pprof-addr", "127.0.0.1:6060"}, want: with(func(c *config) { c.pprofAddr = "127.0.0.1:6060" })},
