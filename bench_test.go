@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/memlimit"
 )
 
@@ -43,10 +44,10 @@ func BenchmarkGraphQL(b *testing.B) {
 		cacheBytes int64
 		plans      bool
 	}{{"gqlgen", 0, false}, {"plans", 0, true}, {"cache", 64 << 20, true}} {
-		cfg := defaultConfig()
-		cfg.accessLog = false
-		cfg.responseCacheBytes = mode.cacheBytes
-		cfg.engine = mode.plans
+		cfg := config.Default()
+		cfg.AccessLog = false
+		cfg.ResponseCacheBytes = mode.cacheBytes
+		cfg.Engine = mode.plans
 		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			b.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // TestDockerfile keeps the container recipe honest where no container
@@ -44,7 +46,7 @@ func TestDockerfile(t *testing.T) {
 	if len(env) == 0 {
 		t.Fatal("the Dockerfile sets no environment")
 	}
-	if _, err := parseConfig(nil, envOf(env), &bytes.Buffer{}); err != nil {
+	if _, err := config.Parse(nil, envOf(env), &bytes.Buffer{}); err != nil {
 		t.Errorf("the Dockerfile's environment is refused: %v", err)
 	}
 	for _, want := range []string{

@@ -19,6 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/catalogue-gateway/gateway/graph"
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // The documents a reader is sent to: every GraphQL example in them runs in
@@ -112,7 +113,7 @@ func fences(t *testing.T, file string) (blocks []fence, prose []string) {
 // ```graphql-schema and are not run; a ```graphql block that does not
 // parse as operations fails, so that none is skipped by mistake.
 func TestDocsExamples(t *testing.T) {
-	g, err := newGateway(defaultConfig(), slog.New(slog.DiscardHandler))
+	g, err := newGateway(config.Default(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 // flags, each with the table's name, variable and default.
 func TestFlagsDocumented(t *testing.T) {
 	var usage bytes.Buffer
-	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
+	if _, err := config.Parse([]string{"-h"}, envOf(nil), &usage); err == nil {
 		t.Fatal("-h: no error, want flag.ErrHelp")
 	}
 	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\)(?: \(default (.*)\))?)?`)

@@ -22,6 +22,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -31,7 +32,7 @@ import (
 
 // gateway holds the running service's parts.
 type gateway struct {
-	cfg   config
+	cfg   config.Config
 	store *catalogue.Store
 	// refresher keeps the store up to date with the upstream; nil when
 	// serving the embedded catalogue.
@@ -69,15 +70,15 @@ type gateway struct {
 
 // newGateway builds the gateway for cfg: on the embedded catalogue,
 // loaded here, or on the upstream, with a refresher the caller runs.
-func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
-	budget := cfg.memoryBudget
+func newGateway(cfg config.Config, logger *slog.Logger) (*gateway, error) {
+	budget := cfg.MemoryBudget
 	if budget == 0 {
 		// The limit memlimit.Choose set, or GOMEMLIMIT's; MaxInt64 for none.
 		budget = graphqlhttp.DefaultMemoryBudget(debug.SetMemoryLimit(-1))
 	}
 	memory := graphqlhttp.NewMemory(budget)
 	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
-		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.responseCacheBytes))}
+		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.ResponseCacheBytes))}
 	memory.Register("response_cache", g.cache.Stats)
 	shares := memory.Shares()
 	logger.Info("memory budget", "budget_mib", budget>>20, "documents_mib", shares.Documents>>20,
@@ -86,24 +87,24 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	var err error
-	if cfg.introspection {
+	if cfg.Introspection {
 		// Printed from the schema the server runs, descriptions and all:
 		// what introspection would tell, as one document.
 		if g.schema, err = graphqlhttp.SchemaHandler(graph.ServedSchema()); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.playground {
+	if cfg.Playground {
 		if g.playground, err = web.Playground(); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.explorer {
+	if cfg.Explorer {
 		if g.explorer, err = web.Explorer(); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.baseURL == "" {
+	if cfg.BaseURL == "" {
 		start := time.Now()
 		snap, err := catalogue.Embedded()
 		if err != nil {
@@ -115,34 +116,34 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.maxSubscriptions)
+		g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.MaxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
 	}
 	var cache *catalogue.DiskCache
-	if cfg.cacheDir != "" {
-		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
+	if cfg.CacheDir != "" {
+		cache = &catalogue.DiskCache{Dir: cfg.CacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, cfg.refresh, cfg.maxSubscriptions)
+	g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, cfg.Refresh, cfg.MaxSubscriptions)
 	g.upstreamClient = catalogue.NewUpstreamClient()
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
-			BaseURL:      cfg.baseURL,
-			WorldBossURL: cfg.worldBossURL,
+			BaseURL:      cfg.BaseURL,
+			WorldBossURL: cfg.WorldBossURL,
 			Client:       g.upstreamClient,
 			UserAgent:    buildinfo.Get().UserAgent(),
-			Timeout:      cfg.upstreamTimeout,
-			MaxBodyBytes: cfg.maxUpstreamBytes,
+			Timeout:      cfg.UpstreamTimeout,
+			MaxBodyBytes: cfg.MaxUpstreamBytes,
 		},
 		Cache:    cache,
-		Interval: cfg.refresh,
+		Interval: cfg.Refresh,
 		Logger:   logger,
 		Observer: g.metrics,
 	})
-	logger.Info("reading the upstream", "base_url", cfg.baseURL, "worldboss_url", cfg.worldBossURL,
-		"refresh", cfg.refresh.String(), "cache_dir", cfg.cacheDir)
+	logger.Info("reading the upstream", "base_url", cfg.BaseURL, "worldboss_url", cfg.WorldBossURL,
+		"refresh", cfg.Refresh.String(), "cache_dir", cfg.CacheDir)
 	return g, nil
 }
 
@@ -153,45 +154,45 @@ func (g *gateway) handler() http.Handler {
 		awaitCold = g.refresher.AwaitFlight
 	}
 	mux := http.NewServeMux()
-	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait})
+	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.ColdWait})
 	var tracer trace.Tracer // nil: no spans
 	if g.tracerProvider != nil {
 		tracer = g.tracerProvider.Tracer(telemetry.TracerName)
 	}
-	limits := g.cfg.limits
-	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
+	limits := g.cfg.Limits
+	limits.MaxResponseBytes = int(g.cfg.MaxResponseBytes)
 	// The engine runs what it can (-engine), gqlgen's executor the rest;
 	// off, gqlgen runs everything.
 	executor := graphqlhttp.NoExecutor
-	if g.cfg.engine {
+	if g.cfg.Engine {
 		executor = resolvers.NewEngine(g.memory)
 	}
 	// Checked by parseConfig; read here again, as a config holds it as
 	// written.
-	trustedProxies, _ := graphqlhttp.ParseTrustedProxies(g.cfg.trustedProxies)
+	trustedProxies, _ := graphqlhttp.ParseTrustedProxies(g.cfg.TrustedProxies)
 	var playgroundPage http.Handler // for a browser opening /graphql
 	if g.playground != nil {
 		playgroundPage = g.playground.Index()
 	}
 	mux.Handle("/graphql", pageForBrowsers(playgroundPage, resolvers.NewHandler(g.store,
-		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
+		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.ColdWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
 		graphqlhttp.Options{
 			Limits:         limits,
-			RequestTimeout: g.cfg.requestTimeout,
-			Introspection:  g.cfg.introspection,
+			RequestTimeout: g.cfg.RequestTimeout,
+			Introspection:  g.cfg.Introspection,
 			Logger:         g.logger,
 			Observer:       g.metrics,
 			Cache:          g.cache,
 			Memory:         g.memory,
-			MaxAge:         g.cfg.refresh,
+			MaxAge:         g.cfg.Refresh,
 			Executor:       executor,
-			MaxStreams:     g.cfg.maxSubscriptions,
+			MaxStreams:     g.cfg.MaxSubscriptions,
 			Done:           g.streamsDone,
 			Tracer:         tracer,
 
-			MaxStreamsPerClient: g.cfg.maxSubscriptionsPerClient,
+			MaxStreamsPerClient: g.cfg.MaxSubscriptionsPerClient,
 			TrustedProxies:      trustedProxies,
-			StreamMaxAge:        g.cfg.subscriptionMaxAge,
+			StreamMaxAge:        g.cfg.SubscriptionMaxAge,
 			AllowedOrigins:      g.corsOrigins(),
 			Connections:         &g.websockets,
 		})))
@@ -221,10 +222,10 @@ func (g *gateway) handler() http.Handler {
 	mux.Handle("/", notFound)
 
 	var h http.Handler = answerUncleanPaths(mux)
-	if g.cfg.accessLog {
+	if g.cfg.AccessLog {
 		h = accessLog(g.logger, trustedProxies, h)
 	}
-	if g.cfg.corsOrigins != "" {
+	if g.cfg.CORSOrigins != "" {
 		h = cors.New(cors.Options{
 			AllowedOrigins: g.corsOrigins(),
 			AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
@@ -234,7 +235,7 @@ func (g *gateway) handler() http.Handler {
 		}).Handler(h)
 	}
 	if g.tracerProvider != nil {
-		h = telemetry.TraceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
+		h = telemetry.TraceRequests(h, g.tracerProvider, g.cfg.TrustTraceparent)
 	}
 	return h
 }
@@ -243,10 +244,10 @@ func (g *gateway) handler() http.Handler {
 // open a WebSocket to it, besides its own; none when -cors-origins is
 // empty.
 func (g *gateway) corsOrigins() []string {
-	if g.cfg.corsOrigins == "" {
+	if g.cfg.CORSOrigins == "" {
 		return nil
 	}
-	return strings.Split(g.cfg.corsOrigins, ",")
+	return strings.Split(g.cfg.CORSOrigins, ",")
 }
 
 // pageForBrowsers answers a browser opening /graphql (a GET with no query

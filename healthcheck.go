@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // healthCheck is `gateway healthcheck [flags]`: it asks the gateway that
@@ -14,12 +16,12 @@ import (
 // and returns 0 if it answers 200, else 1. It is the container's
 // HEALTHCHECK, for an image that has no shell and no curl.
 func healthCheck(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
-	cfg, err := parseConfig(args, getenv, stderr)
+	cfg, err := config.Parse(args, getenv, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "gateway healthcheck:", err)
 		return 2
 	}
-	host, port, _ := net.SplitHostPort(cfg.addr) // checked by parseConfig
+	host, port, _ := net.SplitHostPort(cfg.Addr) // checked by parseConfig
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // TestHealthCheck runs `gateway healthcheck` against a gateway that is
@@ -42,10 +44,10 @@ func TestHealthCheck(t *testing.T) {
 // then closes.
 func TestShutdownDrains(t *testing.T) {
 	ln := listen(t)
-	cfg := defaultConfig()
-	cfg.addr, cfg.accessLog, cfg.shutdownDelay = ln.Addr().String(), false, time.Second
+	cfg := config.Default()
+	cfg.Addr, cfg.AccessLog, cfg.ShutdownDelay = ln.Addr().String(), false, time.Second
 	stop := runServe(t, cfg, ln, testLogger(t))
-	base := "http://" + cfg.addr
+	base := "http://" + cfg.Addr
 	waitAnswering(t, base)
 	client := newClient(t)
 	if resp, body := get(t, client, base+"/readyz"); resp.StatusCode != http.StatusOK {

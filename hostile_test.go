@@ -20,8 +20,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/coder/websocket"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // hostileDocuments are the documents whose validation or planning could
@@ -275,8 +277,8 @@ func tail(s string, n int) string {
 // only for the configured ones otherwise.
 func TestCORS(t *testing.T) {
 	gatewayWith := func(origins string) *gateway {
-		cfg := defaultConfig()
-		cfg.accessLog, cfg.corsOrigins = false, origins
+		cfg := config.Default()
+		cfg.AccessLog, cfg.CORSOrigins = false, origins
 		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
@@ -448,8 +450,8 @@ func TestAttacksAgainstBinary(t *testing.T) {
 // answer varies by must be named in Vary, and each representation of a
 // GraphQL answer must have its own tag.
 func TestCachesSeeEveryVariant(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog, cfg.corsOrigins = false, "https://a.example"
+	cfg := config.Default()
+	cfg.AccessLog, cfg.CORSOrigins = false, "https://a.example"
 	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ import (
 func TestStoreMetricsMove(t *testing.T) {
 	u := newUpstreams(t)
 	cfg := u.config(time.Hour, "")
-	cfg.memoryBudget = 8 << 20 // 2 MiB of documents: some are let go
+	cfg.MemoryBudget = 8 << 20 // 2 MiB of documents: some are let go
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 

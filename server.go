@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/memlimit"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 )
@@ -50,7 +51,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && args[0] == "healthcheck" {
 		return healthCheck(ctx, args[1:], getenv, stderr)
 	}
-	cfg, err := parseConfig(args, getenv, stderr)
+	cfg, err := config.Parse(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -59,7 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "gateway:", err)
 		return 2
 	}
-	if cfg.version {
+	if cfg.Version {
 		fmt.Fprintln(stdout, buildinfo.Get())
 		return 0
 	}
@@ -67,14 +68,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// the commonest first-run mistake (a second gateway, another server
 	// on 8080), and is a configuration error like a bad flag, told in one
 	// line that says what to change.
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "gateway: cannot listen on %s: %v; choose another address with -addr (e.g. -addr :9090)\n", cfg.addr, listenCause(err))
+		fmt.Fprintf(stderr, "gateway: cannot listen on %s: %v; choose another address with -addr (e.g. -addr :9090)\n", cfg.Addr, listenCause(err))
 		return 2
 	}
 	logs := telemetry.NewLogBuffer(stderr)
 	defer logs.Close()
-	logger := telemetry.NewLogger(logs, cfg.logFormat.Resolve(stderr), cfg.logLevel.Level)
+	logger := telemetry.NewLogger(logs, cfg.LogFormat.Resolve(stderr), cfg.LogLevel.Level)
 	memlimit.Log(logger, getenv)
 	if err := serve(ctx, cfg, ln, logger); err != nil {
 		logger.Error("gateway stopped", "err", err)
@@ -100,9 +101,9 @@ func listenCause(err error) error {
 
 // serve runs the gateway on ln until ctx ends, then shuts down gracefully,
 // letting requests in flight finish. It closes ln.
-func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger) error {
+func serve(ctx context.Context, cfg config.Config, ln net.Listener, logger *slog.Logger) error {
 	g, err := newGateway(cfg, logger)
-	if err == nil && cfg.tracing {
+	if err == nil && cfg.Tracing {
 		g.tracerProvider, err = telemetry.NewTracerProvider(ctx, logger)
 		if err == nil {
 			g.traceUpstream()
@@ -128,8 +129,8 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	go func() { defer close(freed); memlimit.FreeStartupGarbage(refreshCtx, g.store, logger) }()
 	defer func() { stopRefresh(); <-freed }()
 
-	if cfg.pprofAddr != "" {
-		stopPprof, err := servePprof(cfg.pprofAddr, logger)
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, logger)
 		if err != nil {
 			ln.Close()
 			return err
@@ -167,9 +168,9 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 	// that a load balancer stops sending requests here before the
 	// listener closes.
 	g.draining.Store(true)
-	if cfg.shutdownDelay > 0 {
-		logger.Info("draining", "for", cfg.shutdownDelay.String())
-		time.Sleep(cfg.shutdownDelay)
+	if cfg.ShutdownDelay > 0 {
+		logger.Info("draining", "for", cfg.ShutdownDelay.String())
+		time.Sleep(cfg.ShutdownDelay)
 	}
 	logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
@@ -196,7 +197,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger
 // startupAttrs are the attributes of the "listening" line: the address,
 // the build, and the URLs a person opens next (the playground, the
 // explorer, the endpoint), so that a first run says where to go.
-func startupAttrs(cfg config, addr net.Addr, b buildinfo.Info) []any {
+func startupAttrs(cfg config.Config, addr net.Addr, b buildinfo.Info) []any {
 	attrs := []any{"addr", addr.String(), "version", b.Version, "commit", b.Commit}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
@@ -206,10 +207,10 @@ func startupAttrs(cfg config, addr net.Addr, b buildinfo.Info) []any {
 		host = "localhost" // every interface, loopback among them
 	}
 	base := "http://" + net.JoinHostPort(host, port)
-	if cfg.playground {
+	if cfg.Playground {
 		attrs = append(attrs, "playground", base+"/")
 	}
-	if cfg.explorer {
+	if cfg.Explorer {
 		attrs = append(attrs, "explorer", base+"/explorer")
 	}
 	return append(attrs, "graphql", base+"/graphql")

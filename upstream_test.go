@@ -30,6 +30,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // GraphQL queries reading one collection each, whose answers the tests
@@ -122,19 +123,19 @@ func (u *upstreams) setFaultAll(f upstreamtest.Fault) {
 // tried again: readiness then takes a few seconds more.
 const readyWithin = 30 * time.Second
 
-func (u *upstreams) config(refresh time.Duration, cacheDir string) config {
-	cfg := defaultConfig()
-	cfg.baseURL, cfg.worldBossURL = u.base.URL, u.boss.URL
-	cfg.refresh, cfg.cacheDir = refresh, cacheDir
-	cfg.accessLog = false
+func (u *upstreams) config(refresh time.Duration, cacheDir string) config.Config {
+	cfg := config.Default()
+	cfg.BaseURL, cfg.WorldBossURL = u.base.URL, u.boss.URL
+	cfg.Refresh, cfg.CacheDir = refresh, cacheDir
+	cfg.AccessLog = false
 	// A hung upstream costs this per try; the default 30s would make the
 	// hang cases the slowest tests here for no more proof.
-	cfg.upstreamTimeout = 2 * time.Second
+	cfg.UpstreamTimeout = 2 * time.Second
 	// A cold read of the embedded catalogue's 1.2 MB /items, decoded (and,
 	// before compression became lazy, compressed three ways) under the
 	// race detector beside other tests, has taken more than the default
 	// 10 s; a request waiting on it must still get the body.
-	cfg.coldWait = 60 * time.Second
+	cfg.ColdWait = 60 * time.Second
 	return cfg
 }
 
@@ -150,16 +151,16 @@ type testGateway struct {
 // startGateway runs serve with cfg on a free loopback port and waits until
 // it answers /healthz (not /readyz: some tests start it cold on purpose).
 // A nil logger logs to the test's output.
-func startGateway(t *testing.T, cfg config, logger *slog.Logger) *testGateway {
+func startGateway(t *testing.T, cfg config.Config, logger *slog.Logger) *testGateway {
 	t.Helper()
 	if logger == nil {
 		logger = testLogger(t)
 	}
 	ln := listen(t)
-	cfg.addr = ln.Addr().String()
+	cfg.Addr = ln.Addr().String()
 	stop := runServe(t, cfg, ln, logger)
 
-	g := &testGateway{url: "http://" + cfg.addr, client: newClient(t), stop: stop}
+	g := &testGateway{url: "http://" + cfg.Addr, client: newClient(t), stop: stop}
 	waitAnswering(t, g.url)
 	return g
 }
@@ -821,7 +822,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 	t.Run("upstream hanging", func(t *testing.T) {
 		up.setFaultAll(upstreamtest.Hang)
 		cfg := up.config(time.Second, dir)
-		cfg.upstreamTimeout = hungFor
+		cfg.UpstreamTimeout = hungFor
 		g := startGateway(t, cfg, nil)
 		rd := g.waitReady(t, fromCache)
 		for c := range catalogue.NumCollections {
@@ -907,7 +908,7 @@ func TestUpstreamUserAgent(t *testing.T) {
 		return s
 	}
 	cfg := up.config(time.Minute, "")
-	cfg.baseURL, cfg.worldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
+	cfg.BaseURL, cfg.WorldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 	g.stop()
@@ -974,7 +975,7 @@ func TestUpstreamBodyBound(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := up.config(time.Second, "")
-			cfg.maxUpstreamBytes = tt.bound
+			cfg.MaxUpstreamBytes = tt.bound
 			g := startGateway(t, cfg, nil)
 			if tt.ready {
 				g.waitReady(t, readyWithin)
@@ -1129,7 +1130,7 @@ func (g *testGateway) streamFor(t *testing.T, d time.Duration) {
 // quantiles (and the p99 alert) it would stretch to minutes; it still
 // counts as a request.
 func TestStreamsTimedApartFromAnswers(t *testing.T) {
-	g := startGateway(t, defaultConfig(), nil)
+	g := startGateway(t, config.Default(), nil)
 	const (
 		streamOK  = `graphql_stream_duration_seconds_count{outcome="ok"}`
 		streamSum = `graphql_stream_duration_seconds_sum{outcome="ok"}`
@@ -1156,8 +1157,8 @@ func TestStreamsTimedApartFromAnswers(t *testing.T) {
 // TestOperationsByExecutor: /metrics tells how many operations the engine
 // answered and how many it left to gqlgen's executor, and why.
 func TestOperationsByExecutor(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog, cfg.responseCacheBytes = false, 0
+	cfg := config.Default()
+	cfg.AccessLog, cfg.ResponseCacheBytes = false, 0
 	g := startGateway(t, cfg, nil)
 	engine, gqlgen := `graphql_operations_total{executor="engine"}`, `graphql_operations_total{executor="gqlgen"}`
 	introspection, panics := `graphql_engine_declines_total{reason="introspection"}`, `graphql_engine_declines_total{reason="panic"}`

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // TestMissingVariableNamesItAndItsType: a request leaving out a required
@@ -17,8 +19,8 @@ func TestMissingVariableNamesItAndItsType(t *testing.T) {
 	const query = `query Feather($id: Int!) { item(id: $id) { name } }`
 	const want = `Variable "$id" of required type "Int!" was not provided.`
 	for _, compiled := range []bool{true, false} {
-		cfg := defaultConfig()
-		cfg.engine = compiled
+		cfg := config.Default()
+		cfg.Engine = compiled
 		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
