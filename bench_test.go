@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 	"github.com/catalogue-gateway/gateway/internal/memlimit"
 )
 
@@ -48,11 +49,8 @@ func BenchmarkGraphQL(b *testing.B) {
 		cfg.AccessLog = false
 		cfg.ResponseCacheBytes = mode.cacheBytes
 		cfg.Engine = mode.plans
-		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			b.Fatal(err)
-		}
-		h := g.handler()
+		g := gatewaytest.New(b, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
+		h := g.Handler()
 		for _, q := range benchQueries {
 			b.Run(mode.name+"/"+q.name, func(b *testing.B) {
 				bodies := make([][]byte, 100)

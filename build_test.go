@@ -35,11 +35,11 @@ func TestBuildStamped(t *testing.T) {
 	}
 
 	g := startBuilt(t, bin, nil)
-	if log := g.logs.String(); !strings.Contains(log, `"version":"9.8.7","commit":"abcdef123456"`) {
+	if log := g.Logs.String(); !strings.Contains(log, `"version":"9.8.7","commit":"abcdef123456"`) {
 		t.Errorf("the start-up line does not name the build: %s", log)
 	}
 	get := func(path string) []byte {
-		resp, err := http.Get("http://" + g.addr + path)
+		resp, err := http.Get("http://" + g.Addr + path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // The documents a reader is sent to: every GraphQL example in them runs in
@@ -113,11 +114,8 @@ func fences(t *testing.T, file string) (blocks []fence, prose []string) {
 // ```graphql-schema and are not run; a ```graphql block that does not
 // parse as operations fails, so that none is skipped by mistake.
 func TestDocsExamples(t *testing.T) {
-	g, err := newGateway(config.Default(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := g.handler()
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler)})
+	h := g.Handler()
 	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
 
 	ran := 0

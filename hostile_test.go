@@ -24,6 +24,8 @@ import (
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gateway"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // hostileDocuments are the documents whose validation or planning could
@@ -81,7 +83,7 @@ func fragmentFanOut(n int, last string) string {
 // for it and fail cleanly.
 func TestHostileQueriesAgainstBinary(t *testing.T) {
 	g := startBinary(t, "-access-log=false")
-	cmd, exited, addr := g.cmd, g.exited, g.addr
+	cmd, exited, addr := g.Cmd, g.Exited, g.Addr
 	endpoint := "http://" + addr + "/graphql"
 	client := newClient(t)
 	client.Timeout = 5 * time.Second
@@ -91,7 +93,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 		t.Helper()
 		select {
 		case <-exited:
-			t.Fatalf("the gateway died: %v", g.waitErr)
+			t.Fatalf("the gateway died: %v", g.WaitErr)
 		default:
 		}
 		status, body, err := graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount nodes { id } } }`)
@@ -196,7 +198,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 	select {
 	case <-exited:
 		var exitErr *exec.ExitError
-		if errors.As(g.waitErr, &exitErr) {
+		if errors.As(g.WaitErr, &exitErr) {
 			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
 		}
 	case <-time.After(10 * time.Second):
@@ -276,13 +278,10 @@ func tail(s string, n int) string {
 // preflight from any origin is answered when every origin is allowed, and
 // only for the configured ones otherwise.
 func TestCORS(t *testing.T) {
-	gatewayWith := func(origins string) *gateway {
+	gatewayWith := func(origins string) *gateway.Gateway {
 		cfg := config.Default()
 		cfg.AccessLog, cfg.CORSOrigins = false, origins
-		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
 		return g
 	}
 	g, only, none := gatewayWith("*"), gatewayWith("https://a.example,https://b.example"), gatewayWith("")
@@ -298,7 +297,7 @@ func TestCORS(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name        string
-		gw          *gateway
+		gw          *gateway.Gateway
 		req         *http.Request
 		allowOrigin string // "" for none
 	}{
@@ -313,7 +312,7 @@ func TestCORS(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			tt.gw.handler().ServeHTTP(rec, tt.req)
+			tt.gw.Handler().ServeHTTP(rec, tt.req)
 			got := rec.Header().Get("Access-Control-Allow-Origin")
 			if got != tt.allowOrigin {
 				t.Errorf("Access-Control-Allow-Origin = %q, want %q; status %d, headers %v", got, tt.allowOrigin, rec.Code, rec.Header())
@@ -338,7 +337,7 @@ func TestCORS(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Origin", "https://app.example")
 		rec := httptest.NewRecorder()
-		g.handler().ServeHTTP(rec, req)
+		g.Handler().ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("status %d, Access-Control-Allow-Origin %q; want 200 and *", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
 		}
@@ -373,10 +372,10 @@ func TestAttacksAgainstBinary(t *testing.T) {
 	// gqlgen's executor answers a timeout with the fields it reached, as
 	// the GraphQL spec's field errors allow; a plan sends no data.
 	partialData := func(g *gatewayProcess, code string) bool {
-		return code == "REQUEST_TIMEOUT" && slices.Contains(g.cmd.Args, "-engine=false")
+		return code == "REQUEST_TIMEOUT" && slices.Contains(g.Cmd.Args, "-engine=false")
 	}
 	run := func(t *testing.T, g *gatewayProcess, attacks []attack) {
-		endpoint := "http://" + g.addr + "/graphql"
+		endpoint := "http://" + g.Addr + "/graphql"
 		client := newClient(t)
 		client.Timeout = 30 * time.Second
 		for _, a := range attacks {
@@ -402,8 +401,8 @@ func TestAttacksAgainstBinary(t *testing.T) {
 						t.Errorf("answered in %s, want within %s", took.Round(time.Millisecond), a.within)
 					}
 					select {
-					case <-g.exited:
-						t.Fatalf("the gateway died: %v", g.waitErr)
+					case <-g.Exited:
+						t.Fatalf("the gateway died: %v", g.WaitErr)
 					default:
 					}
 					status, body, err = graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount } }`)
@@ -452,10 +451,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 func TestCachesSeeEveryVariant(t *testing.T) {
 	cfg := config.Default()
 	cfg.AccessLog, cfg.CORSOrigins = false, "https://a.example"
-	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
 	query := "/graphql?query=" + url.QueryEscape(`{ items(first: 100) { nodes { id name } } }`)
 	get := func(path string, header ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -463,7 +459,7 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 			req.Header.Set(header[i], header[i+1])
 		}
 		rec := httptest.NewRecorder()
-		g.handler().ServeHTTP(rec, req)
+		g.Handler().ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("GET %s: status %d: %.200s", path, rec.Code, rec.Body)
 		}
@@ -516,7 +512,7 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 		req.Header.Set("Accept", "application/graphql-response+json")
 		req.Header.Set("If-None-Match", plain.Header().Get("ETag"))
 		rec := httptest.NewRecorder()
-		g.handler().ServeHTTP(rec, req)
+		g.Handler().ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			t.Errorf("If-None-Match with the application/json tag, asking for the other type: status %d, want 200", rec.Code)
 		}
@@ -530,7 +526,7 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 func TestStreamAttacksAgainstBinary(t *testing.T) {
 	g := startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-request-timeout=100ms",
 		"-max-subscriptions-per-client=3")
-	endpoint := "http://" + g.addr + "/graphql"
+	endpoint := "http://" + g.Addr + "/graphql"
 	open := func(t *testing.T, from, query string) *http.Response {
 		t.Helper()
 		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
@@ -621,8 +617,8 @@ func TestStreamAttacksAgainstBinary(t *testing.T) {
 		}
 	})
 	select {
-	case <-g.exited:
-		t.Fatalf("the gateway died: %v", g.waitErr)
+	case <-g.Exited:
+		t.Fatalf("the gateway died: %v", g.WaitErr)
 	default:
 	}
 }

@@ -75,8 +75,8 @@ func TestMemoryUnderAttack(t *testing.T) {
 				t.Errorf("resident memory reached %s: the gateway was killed to spare the machine", mib(p.rss))
 			} else {
 				select {
-				case <-g.exited:
-					t.Fatalf("the gateway died: %v", g.waitErr)
+				case <-g.Exited:
+					t.Fatalf("the gateway died: %v", g.WaitErr)
 				default:
 				}
 			}
@@ -356,16 +356,16 @@ func mib(n int64) string { return fmt.Sprintf("%.0fMiB", float64(n)/(1<<20)) }
 // sending it a normal query, and returns the peaks. The samples go on for
 // a second after the attack, for what it left behind.
 func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duration, pod podSettings) attackPeaks {
-	base := "http://" + g.addr
+	base := "http://" + g.Addr
 	// Idle means serving, with the start-up's garbage returned.
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(g.logs.String(), "start-up garbage returned"); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(g.Logs.String(), "start-up garbage returned"); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the gateway did not return its start-up garbage within 10s")
 		}
 	}
 	waitAnswering(t, base)
 	p := attackPeaks{name: a.name}
-	p.idle, _ = procStatus(g.cmd.Process.Pid, "VmRSS")
+	p.idle, _ = procStatus(g.Cmd.Process.Pid, "VmRSS")
 	m, err := scrape(base)
 	if err != nil {
 		t.Fatal(err)
@@ -376,11 +376,11 @@ func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duratio
 			p.memLimit, mib(pod.limit))
 	}
 	p.leftBound, p.leftBoundIs = leftBound(m)
-	pprofAddr := regexp.MustCompile(`"msg":"serving pprof","addr":"([^"]+)"`).FindStringSubmatch(g.logs.String())
+	pprofAddr := regexp.MustCompile(`"msg":"serving pprof","addr":"([^"]+)"`).FindStringSubmatch(g.Logs.String())
 	if pprofAddr == nil {
 		t.Fatal("the gateway did not log pprof's address")
 	}
-	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", g.cmd.Process.Pid), []byte("5"), 0); err != nil {
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", g.Cmd.Process.Pid), []byte("5"), 0); err != nil {
 		// VmHWM then counts from the start, whose peak is far lower.
 		t.Logf("resetting the peak resident memory: %v", err)
 	}
@@ -411,7 +411,7 @@ func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duratio
 	}
 	stopWatching()
 	wg.Wait()
-	if hwm, err := procStatus(g.cmd.Process.Pid, "VmHWM"); err == nil {
+	if hwm, err := procStatus(g.Cmd.Process.Pid, "VmHWM"); err == nil {
 		p.rss = max(p.rss, hwm)
 	}
 	if !p.killed {
@@ -470,7 +470,7 @@ const memoryBudgetMetric = "gateway_memory_budget_bytes"
 func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int64) (rss, anon, live, stores int64, samples int, killed bool) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	pid := g.cmd.Process.Pid
+	pid := g.Cmd.Process.Pid
 	for n := 0; ; n++ {
 		if v, err := procStatus(pid, "VmHWM"); err == nil {
 			rss = max(rss, v)
@@ -479,7 +479,7 @@ func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int6
 			anon = max(anon, v)
 		}
 		if v, err := procStatus(pid, "VmRSS"); err == nil && v > kill {
-			g.cmd.Process.Kill()
+			g.Cmd.Process.Kill()
 			return rss, anon, live, stores, samples, true
 		}
 		if n%2 == 0 {

@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,11 +21,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -197,43 +194,6 @@ func TestRunCannotListen(t *testing.T) {
 	}
 }
 
-// TestStartupAttrs: the listening line's URLs name a host a browser can
-// open, whatever the address listened on.
-func TestStartupAttrs(t *testing.T) {
-	for _, tt := range []struct {
-		addr                     string
-		playground, explorer     bool
-		wantPlayground, wantBase string
-	}{
-		{addr: "[::]:8080", playground: true, explorer: true, wantBase: "http://localhost:8080"},
-		{addr: "0.0.0.0:8080", playground: true, wantBase: "http://localhost:8080"},
-		{addr: "127.0.0.1:9090", explorer: true, wantBase: "http://127.0.0.1:9090"},
-		{addr: "[::1]:80", wantBase: "http://[::1]:80"},
-	} {
-		addr, err := net.ResolveTCPAddr("tcp", tt.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := config.Default()
-		cfg.Playground, cfg.Explorer = tt.playground, tt.explorer
-		attrs := map[string]any{}
-		list := startupAttrs(cfg, addr, buildinfo.Info{})
-		for i := 0; i+1 < len(list); i += 2 {
-			attrs[list[i].(string)] = list[i+1]
-		}
-		want := map[string]any{"addr": addr.String(), "version": "", "commit": "", "graphql": tt.wantBase + "/graphql"}
-		if tt.playground {
-			want["playground"] = tt.wantBase + "/"
-		}
-		if tt.explorer {
-			want["explorer"] = tt.wantBase + "/explorer"
-		}
-		if diff := cmp.Diff(want, attrs); diff != "" {
-			t.Errorf("startupAttrs(%s) mismatch (-want +got):\n%s", tt.addr, diff)
-		}
-	}
-}
-
 // TestUnknownFlagPointsAtHelp: a flag from another server's habits
 // (-port) is refused with where to look instead.
 func TestUnknownFlagPointsAtHelp(t *testing.T) {
@@ -262,31 +222,13 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(t.Output(), nil))
 }
 
-// runServe runs serve with cfg on ln. stop cancels it and checks that it
+// runServe runs the gateway for cfg on ln (gatewaytest.Start). stop cancels it and checks that it
 // returns nil in bounded time; it also runs when the test ends, and running
 // it again does nothing.
 func runServe(t *testing.T, cfg config.Config, ln net.Listener, logger *slog.Logger) (stop func()) {
 	t.Helper()
-	t.Cleanup(func() { ln.Close() }) // serve leaves ln open if it fails early
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, ln, logger) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("serve returned %v, want nil", err)
-				}
-			case <-time.After(20 * time.Second):
-				t.Errorf("serve did not return within 20s of cancelling its context")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
+	return gatewaytest.Start(t, gatewaytest.Options{Listener: ln, Logger: logger, Cold: true,
+		Configure: func(c *config.Config) { *c = cfg }}).Stop
 }
 
 // startServe runs serve with the embedded catalogue on ln and waits until it
@@ -301,24 +243,7 @@ func startServe(t *testing.T, ln net.Listener) (stop func()) {
 
 // waitAnswering waits, at most 20 s, until the gateway at base answers
 // /healthz: the listener queues connections before serve accepts them.
-func waitAnswering(t *testing.T, base string) {
-	t.Helper()
-	client := &http.Client{Timeout: time.Second}
-	defer client.CloseIdleConnections()
-	deadline := time.After(20 * time.Second)
-	for {
-		resp, err := client.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			return
-		}
-		select {
-		case <-deadline:
-			t.Fatalf("serve did not answer within 20s: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-}
+func waitAnswering(t *testing.T, base string) { t.Helper(); gatewaytest.WaitAnswering(t, base) }
 
 func listen(t *testing.T) net.Listener {
 	t.Helper()
@@ -506,6 +431,18 @@ func (c *gatedConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// serveOn starts the gateway on ln, with the embedded catalogue and no
+// other setting, without waiting for it to answer. cancel starts its
+// shutdown; served then receives what its Serve returned.
+func serveOn(t *testing.T, ln net.Listener) (served <-chan error, cancel func()) {
+	t.Helper()
+	g := gatewaytest.Start(t, gatewaytest.Options{Listener: ln, Logger: testLogger(t), Cold: true,
+		Configure: func(c *config.Config) { *c = config.Config{Refresh: time.Minute} }})
+	ch := make(chan error, 1)
+	go func() { <-g.Served(); ch <- g.ServeErr() }()
+	return ch, g.Cancel
+}
+
 // TestGracefulShutdown cancels serve's context while a response is being
 // written, and checks that the response still arrives whole, that no new
 // that serve returns nil once the response is done.
@@ -513,10 +450,7 @@ func TestGracefulShutdown(t *testing.T) {
 	ln := newGatedListener(listen(t), 0)
 	defer ln.Close()
 	addr := ln.Addr().String()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- serve(ctx, config.Config{Addr: addr, Refresh: time.Minute}, ln, testLogger(t)) }()
+	served, cancel := serveOn(t, ln)
 
 	type result struct {
 		status int
@@ -613,12 +547,7 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 	ln := newGatedListener(ln0, len(head))
 	defer ln.Close()
 	close(ln.gate)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() {
-		served <- serve(ctx, config.Config{Addr: ln.Addr().String(), Refresh: time.Minute}, ln, testLogger(t))
-	}()
+	served, cancel := serveOn(t, ln)
 
 	const bound = 20 * time.Second
 	await := func(ch <-chan struct{}, what string) {
@@ -686,42 +615,6 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 	}
 }
 
-// logWatcher collects a process's JSON log and reports the address of its
-// "listening" line.
-type logWatcher struct {
-	mu      sync.Mutex
-	all     bytes.Buffer
-	partial []byte
-	addr    chan string
-	sent    bool
-}
-
-func (w *logWatcher) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.all.Write(p)
-	w.partial = append(w.partial, p...)
-	for {
-		line, rest, ok := bytes.Cut(w.partial, []byte("\n"))
-		if !ok {
-			break
-		}
-		w.partial = rest
-		var rec struct{ Msg, Addr string }
-		if json.Unmarshal(line, &rec) == nil && rec.Msg == "listening" && !w.sent {
-			w.sent = true
-			w.addr <- rec.Addr
-		}
-	}
-	return len(p), nil
-}
-
-func (w *logWatcher) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.all.String()
-}
-
 // TestBinary builds the real binary, starts it on a free port with the
 // embedded catalogue, waits until it is ready and stops it with SIGTERM, as
 // an orchestrator would.
@@ -732,7 +625,7 @@ func TestBinary(t *testing.T) {
 	g := startBinary(t)
 	const bound = 10 * time.Second
 	deadline := time.After(bound)
-	cmd, exited, addr, start := g.cmd, g.exited, g.addr, g.started
+	cmd, exited, addr, start := g.Cmd, g.Exited, g.Addr, g.Started
 
 	client := newClient(t)
 	client.Timeout = time.Second
@@ -750,7 +643,7 @@ func TestBinary(t *testing.T) {
 		lastErr = err
 		select {
 		case <-exited:
-			t.Fatalf("the gateway exited before it was ready: %v", g.waitErr)
+			t.Fatalf("the gateway exited before it was ready: %v", g.WaitErr)
 		case <-deadline:
 			t.Fatalf("the gateway was not ready within %s (last answer: %v)", bound, lastErr)
 		case <-time.After(20 * time.Millisecond):
@@ -766,10 +659,10 @@ func TestBinary(t *testing.T) {
 	case <-exited:
 		var exitErr *exec.ExitError
 		switch {
-		case errors.As(g.waitErr, &exitErr):
+		case errors.As(g.WaitErr, &exitErr):
 			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
-		case g.waitErr != nil:
-			t.Errorf("waiting for the gateway: %v", g.waitErr)
+		case g.WaitErr != nil:
+			t.Errorf("waiting for the gateway: %v", g.WaitErr)
 		}
 	case <-time.After(bound):
 		t.Fatalf("the gateway did not exit within %s of SIGTERM", bound)
@@ -777,14 +670,7 @@ func TestBinary(t *testing.T) {
 }
 
 // gatewayProcess is the real binary, built and started by a test.
-type gatewayProcess struct {
-	cmd     *exec.Cmd
-	logs    *logWatcher
-	addr    string    // where it listens
-	started time.Time // just before it was started
-	exited  chan struct{}
-	waitErr error // how it exited; set before exited is closed
-}
+type gatewayProcess = gatewaytest.Gateway
 
 // startBinary builds the gateway, starts it on a free loopback port with
 // the embedded catalogue and args, and waits (at most 10 s) for it to log
@@ -798,59 +684,19 @@ func startBinary(t *testing.T, args ...string) *gatewayProcess {
 // buildBinary builds the gateway, without the race detector whatever the
 // test's flags, into a temporary directory, and returns its path. It skips
 // the test where the binary cannot be built or run as the others expect.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs SIGTERM")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build with")
-	}
-	bin := filepath.Join(t.TempDir(), "gateway")
-	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildBinary(t *testing.T) string { t.Helper(); return gatewaytest.Build(t) }
 
 // startBuilt is startBinary for a binary built already, run with env
 // (NAME=value) as its whole environment: none of the test's, so no
 // CATALOGUE_* setting of the machine leaks in.
 func startBuilt(t *testing.T, bin string, env []string, args ...string) *gatewayProcess {
 	t.Helper()
-	g := &gatewayProcess{logs: &logWatcher{addr: make(chan string, 1)}, exited: make(chan struct{})}
-	g.cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	g.cmd.Env = append([]string{}, env...)
-	g.cmd.Stderr = g.logs
-	g.started = time.Now()
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
+	vars := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
 	}
-	go func() { g.waitErr = g.cmd.Wait(); close(g.exited) }()
-	t.Cleanup(func() {
-		select {
-		case <-g.exited:
-		default:
-			g.cmd.Process.Kill()
-			<-g.exited
-		}
-		if t.Failed() {
-			t.Logf("gateway log (last 4 KiB):\n%s", tail(g.logs.String(), 4<<10))
-		}
-	})
-	select {
-	case g.addr = <-g.logs.addr:
-	case <-g.exited:
-		t.Fatalf("the gateway exited before listening: %v", g.waitErr)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the gateway did not log its address within 10s")
-	}
-	return g
+	return gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Env: vars, Args: args, Cold: true})
 }
 
 // TestBrowserAppsRouted: the playground at /, the explorer at /explorer and
@@ -936,14 +782,11 @@ func TestAccessLogNamesTheClient(t *testing.T) {
 			var logs bytes.Buffer
 			cfg := config.Default()
 			cfg.TrustedProxies = tt.trusted
-			g, err := newGateway(cfg, slog.New(slog.NewJSONHandler(&logs, nil)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil)), Configure: func(c *config.Config) { *c = cfg }})
 			req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
 			req.RemoteAddr = "10.1.2.3:4567"
 			req.Header.Set("X-Forwarded-For", "198.51.100.1, 203.0.113.9")
-			g.handler().ServeHTTP(httptest.NewRecorder(), req)
+			g.Handler().ServeHTTP(httptest.NewRecorder(), req)
 			line := logs.String()
 			if !strings.Contains(line, `"remote":"10.1.2.3:4567"`) {
 				t.Errorf("the log does not name the peer: %s", line)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // The W3C trace context a test request carries, as a caller would send it.
@@ -261,7 +261,7 @@ func TestTracingRouteNames(t *testing.T) {
 				t.Fatal(err)
 			}
 			req.URL.Opaque = tt.path // as sent, uncleaned
-			resp, err := srv.Client().Do(req)
+			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,13 +291,12 @@ func TestTracingRouteNames(t *testing.T) {
 func TestTracingKeepsStreamsOpen(t *testing.T) {
 	cfg := config.Default()
 	cfg.AccessLog = false
-	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
 	exp := tracetest.NewInMemoryExporter()
-	g.tracerProvider = sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	srv := httptest.NewUnstartedServer(g.handler())
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg },
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))})
+	// A server of the test's own, with timeouts far shorter than the
+	// gateway's: the stream must outlive them.
+	srv := httptest.NewUnstartedServer(g.Handler())
 	srv.Config.ReadTimeout = 200 * time.Millisecond
 	srv.Config.WriteTimeout = 200 * time.Millisecond
 	srv.Start()
@@ -320,7 +319,7 @@ func TestTracingKeepsStreamsOpen(t *testing.T) {
 		t.Fatalf("status %d, want 200", resp.StatusCode)
 	}
 	time.Sleep(500 * time.Millisecond) // past the write timeout
-	g.closeStreams()
+	g.CloseStreams()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("reading the stream: %v", err)
@@ -454,18 +453,13 @@ func (o *otlpReceiver) result() (posts int, spans, services map[string]bool) {
 
 // tracedServer serves the gateway for cfg on a loopback port, recording
 // its spans in memory.
-func tracedServer(t *testing.T, cfg config.Config) (*httptest.Server, *tracetest.InMemoryExporter) {
+func tracedServer(t *testing.T, cfg config.Config) (*gatewaytest.Gateway, *tracetest.InMemoryExporter) {
 	t.Helper()
-	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
 	exp := tracetest.NewInMemoryExporter()
-	g.tracerProvider = sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	t.Cleanup(func() { g.tracerProvider.Shutdown(context.Background()) })
-	srv := httptest.NewServer(g.handler())
-	t.Cleanup(srv.Close)
-	return srv, exp
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	g := gatewaytest.Start(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), TracerProvider: tp,
+		Configure: func(c *config.Config) { *c = cfg }})
+	return g, exp
 }
 
 // post sends a GraphQL request body, with a traceparent header unless it is

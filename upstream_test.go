@@ -31,6 +31,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // GraphQL queries reading one collection each, whose answers the tests
@@ -156,13 +157,8 @@ func startGateway(t *testing.T, cfg config.Config, logger *slog.Logger) *testGat
 	if logger == nil {
 		logger = testLogger(t)
 	}
-	ln := listen(t)
-	cfg.Addr = ln.Addr().String()
-	stop := runServe(t, cfg, ln, logger)
-
-	g := &testGateway{url: "http://" + cfg.Addr, client: newClient(t), stop: stop}
-	waitAnswering(t, g.url)
-	return g
+	gw := gatewaytest.Start(t, gatewaytest.Options{Logger: logger, Configure: func(c *config.Config) { *c = cfg }})
+	return &testGateway{url: gw.URL, client: newClient(t), stop: gw.Stop}
 }
 
 // waitFor polls cond every 50ms until it holds, and fails the test with

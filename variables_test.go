@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // TestMissingVariableNamesItAndItsType: a request leaving out a required
@@ -21,11 +22,8 @@ func TestMissingVariableNamesItAndItsType(t *testing.T) {
 	for _, compiled := range []bool{true, false} {
 		cfg := config.Default()
 		cfg.Engine = compiled
-		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := g.handler()
+		g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
+		h := g.Handler()
 		body, _ := json.Marshal(map[string]any{"query": query})
 		post := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
 		post.Header.Set("Content-Type", "application/json")

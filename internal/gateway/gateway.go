@@ -1,4 +1,4 @@
-package main
+package gateway
 
 import (
 	"context"
@@ -30,8 +30,8 @@ import (
 	"github.com/catalogue-gateway/gateway/web"
 )
 
-// gateway holds the running service's parts.
-type gateway struct {
+// Gateway holds the running service's parts.
+type Gateway struct {
 	cfg   config.Config
 	store *catalogue.Store
 	// refresher keeps the store up to date with the upstream; nil when
@@ -68,16 +68,16 @@ type gateway struct {
 	websockets sync.WaitGroup
 }
 
-// newGateway builds the gateway for cfg: on the embedded catalogue,
+// New builds the gateway for cfg: on the embedded catalogue,
 // loaded here, or on the upstream, with a refresher the caller runs.
-func newGateway(cfg config.Config, logger *slog.Logger) (*gateway, error) {
+func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	budget := cfg.MemoryBudget
 	if budget == 0 {
 		// The limit memlimit.Choose set, or GOMEMLIMIT's; MaxInt64 for none.
 		budget = graphqlhttp.DefaultMemoryBudget(debug.SetMemoryLimit(-1))
 	}
 	memory := graphqlhttp.NewMemory(budget)
-	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
+	g := &Gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
 		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.ResponseCacheBytes))}
 	memory.Register("response_cache", g.cache.Stats)
 	shares := memory.Shares()
@@ -147,8 +147,8 @@ func newGateway(cfg config.Config, logger *slog.Logger) (*gateway, error) {
 	return g, nil
 }
 
-// handler routes the gateway's endpoints.
-func (g *gateway) handler() http.Handler {
+// Handler routes the gateway's endpoints.
+func (g *Gateway) Handler() http.Handler {
 	var awaitCold func(context.Context, catalogue.Collection)
 	if g.refresher != nil {
 		awaitCold = g.refresher.AwaitFlight
@@ -243,7 +243,7 @@ func (g *gateway) handler() http.Handler {
 // corsOrigins are the origins whose pages may call the gateway (CORS) and
 // open a WebSocket to it, besides its own; none when -cors-origins is
 // empty.
-func (g *gateway) corsOrigins() []string {
+func (g *Gateway) corsOrigins() []string {
 	if g.cfg.CORSOrigins == "" {
 		return nil
 	}
@@ -350,4 +350,4 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 // traceUpstream makes each request to the upstream a client span (see
 // telemetry.TraceUpstream). Call it before the refresher runs.
-func (g *gateway) traceUpstream() { telemetry.TraceUpstream(g.upstreamClient, g.tracerProvider) }
+func (g *Gateway) traceUpstream() { telemetry.TraceUpstream(g.upstreamClient, g.tracerProvider) }
