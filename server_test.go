@@ -780,9 +780,8 @@ func TestAccessLogNamesTheClient(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			cfg := config.Default()
-			cfg.TrustedProxies = tt.trusted
-			g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil)), Configure: func(c *config.Config) { *c = cfg }})
+			g := gatewaytest.New(t, gatewaytest.Options{Args: []string{"-trusted-proxies=" + tt.trusted},
+				Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 			req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
 			req.RemoteAddr = "10.1.2.3:4567"
 			req.Header.Set("X-Forwarded-For", "198.51.100.1, 203.0.113.9")

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -71,11 +72,10 @@ type Config struct {
 	MaxSubscriptionsPerClient int
 	// SubscriptionMaxAge ends a stream open this long, with complete.
 	SubscriptionMaxAge time.Duration
-	// TrustedProxies lists, comma-separated, the CIDR prefixes of the
-	// proxies whose X-Forwarded-For names the client; kept as written, so
-	// that a config stays comparable, and read by
-	// graphqlhttp.ParseTrustedProxies.
-	TrustedProxies string
+	// TrustedProxies are the CIDR prefixes of the proxies whose
+	// X-Forwarded-For names the client, parsed once, here, by
+	// graphqlhttp.ParseTrustedProxies; none when nil.
+	TrustedProxies []netip.Prefix
 	// Playground serves GraphiQL at /; Explorer, the catalogue explorer
 	// at /explorer.
 	Playground, Explorer bool
@@ -188,7 +188,8 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	def("max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1")
 	fs.Var((*durationValue)(&cfg.SubscriptionMaxAge), "subscription-max-age", "")
 	def("subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s")
-	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies, "")
+	var trustedProxies string // parsed by check, into cfg.TrustedProxies
+	fs.StringVar(&trustedProxies, "trusted-proxies", "", "")
 	def("trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none")
 	fs.Var((*boolValue)(&cfg.Playground), "playground", "")
 	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
@@ -255,7 +256,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		return cfg, err
 	}
 	cfg.Tracing = tracing
-	return cfg, cfg.check()
+	return cfg, cfg.check(trustedProxies)
 }
 
 // usageHead is the start of -h: the commands, then the flags.
@@ -408,7 +409,9 @@ func (b byteSize[T]) Set(s string) error {
 	return nil
 }
 
-func (cfg *Config) check() error {
+// check checks every value, and parses trustedProxies, as given, into
+// cfg.TrustedProxies.
+func (cfg *Config) check(trustedProxies string) error {
 	_, port, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("invalid -addr %q: want host:port", cfg.Addr)
@@ -475,9 +478,11 @@ func (cfg *Config) check() error {
 		// Less, and clients would be reconnecting all the time.
 		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.SubscriptionMaxAge)
 	}
-	if _, err := graphqlhttp.ParseTrustedProxies(cfg.TrustedProxies); err != nil {
+	proxies, err := graphqlhttp.ParseTrustedProxies(trustedProxies)
+	if err != nil {
 		return fmt.Errorf("invalid -trusted-proxies: %v", err)
 	}
+	cfg.TrustedProxies = proxies
 	if cfg.RequestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.RequestTimeout)
 	}

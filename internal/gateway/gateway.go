@@ -167,9 +167,6 @@ func (g *Gateway) Handler() http.Handler {
 	if g.cfg.Engine {
 		executor = resolvers.NewEngine(g.memory)
 	}
-	// Checked by parseConfig; read here again, as a config holds it as
-	// written.
-	trustedProxies, _ := graphqlhttp.ParseTrustedProxies(g.cfg.TrustedProxies)
 	var playgroundPage http.Handler // for a browser opening /graphql
 	if g.playground != nil {
 		playgroundPage = g.playground.Index()
@@ -191,7 +188,7 @@ func (g *Gateway) Handler() http.Handler {
 			Tracer:         tracer,
 
 			MaxStreamsPerClient: g.cfg.MaxSubscriptionsPerClient,
-			TrustedProxies:      trustedProxies,
+			TrustedProxies:      g.cfg.TrustedProxies,
 			StreamMaxAge:        g.cfg.SubscriptionMaxAge,
 			AllowedOrigins:      g.corsOrigins(),
 			Connections:         &g.websockets,
@@ -223,7 +220,7 @@ func (g *Gateway) Handler() http.Handler {
 
 	var h http.Handler = answerUncleanPaths(mux)
 	if g.cfg.AccessLog {
-		h = accessLog(g.logger, trustedProxies, h)
+		h = accessLog(g.logger, g.cfg.TrustedProxies, h)
 	}
 	if g.cfg.CORSOrigins != "" {
 		h = cors.New(cors.Options{
