@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // TestBuildStamped builds the gateway as the container does, with a
@@ -34,7 +35,7 @@ func TestBuildStamped(t *testing.T) {
 		t.Errorf("-version: %q, %v", out, err)
 	}
 
-	g := startBuilt(t, bin, nil)
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Cold: true})
 	if log := g.Logs.String(); !strings.Contains(log, `"version":"9.8.7","commit":"abcdef123456"`) {
 		t.Errorf("the start-up line does not name the build: %s", log)
 	}

@@ -342,7 +342,7 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 
 // TestFlagsDocumented keeps the full flags table (docs/operations.md,
 // Flags) whole: every flag -h lists has its row there, with its variable
-// and its real default (as -h states it, from defaultConfig, which takes
+// and its real default (as -h states it, from config.Default, which takes
 // the packages' own defaults). The README and docs/api.md show only some
 // flags, each with the table's name, variable and default.
 func TestFlagsDocumented(t *testing.T) {

@@ -82,7 +82,7 @@ func fragmentFanOut(n int, last string) string {
 // kills a Go process whatever recovers, so only another process can watch
 // for it and fail cleanly.
 func TestHostileQueriesAgainstBinary(t *testing.T) {
-	g := startBinary(t, "-access-log=false")
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false"}})
 	cmd, exited, addr := g.Cmd, g.Exited, g.Addr
 	endpoint := "http://" + addr + "/graphql"
 	client := newClient(t)
@@ -371,10 +371,10 @@ func TestAttacksAgainstBinary(t *testing.T) {
 	}
 	// gqlgen's executor answers a timeout with the fields it reached, as
 	// the GraphQL spec's field errors allow; a plan sends no data.
-	partialData := func(g *gatewayProcess, code string) bool {
+	partialData := func(g *gatewaytest.Gateway, code string) bool {
 		return code == "REQUEST_TIMEOUT" && slices.Contains(g.Cmd.Args, "-engine=false")
 	}
-	run := func(t *testing.T, g *gatewayProcess, attacks []attack) {
+	run := func(t *testing.T, g *gatewaytest.Gateway, attacks []attack) {
 		endpoint := "http://" + g.Addr + "/graphql"
 		client := newClient(t)
 		client.Timeout = 30 * time.Second
@@ -416,7 +416,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 
 	t.Run("default flags", func(t *testing.T) {
 		// Refused by their cost before anything runs.
-		run(t, startBinary(t, "-access-log=false"), []attack{
+		run(t, gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false"}}), []attack{
 			{"a 121-byte nest, 17 MB of answer", nestedDrops(1), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 			{"4 aliases, 69 MB", nestedDrops(4), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 			{"18 aliases, 312 MB", nestedDrops(18), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
@@ -428,14 +428,14 @@ func TestAttacksAgainstBinary(t *testing.T) {
 		// writes; gqlgen's executor builds its answer before the check,
 		// so it is not asked for 17 MB here: the cost limit is what
 		// bounds it (docs/public-endpoint.md).
-		run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000"), []attack{
+		run(t, gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false", "-max-complexity=1000000000"}}), []attack{
 			{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
 		})
 		// The time budget, under either executor.
 		for _, engine := range []string{"true", "false"} {
 			t.Run("engine="+engine, func(t *testing.T) {
-				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-engine="+engine,
-					"-max-response-bytes=1GiB", "-request-timeout=100ms"), []attack{
+				run(t, gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false", "-max-complexity=1000000000", "-engine=" + engine,
+					"-max-response-bytes=1GiB", "-request-timeout=100ms"}}), []attack{
 					// About 140 MB and several seconds, if it ran.
 					{"8 aliases, 100ms budget", nestedDrops(8), "REQUEST_TIMEOUT", 3 * time.Second},
 				})
@@ -524,8 +524,8 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 // every stream: its own cap refuses it while another address still
 // subscribes.
 func TestStreamAttacksAgainstBinary(t *testing.T) {
-	g := startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-request-timeout=100ms",
-		"-max-subscriptions-per-client=3")
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false", "-max-complexity=1000000000", "-request-timeout=100ms",
+		"-max-subscriptions-per-client=3"}})
 	endpoint := "http://" + g.Addr + "/graphql"
 	open := func(t *testing.T, from, query string) *http.Response {
 		t.Helper()

@@ -27,6 +27,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 var (
@@ -59,14 +61,15 @@ func TestMemoryUnderAttack(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("reads resident memory from /proc/PID/status (Linux)")
 	}
-	bin := buildBinary(t)
+	bin := gatewaytest.Build(t)
 	pod := manifestPod(t)
 	var table []attackPeaks
 	for _, a := range memoryAttacks {
 		t.Run(a.name, func(t *testing.T) {
 			// pprof's listener is only for a collection on demand,
 			// to read what outlived the attack (see underAttack).
-			g := startBuilt(t, bin, pod.env(t), "-access-log=false", "-pprof-addr=127.0.0.1:0")
+			g := gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Env: pod.env(t), Cold: true,
+				Args: []string{"-access-log=false", "-pprof-addr=127.0.0.1:0"}})
 			p := underAttack(t, g, a, *attackDuration, pod)
 			table = append(table, p)
 			t.Log(p)
@@ -355,7 +358,7 @@ func mib(n int64) string { return fmt.Sprintf("%.0fMiB", float64(n)/(1<<20)) }
 // underAttack runs a against g for d, while sampling g's memory and
 // sending it a normal query, and returns the peaks. The samples go on for
 // a second after the attack, for what it left behind.
-func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duration, pod podSettings) attackPeaks {
+func underAttack(t *testing.T, g *gatewaytest.Gateway, a memoryAttack, d time.Duration, pod podSettings) attackPeaks {
 	base := "http://" + g.Addr
 	// Idle means serving, with the start-up's garbage returned.
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(g.Logs.String(), "start-up garbage returned"); time.Sleep(20 * time.Millisecond) {
@@ -363,7 +366,7 @@ func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duratio
 			t.Fatal("the gateway did not return its start-up garbage within 10s")
 		}
 	}
-	waitAnswering(t, base)
+	gatewaytest.WaitAnswering(t, base)
 	p := attackPeaks{name: a.name}
 	p.idle, _ = procStatus(g.Cmd.Process.Pid, "VmRSS")
 	m, err := scrape(base)
@@ -467,7 +470,7 @@ const memoryBudgetMetric = "gateway_memory_budget_bytes"
 // stores say they hold (gateway_store_bytes, all stores; 0 where the
 // gateway does not say), to set against the live heap. It kills the
 // process, and says so, if its resident memory passes kill.
-func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int64) (rss, anon, live, stores int64, samples int, killed bool) {
+func sampleMemory(ctx context.Context, g *gatewaytest.Gateway, base string, kill int64) (rss, anon, live, stores int64, samples int, killed bool) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	pid := g.Cmd.Process.Pid
@@ -879,13 +882,13 @@ func manifestPod(t *testing.T) podSettings {
 
 // env is the container's environment as a process here gets it: the
 // disk cache in a directory of the test's.
-func (p podSettings) env(t *testing.T) []string {
-	var env []string
+func (p podSettings) env(t *testing.T) map[string]string {
+	env := map[string]string{}
 	for _, v := range p.vars {
 		if v.Name == "CATALOGUE_CACHE_DIR" {
 			v.Value = t.TempDir()
 		}
-		env = append(env, v.Name+"="+v.Value)
+		env[v.Name] = v.Value
 	}
 	return env
 }

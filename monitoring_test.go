@@ -109,7 +109,7 @@ func TestMonitoringNamesExportedMetrics(t *testing.T) {
 	g.waitReady(t, readyWithin)
 	g.graphQLOK(t, itemsQuery)
 	g.streamFor(t, 0)
-	resp, body := get(t, g.client, g.url+"/metrics")
+	resp, body := get(t, g.client, g.URL+"/metrics")
 	if resp.StatusCode != 200 {
 		t.Fatalf("/metrics status %d", resp.StatusCode)
 	}

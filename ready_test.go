@@ -127,7 +127,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 			if tt.logsAddress && !strings.Contains(failures[0], "127.0.0.1:") {
 				t.Errorf("the log's failure %s does not name the address", failures[0])
 			}
-			g.stop()
+			g.Stop()
 		})
 	}
 }

@@ -52,15 +52,13 @@ func TestReplicasBehindNginx(t *testing.T) {
 	}
 	up := newUpstreamsOf(t, bodies)
 
-	bin := filepath.Join(t.TempDir(), "gateway")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := gatewaytest.Build(t)
 	const refresh = 2 * time.Second
-	replicas := make([]*replica, 3)
+	replicas := make([]*gatewaytest.Gateway, 3)
 	for i := range replicas {
-		replicas[i] = startReplica(t, bin, "-base-url", up.base.URL, "-worldboss-url", up.boss.URL,
-			"-refresh", refresh.String(), "-shutdown-delay", "500ms", "-access-log=false")
+		replicas[i] = gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Cold: true, Args: []string{
+			"-base-url", up.base.URL, "-worldboss-url", up.boss.URL,
+			"-refresh", refresh.String(), "-shutdown-delay", "500ms", "-access-log=false"}})
 	}
 	for _, r := range replicas {
 		waitReadyAt(t, "http://"+r.Addr)
@@ -265,17 +263,6 @@ func TestReplicasBehindNginx(t *testing.T) {
 	})
 }
 
-// replica is one gateway process of the test.
-type replica = gatewaytest.Gateway
-
-// startReplica starts the built gateway on a free loopback port and waits
-// for it to log its address. It is killed, if still running, when the test
-// ends.
-func startReplica(t *testing.T, bin string, args ...string) *replica {
-	t.Helper()
-	return gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Args: args, Cold: true})
-}
-
 // waitReadyAt waits, at most 30 s, until /readyz at base answers 200.
 func waitReadyAt(t *testing.T, base string) {
 	t.Helper()
@@ -298,7 +285,7 @@ func waitReadyAt(t *testing.T, base string) {
 // a free loopback port, and returns its base URL. Idempotent requests that
 // meet a closed or failing replica are retried on the next one; each answer
 // names its replica in X-Replica.
-func startNginx(t *testing.T, nginx string, replicas []*replica) string {
+func startNginx(t *testing.T, nginx string, replicas []*gatewaytest.Gateway) string {
 	t.Helper()
 	dir := t.TempDir()
 	os.Chmod(dir, 0o755) // nginx's workers drop root, when it has it

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -222,29 +223,6 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(t.Output(), nil))
 }
 
-// runServe runs the gateway for cfg on ln (gatewaytest.Start). stop cancels it and checks that it
-// returns nil in bounded time; it also runs when the test ends, and running
-// it again does nothing.
-func runServe(t *testing.T, cfg config.Config, ln net.Listener, logger *slog.Logger) (stop func()) {
-	t.Helper()
-	return gatewaytest.Start(t, gatewaytest.Options{Listener: ln, Logger: logger, Cold: true,
-		Configure: func(c *config.Config) { *c = cfg }}).Stop
-}
-
-// startServe runs serve with the embedded catalogue on ln and waits until it
-// answers. stop cancels it and checks that it returns nil in bounded time.
-func startServe(t *testing.T, ln net.Listener) (stop func()) {
-	t.Helper()
-	stop = runServe(t, config.Config{Addr: ln.Addr().String(), Refresh: time.Minute}, ln, testLogger(t))
-
-	waitAnswering(t, "http://"+ln.Addr().String())
-	return stop
-}
-
-// waitAnswering waits, at most 20 s, until the gateway at base answers
-// /healthz: the listener queues connections before serve accepts them.
-func waitAnswering(t *testing.T, base string) { t.Helper(); gatewaytest.WaitAnswering(t, base) }
-
 func listen(t *testing.T) net.Listener {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -275,9 +253,8 @@ func get(t *testing.T, client *http.Client, url string) (*http.Response, []byte)
 }
 
 func TestServeEndToEnd(t *testing.T) {
-	ln := listen(t)
-	stop := startServe(t, ln)
-	base := "http://" + ln.Addr().String()
+	g := gatewaytest.Start(t, gatewaytest.Options{Configure: func(c *config.Config) { *c = config.Config{Refresh: time.Minute} }})
+	stop, base := g.Stop, g.URL
 	client := newClient(t)
 
 	t.Run("healthz", func(t *testing.T) {
@@ -443,9 +420,9 @@ func serveOn(t *testing.T, ln net.Listener) (served <-chan error, cancel func())
 	return ch, g.Cancel
 }
 
-// TestGracefulShutdown cancels serve's context while a response is being
+// TestGracefulShutdown cancels the gateway's context while a response is being
 // written, and checks that the response still arrives whole, that no new
-// that serve returns nil once the response is done.
+// that Serve returns nil once the response is done.
 func TestGracefulShutdown(t *testing.T) {
 	ln := newGatedListener(listen(t), 0)
 	defer ln.Close()
@@ -477,7 +454,7 @@ func TestGracefulShutdown(t *testing.T) {
 		case <-ch:
 		case err := <-served:
 			close(ln.gate)
-			t.Fatalf("serve returned (%v) before %s", err, what)
+			t.Fatalf("Serve returned (%v) before %s", err, what)
 		case <-time.After(bound):
 			close(ln.gate)
 			t.Fatalf("%s did not happen within %s", what, bound)
@@ -490,7 +467,7 @@ func TestGracefulShutdown(t *testing.T) {
 	// Shutdown has begun and the response is still held back.
 	select {
 	case err := <-served:
-		t.Errorf("serve returned (%v) while a response was still being written", err)
+		t.Errorf("Serve returned (%v) while a response was still being written", err)
 	default:
 	}
 
@@ -516,7 +493,7 @@ func TestGracefulShutdown(t *testing.T) {
 	select {
 	case err := <-served:
 		if err != nil {
-			t.Errorf("serve returned %v, want nil", err)
+			t.Errorf("Serve returned %v, want nil", err)
 		}
 	case <-time.After(bound):
 		t.Fatalf("serve did not return within %s of the response completing", bound)
@@ -555,7 +532,7 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 		select {
 		case <-ch:
 		case err := <-served:
-			t.Fatalf("serve returned (%v) before %s", err, what)
+			t.Fatalf("Serve returned (%v) before %s", err, what)
 		case <-time.After(bound):
 			t.Fatalf("%s did not happen within %s", what, bound)
 		}
@@ -608,7 +585,7 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 	select {
 	case err := <-served:
 		if err != nil {
-			t.Errorf("serve returned %v, want nil", err)
+			t.Errorf("Serve returned %v, want nil", err)
 		}
 	case <-time.After(bound):
 		t.Fatalf("serve did not return within %s of the answer", bound)
@@ -622,7 +599,7 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	g := startBinary(t)
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true})
 	const bound = 10 * time.Second
 	deadline := time.After(bound)
 	cmd, exited, addr, start := g.Cmd, g.Exited, g.Addr, g.Started
@@ -669,36 +646,6 @@ func TestBinary(t *testing.T) {
 	}
 }
 
-// gatewayProcess is the real binary, built and started by a test.
-type gatewayProcess = gatewaytest.Gateway
-
-// startBinary builds the gateway, starts it on a free loopback port with
-// the embedded catalogue and args, and waits (at most 10 s) for it to log
-// its address. The process is killed, if still running, when the test
-// ends, and its log is shown if the test failed.
-func startBinary(t *testing.T, args ...string) *gatewayProcess {
-	t.Helper()
-	return startBuilt(t, buildBinary(t), nil, args...)
-}
-
-// buildBinary builds the gateway, without the race detector whatever the
-// test's flags, into a temporary directory, and returns its path. It skips
-// the test where the binary cannot be built or run as the others expect.
-func buildBinary(t *testing.T) string { t.Helper(); return gatewaytest.Build(t) }
-
-// startBuilt is startBinary for a binary built already, run with env
-// (NAME=value) as its whole environment: none of the test's, so no
-// CATALOGUE_* setting of the machine leaks in.
-func startBuilt(t *testing.T, bin string, env []string, args ...string) *gatewayProcess {
-	t.Helper()
-	vars := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		vars[k] = v
-	}
-	return gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Env: vars, Args: args, Cold: true})
-}
-
 // TestBrowserAppsRouted: the playground at /, the explorer at /explorer and
 // at every route of its own (so a bookmarked page reloads), their assets,
 // and both gone when turned off.
@@ -715,13 +662,8 @@ func TestBrowserAppsRouted(t *testing.T) {
 		playground, explorer bool
 	}{{"on", true, true}, {"off", false, false}} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := config.Default()
-			cfg.Playground, cfg.Explorer, cfg.AccessLog = tt.playground, tt.explorer, false
-			ln := listen(t)
-			cfg.Addr = ln.Addr().String()
-			runServe(t, cfg, ln, testLogger(t))
-			base := "http://" + cfg.Addr
-			waitAnswering(t, base)
+			base := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false",
+				"-playground=" + strconv.FormatBool(tt.playground), "-explorer=" + strconv.FormatBool(tt.explorer)}}).URL
 			client := newClient(t)
 
 			want := isNotFound

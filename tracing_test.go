@@ -364,14 +364,15 @@ func TestTracingExportsOverOTLP(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			ln := listen(t)
-			cfg, err := config.Parse([]string{"-addr", ln.Addr().String(), "-access-log=false"}, os.Getenv, io.Discard)
-			if err != nil {
-				t.Fatal(err)
+			// The OTEL_* variables are read from the process's environment,
+			// by config.Parse (here, through Env) and by the SDK itself.
+			env := map[string]string{}
+			for _, k := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+				"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"} {
+				env[k] = os.Getenv(k)
 			}
-			stop := runServe(t, cfg, ln, testLogger(t))
-			base := "http://" + ln.Addr().String()
-			waitAnswering(t, base)
+			g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false"}, Env: env})
+			stop, base := g.Stop, g.URL
 			if status, body := post(t, base+"/graphql", `{"query":"{ item(id: 5) { name } }"}`, traceparent); status != http.StatusOK {
 				t.Fatalf("status %d: %.300s", status, body)
 			}

@@ -140,25 +140,20 @@ func (u *upstreams) config(refresh time.Duration, cacheDir string) config.Config
 	return cfg
 }
 
-// testGateway is a gateway running serve for a test.
+// testGateway is a gateway started in process for a test
+// (gatewaytest.Start), with a client and the readers the tests share.
 type testGateway struct {
-	url    string // http://127.0.0.1:port
+	*gatewaytest.Gateway
 	client *http.Client
-	// stop cancels serve and checks that it returns nil in bounded time.
-	// It is also run when the test ends; running it again does nothing.
-	stop func()
 }
 
-// startGateway runs serve with cfg on a free loopback port and waits until
-// it answers /healthz (not /readyz: some tests start it cold on purpose).
-// A nil logger logs to the test's output.
+// startGateway starts the gateway for cfg on a free loopback port and
+// waits until it answers /healthz (not /readyz: some tests start it cold
+// on purpose). A nil logger logs to the test's output.
 func startGateway(t *testing.T, cfg config.Config, logger *slog.Logger) *testGateway {
 	t.Helper()
-	if logger == nil {
-		logger = testLogger(t)
-	}
 	gw := gatewaytest.Start(t, gatewaytest.Options{Logger: logger, Configure: func(c *config.Config) { *c = cfg }})
-	return &testGateway{url: gw.URL, client: newClient(t), stop: gw.Stop}
+	return &testGateway{Gateway: gw, client: newClient(t)}
 }
 
 // waitFor polls cond every 50ms until it holds, and fails the test with
@@ -181,7 +176,7 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() (ok bo
 // rest GETs c's REST path.
 func (g *testGateway) rest(t *testing.T, c catalogue.Collection) (*http.Response, []byte) {
 	t.Helper()
-	return get(t, g.client, g.url+c.Path())
+	return get(t, g.client, g.URL+c.Path())
 }
 
 // restBody GETs c's REST path and fails the test unless it answers 200.
@@ -230,7 +225,7 @@ func postGraphQL(client *http.Client, base, query string) (graphQLAnswer, error)
 // graphQL POSTs query to /graphql.
 func (g *testGateway) graphQL(t *testing.T, query string) graphQLAnswer {
 	t.Helper()
-	a, err := postGraphQL(g.client, g.url, query)
+	a, err := postGraphQL(g.client, g.URL, query)
 	if err != nil {
 		t.Fatalf("POST /graphql %s: %v", query, err)
 	}
@@ -283,7 +278,7 @@ type readyzBody struct {
 // readyz GETs /readyz and decodes it.
 func (g *testGateway) readyz(t *testing.T) (int, readyzBody, []byte) {
 	t.Helper()
-	resp, body := get(t, g.client, g.url+"/readyz")
+	resp, body := get(t, g.client, g.URL+"/readyz")
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("/readyz Content-Type = %q, want application/json", ct)
 	}
@@ -312,7 +307,7 @@ func (g *testGateway) waitReady(t *testing.T, within time.Duration) readyzBody {
 // to value.
 func (g *testGateway) metrics(t *testing.T) map[string]float64 {
 	t.Helper()
-	resp, body := get(t, g.client, g.url+"/metrics")
+	resp, body := get(t, g.client, g.URL+"/metrics")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/metrics status %d", resp.StatusCode)
 	}
@@ -491,7 +486,7 @@ func TestUpstreamFaults(t *testing.T) {
 						}
 					})
 				}
-				g.stop()
+				g.Stop()
 			})
 		})
 	}
@@ -529,7 +524,7 @@ func TestUpstreamChanges(t *testing.T) {
 				cr.LastOutcome != "200" && cr.LastOutcome != "304" {
 				t.Errorf("/readyz %s: %+v, want lastOutcome 200 (or 304) from the upstream", c, cr)
 			}
-			g.stop()
+			g.Stop()
 		})
 	}
 }
@@ -570,7 +565,7 @@ func TestUpstreamNotModified(t *testing.T) {
 	if rd.Version != before.Version {
 		t.Errorf("snapshot version %s after 304s, want %s unchanged", rd.Version, before.Version)
 	}
-	g.stop()
+	g.Stop()
 }
 
 // TestColdStartCoalesces fires many requests at a gateway whose first
@@ -603,7 +598,7 @@ func TestColdStartCoalesces(t *testing.T) {
 					query = worldBossesQuery
 				}
 				r.path = "/graphql " + query
-				a, err := postGraphQL(g.client, g.url, query)
+				a, err := postGraphQL(g.client, g.URL, query)
 				if err == nil && len(a.Errors) > 0 {
 					err = fmt.Errorf("answer %s", a.Raw)
 				}
@@ -612,7 +607,7 @@ func TestColdStartCoalesces(t *testing.T) {
 			}
 			c := catalogue.Collection(i / 2 % int(catalogue.NumCollections))
 			r.path = c.Path()
-			resp, err := g.client.Get(g.url + c.Path())
+			resp, err := g.client.Get(g.URL + c.Path())
 			if err != nil {
 				r.err = err
 				return
@@ -655,7 +650,7 @@ func TestColdStartCoalesces(t *testing.T) {
 			t.Errorf("request %d, %s: %.200s, want %.200s", i, r.path, r.body, want[r.path])
 		}
 	}
-	g.stop()
+	g.Stop()
 }
 
 // TestColdStartUpstreamDown starts a gateway, with no disk cache, while the
@@ -740,7 +735,7 @@ func TestColdStartUpstreamDown(t *testing.T) {
 			if got := names(t, g.graphQLOK(t, itemsQuery)); !slices.Contains(got, "Copper Ore") {
 				t.Errorf("after healing, GraphQL item names %q, want Copper Ore among them", got)
 			}
-			g.stop()
+			g.Stop()
 		})
 	}
 }
@@ -778,7 +773,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 
 	first := startGateway(t, up.config(time.Second, dir), nil)
 	first.waitReady(t, readyWithin)
-	first.stop()
+	first.Stop()
 	for c := range catalogue.NumCollections {
 		if _, err := os.Stat(filepath.Join(dir, c.String()+".cache")); err != nil {
 			t.Errorf("after a ready gateway stopped: %v", err)
@@ -812,7 +807,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 				t.Errorf("%s: the upstream answered 304 %d times, as before the restart", c, n)
 			}
 		}
-		g.stop()
+		g.Stop()
 	})
 
 	t.Run("upstream hanging", func(t *testing.T) {
@@ -829,7 +824,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 				t.Errorf("GET %s = %.200s, want the cached upstream bytes", c.Path(), body)
 			}
 		}
-		g.stop()
+		g.Stop()
 	})
 
 	t.Run("damaged file", func(t *testing.T) {
@@ -877,7 +872,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 		if !reported {
 			t.Errorf("no WARN log line names the damaged items.cache:\n%s", logs)
 		}
-		g.stop()
+		g.Stop()
 	})
 }
 
@@ -907,7 +902,7 @@ func TestUpstreamUserAgent(t *testing.T) {
 	cfg.BaseURL, cfg.WorldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
-	g.stop()
+	g.Stop()
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -938,7 +933,7 @@ func TestColdStartWhileLoadingCache(t *testing.T) {
 	dir := t.TempDir()
 	first := startGateway(t, up.config(time.Minute, dir), nil)
 	first.waitReady(t, readyWithin)
-	first.stop()
+	first.Stop()
 	if err := os.Remove(filepath.Join(dir, "items.cache")); err != nil {
 		t.Fatal(err)
 	}
@@ -951,7 +946,7 @@ func TestColdStartWhileLoadingCache(t *testing.T) {
 	if a := g.graphQL(t, itemsQuery); len(a.Errors) > 0 {
 		t.Errorf("items at start, upstream healthy: %s; want data", a.Raw)
 	}
-	g.stop()
+	g.Stop()
 }
 
 // TestUpstreamBodyBound: -max-upstream-bytes bounds what the gateway reads
@@ -1006,7 +1001,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	g := startGateway(t, up.config(time.Second, ""), nil)
 	before := g.waitReady(t, readyWithin)
 
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.url+"/graphql",
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.URL+"/graphql",
 		strings.NewReader(`{"query":"subscription { catalogueChanged { version collections } }"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -1079,7 +1074,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	}
 
 	stopped := make(chan struct{})
-	go func() { defer close(stopped); g.stop() }()
+	go func() { defer close(stopped); g.Stop() }()
 	if event, _ := nextEvent(); event != "complete" {
 		t.Errorf("event %q at shutdown, want complete", event)
 	}
@@ -1099,7 +1094,7 @@ func (g *testGateway) streamFor(t *testing.T, d time.Duration) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
-		g.url+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
+		g.URL+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

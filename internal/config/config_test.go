@@ -150,7 +150,7 @@ func TestParseConfig(t *testing.T) {
 				t.Errorf("Parse(%q) mismatch (-want +got):\n%s", tt.args, diff)
 			}
 			if stderr.Len() != 0 {
-				t.Errorf("parseConfig wrote %q, want nothing", stderr.String())
+				t.Errorf("Parse wrote %q, want nothing", stderr.String())
 			}
 		})
 	}
@@ -302,12 +302,12 @@ func TestTracingWanted(t *testing.T) {
 			cfg, err := Parse(nil, envOf(tt.env), io.Discard)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("parseConfig: error %v, want one containing %q", err, tt.wantErr)
+					t.Fatalf("Parse: error %v, want one containing %q", err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("parseConfig: %v", err)
+				t.Fatalf("Parse: %v", err)
 			}
 			if cfg.Tracing != tt.want {
 				t.Errorf("tracing = %v, want %v", cfg.Tracing, tt.want)
