@@ -1,3 +1,10 @@
+// Package gateway is the wiring: it builds the service's parts for a
+// configuration (the store, and the refresher or the embedded catalogue;
+// the GraphQL and REST handlers; the browser apps; metrics, tracing and
+// the access log), routes them, and runs the server with its ordered
+// shutdown. It imports the concerns (config, telemetry, memlimit,
+// buildinfo) and the domain; only the entry, package main, and the tests'
+// harness import it.
 package gateway
 
 import (
