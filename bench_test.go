@@ -8,6 +8,10 @@ import (
 	"net/http/httptest"
 	"runtime/debug"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
+	"github.com/catalogue-gateway/gateway/internal/memlimit"
 )
 
 // benchQueries are the queries docs/speed.md's tables measure: those
@@ -35,21 +39,18 @@ var benchQueries = []struct {
 //
 //	go test -run '^$' -bench GraphQL -benchmem .
 func BenchmarkGraphQL(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(highGCPercent))
+	defer debug.SetGCPercent(debug.SetGCPercent(memlimit.HighGCPercent))
 	for _, mode := range []struct {
 		name       string
 		cacheBytes int64
 		plans      bool
 	}{{"gqlgen", 0, false}, {"plans", 0, true}, {"cache", 64 << 20, true}} {
-		cfg := defaultConfig()
-		cfg.accessLog = false
-		cfg.responseCacheBytes = mode.cacheBytes
-		cfg.engine = mode.plans
-		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			b.Fatal(err)
-		}
-		h := g.handler()
+		cfg := config.Default()
+		cfg.AccessLog = false
+		cfg.ResponseCacheBytes = mode.cacheBytes
+		cfg.Engine = mode.plans
+		g := gatewaytest.New(b, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
+		h := g.Handler()
 		for _, q := range benchQueries {
 			b.Run(mode.name+"/"+q.name, func(b *testing.B) {
 				bodies := make([][]byte, 100)

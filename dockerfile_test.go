@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // TestDockerfile keeps the container recipe honest where no container
@@ -44,7 +46,7 @@ func TestDockerfile(t *testing.T) {
 	if len(env) == 0 {
 		t.Fatal("the Dockerfile sets no environment")
 	}
-	if _, err := parseConfig(nil, envOf(env), &bytes.Buffer{}); err != nil {
+	if _, err := config.Parse(nil, envOf(env), &bytes.Buffer{}); err != nil {
 		t.Errorf("the Dockerfile's environment is refused: %v", err)
 	}
 	for _, want := range []string{
@@ -68,7 +70,8 @@ func TestDockerfile(t *testing.T) {
 	if !bytes.Contains(build, []byte("CGO_ENABLED=0 go build -trimpath")) {
 		t.Error("deploy/build.sh does not build a static, trimmed binary")
 	}
-	if !bytes.Contains(build, []byte("-X main.version=")) || !bytes.Contains(build, []byte("-X main.commit=")) {
+	if !bytes.Contains(build, []byte("stamp=github.com/catalogue-gateway/gateway/internal/buildinfo\n")) ||
+		!bytes.Contains(build, []byte("-X $stamp.version=")) || !bytes.Contains(build, []byte("-X $stamp.commit=")) {
 		t.Error("deploy/build.sh does not stamp the version and commit")
 	}
 }

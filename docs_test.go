@@ -19,6 +19,8 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/catalogue-gateway/gateway/graph"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // The documents a reader is sent to: every GraphQL example in them runs in
@@ -112,11 +114,8 @@ func fences(t *testing.T, file string) (blocks []fence, prose []string) {
 // ```graphql-schema and are not run; a ```graphql block that does not
 // parse as operations fails, so that none is skipped by mistake.
 func TestDocsExamples(t *testing.T) {
-	g, err := newGateway(defaultConfig(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := g.handler()
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler)})
+	h := g.Handler()
 	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
 
 	ran := 0
@@ -343,12 +342,12 @@ func TestReadmeTestCommandIsCI(t *testing.T) {
 
 // TestFlagsDocumented keeps the full flags table (docs/operations.md,
 // Flags) whole: every flag -h lists has its row there, with its variable
-// and its real default (as -h states it, from defaultConfig, which takes
+// and its real default (as -h states it, from config.Default, which takes
 // the packages' own defaults). The README and docs/api.md show only some
 // flags, each with the table's name, variable and default.
 func TestFlagsDocumented(t *testing.T) {
 	var usage bytes.Buffer
-	if _, err := parseConfig([]string{"-h"}, envOf(nil), &usage); err == nil {
+	if _, err := config.Parse([]string{"-h"}, envOf(nil), &usage); err == nil {
 		t.Fatal("-h: no error, want flag.ErrHelp")
 	}
 	flagLine := regexp.MustCompile(`(?m)^  -(\S+)(?:.*\n)(?:.*\(env (\w+)\)(?: \(default (.*)\))?)?`)

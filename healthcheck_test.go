@@ -7,14 +7,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // TestHealthCheck runs `gateway healthcheck` against a gateway that is
 // serving, and against a port where none is.
 func TestHealthCheck(t *testing.T) {
-	ln := listen(t)
-	addr := ln.Addr().String()
-	stop := startServe(t, ln)
+	g := gatewaytest.Start(t, gatewaytest.Options{Configure: func(c *config.Config) { *c = config.Config{Refresh: time.Minute} }})
+	addr, stop := g.Addr, g.Stop
 	env := envOf(nil)
 
 	var stderr bytes.Buffer
@@ -41,12 +43,8 @@ func TestHealthCheck(t *testing.T) {
 // 503 "draining" for -shutdown-delay while it still serves everything else,
 // then closes.
 func TestShutdownDrains(t *testing.T) {
-	ln := listen(t)
-	cfg := defaultConfig()
-	cfg.addr, cfg.accessLog, cfg.shutdownDelay = ln.Addr().String(), false, time.Second
-	stop := runServe(t, cfg, ln, testLogger(t))
-	base := "http://" + cfg.addr
-	waitAnswering(t, base)
+	g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false", "-shutdown-delay=1s"}})
+	stop, base := g.Stop, g.URL
 	client := newClient(t)
 	if resp, body := get(t, client, base+"/readyz"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("/readyz %d before stopping: %s", resp.StatusCode, body)

@@ -20,8 +20,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/coder/websocket"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gateway"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // hostileDocuments are the documents whose validation or planning could
@@ -78,8 +82,8 @@ func fragmentFanOut(n int, last string) string {
 // kills a Go process whatever recovers, so only another process can watch
 // for it and fail cleanly.
 func TestHostileQueriesAgainstBinary(t *testing.T) {
-	g := startBinary(t, "-access-log=false")
-	cmd, exited, addr := g.cmd, g.exited, g.addr
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false"}})
+	cmd, exited, addr := g.Cmd, g.Exited, g.Addr
 	endpoint := "http://" + addr + "/graphql"
 	client := newClient(t)
 	client.Timeout = 5 * time.Second
@@ -89,7 +93,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 		t.Helper()
 		select {
 		case <-exited:
-			t.Fatalf("the gateway died: %v", g.waitErr)
+			t.Fatalf("the gateway died: %v", g.WaitErr)
 		default:
 		}
 		status, body, err := graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount nodes { id } } }`)
@@ -194,7 +198,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 	select {
 	case <-exited:
 		var exitErr *exec.ExitError
-		if errors.As(g.waitErr, &exitErr) {
+		if errors.As(g.WaitErr, &exitErr) {
 			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
 		}
 	case <-time.After(10 * time.Second):
@@ -274,13 +278,10 @@ func tail(s string, n int) string {
 // preflight from any origin is answered when every origin is allowed, and
 // only for the configured ones otherwise.
 func TestCORS(t *testing.T) {
-	gatewayWith := func(origins string) *gateway {
-		cfg := defaultConfig()
-		cfg.accessLog, cfg.corsOrigins = false, origins
-		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
+	gatewayWith := func(origins string) *gateway.Gateway {
+		cfg := config.Default()
+		cfg.AccessLog, cfg.CORSOrigins = false, origins
+		g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
 		return g
 	}
 	g, only, none := gatewayWith("*"), gatewayWith("https://a.example,https://b.example"), gatewayWith("")
@@ -296,7 +297,7 @@ func TestCORS(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name        string
-		gw          *gateway
+		gw          *gateway.Gateway
 		req         *http.Request
 		allowOrigin string // "" for none
 	}{
@@ -311,7 +312,7 @@ func TestCORS(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			tt.gw.handler().ServeHTTP(rec, tt.req)
+			tt.gw.Handler().ServeHTTP(rec, tt.req)
 			got := rec.Header().Get("Access-Control-Allow-Origin")
 			if got != tt.allowOrigin {
 				t.Errorf("Access-Control-Allow-Origin = %q, want %q; status %d, headers %v", got, tt.allowOrigin, rec.Code, rec.Header())
@@ -336,7 +337,7 @@ func TestCORS(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Origin", "https://app.example")
 		rec := httptest.NewRecorder()
-		g.handler().ServeHTTP(rec, req)
+		g.Handler().ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("status %d, Access-Control-Allow-Origin %q; want 200 and *", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
 		}
@@ -370,11 +371,11 @@ func TestAttacksAgainstBinary(t *testing.T) {
 	}
 	// gqlgen's executor answers a timeout with the fields it reached, as
 	// the GraphQL spec's field errors allow; a plan sends no data.
-	partialData := func(g *gatewayProcess, code string) bool {
-		return code == "REQUEST_TIMEOUT" && slices.Contains(g.cmd.Args, "-engine=false")
+	partialData := func(g *gatewaytest.Gateway, code string) bool {
+		return code == "REQUEST_TIMEOUT" && slices.Contains(g.Cmd.Args, "-engine=false")
 	}
-	run := func(t *testing.T, g *gatewayProcess, attacks []attack) {
-		endpoint := "http://" + g.addr + "/graphql"
+	run := func(t *testing.T, g *gatewaytest.Gateway, attacks []attack) {
+		endpoint := "http://" + g.Addr + "/graphql"
 		client := newClient(t)
 		client.Timeout = 30 * time.Second
 		for _, a := range attacks {
@@ -400,8 +401,8 @@ func TestAttacksAgainstBinary(t *testing.T) {
 						t.Errorf("answered in %s, want within %s", took.Round(time.Millisecond), a.within)
 					}
 					select {
-					case <-g.exited:
-						t.Fatalf("the gateway died: %v", g.waitErr)
+					case <-g.Exited:
+						t.Fatalf("the gateway died: %v", g.WaitErr)
 					default:
 					}
 					status, body, err = graphQLRequest(client, http.MethodPost, endpoint, `{ items(first: 1) { totalCount } }`)
@@ -415,7 +416,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 
 	t.Run("default flags", func(t *testing.T) {
 		// Refused by their cost before anything runs.
-		run(t, startBinary(t, "-access-log=false"), []attack{
+		run(t, gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false"}}), []attack{
 			{"a 121-byte nest, 17 MB of answer", nestedDrops(1), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 			{"4 aliases, 69 MB", nestedDrops(4), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 			{"18 aliases, 312 MB", nestedDrops(18), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
@@ -427,14 +428,14 @@ func TestAttacksAgainstBinary(t *testing.T) {
 		// writes; gqlgen's executor builds its answer before the check,
 		// so it is not asked for 17 MB here: the cost limit is what
 		// bounds it (docs/public-endpoint.md).
-		run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000"), []attack{
+		run(t, gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false", "-max-complexity=1000000000"}}), []attack{
 			{"17 MB answer, 8 MiB bound", nestedDrops(1), "RESPONSE_TOO_LARGE", 5 * time.Second},
 		})
 		// The time budget, under either executor.
 		for _, engine := range []string{"true", "false"} {
 			t.Run("engine="+engine, func(t *testing.T) {
-				run(t, startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-engine="+engine,
-					"-max-response-bytes=1GiB", "-request-timeout=100ms"), []attack{
+				run(t, gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false", "-max-complexity=1000000000", "-engine=" + engine,
+					"-max-response-bytes=1GiB", "-request-timeout=100ms"}}), []attack{
 					// About 140 MB and several seconds, if it ran.
 					{"8 aliases, 100ms budget", nestedDrops(8), "REQUEST_TIMEOUT", 3 * time.Second},
 				})
@@ -448,12 +449,9 @@ func TestAttacksAgainstBinary(t *testing.T) {
 // answer varies by must be named in Vary, and each representation of a
 // GraphQL answer must have its own tag.
 func TestCachesSeeEveryVariant(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog, cfg.corsOrigins = false, "https://a.example"
-	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := config.Default()
+	cfg.AccessLog, cfg.CORSOrigins = false, "https://a.example"
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
 	query := "/graphql?query=" + url.QueryEscape(`{ items(first: 100) { nodes { id name } } }`)
 	get := func(path string, header ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -461,7 +459,7 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 			req.Header.Set(header[i], header[i+1])
 		}
 		rec := httptest.NewRecorder()
-		g.handler().ServeHTTP(rec, req)
+		g.Handler().ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("GET %s: status %d: %.200s", path, rec.Code, rec.Body)
 		}
@@ -514,7 +512,7 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 		req.Header.Set("Accept", "application/graphql-response+json")
 		req.Header.Set("If-None-Match", plain.Header().Get("ETag"))
 		rec := httptest.NewRecorder()
-		g.handler().ServeHTTP(rec, req)
+		g.Handler().ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			t.Errorf("If-None-Match with the application/json tag, asking for the other type: status %d, want 200", rec.Code)
 		}
@@ -526,9 +524,9 @@ func TestCachesSeeEveryVariant(t *testing.T) {
 // every stream: its own cap refuses it while another address still
 // subscribes.
 func TestStreamAttacksAgainstBinary(t *testing.T) {
-	g := startBinary(t, "-access-log=false", "-max-complexity=1000000000", "-request-timeout=100ms",
-		"-max-subscriptions-per-client=3")
-	endpoint := "http://" + g.addr + "/graphql"
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false", "-max-complexity=1000000000", "-request-timeout=100ms",
+		"-max-subscriptions-per-client=3"}})
+	endpoint := "http://" + g.Addr + "/graphql"
 	open := func(t *testing.T, from, query string) *http.Response {
 		t.Helper()
 		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
@@ -619,8 +617,8 @@ func TestStreamAttacksAgainstBinary(t *testing.T) {
 		}
 	})
 	select {
-	case <-g.exited:
-		t.Fatalf("the gateway died: %v", g.waitErr)
+	case <-g.Exited:
+		t.Fatalf("the gateway died: %v", g.WaitErr)
 	default:
 	}
 }

@@ -27,6 +27,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 var (
@@ -59,14 +61,15 @@ func TestMemoryUnderAttack(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("reads resident memory from /proc/PID/status (Linux)")
 	}
-	bin := buildBinary(t)
+	bin := gatewaytest.Build(t)
 	pod := manifestPod(t)
 	var table []attackPeaks
 	for _, a := range memoryAttacks {
 		t.Run(a.name, func(t *testing.T) {
 			// pprof's listener is only for a collection on demand,
 			// to read what outlived the attack (see underAttack).
-			g := startBuilt(t, bin, pod.env(t), "-access-log=false", "-pprof-addr=127.0.0.1:0")
+			g := gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Env: pod.env(t), Cold: true,
+				Args: []string{"-access-log=false", "-pprof-addr=127.0.0.1:0"}})
 			p := underAttack(t, g, a, *attackDuration, pod)
 			table = append(table, p)
 			t.Log(p)
@@ -75,8 +78,8 @@ func TestMemoryUnderAttack(t *testing.T) {
 				t.Errorf("resident memory reached %s: the gateway was killed to spare the machine", mib(p.rss))
 			} else {
 				select {
-				case <-g.exited:
-					t.Fatalf("the gateway died: %v", g.waitErr)
+				case <-g.Exited:
+					t.Fatalf("the gateway died: %v", g.WaitErr)
 				default:
 				}
 			}
@@ -355,17 +358,17 @@ func mib(n int64) string { return fmt.Sprintf("%.0fMiB", float64(n)/(1<<20)) }
 // underAttack runs a against g for d, while sampling g's memory and
 // sending it a normal query, and returns the peaks. The samples go on for
 // a second after the attack, for what it left behind.
-func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duration, pod podSettings) attackPeaks {
-	base := "http://" + g.addr
+func underAttack(t *testing.T, g *gatewaytest.Gateway, a memoryAttack, d time.Duration, pod podSettings) attackPeaks {
+	base := "http://" + g.Addr
 	// Idle means serving, with the start-up's garbage returned.
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(g.logs.String(), "start-up garbage returned"); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(g.Logs.String(), "start-up garbage returned"); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the gateway did not return its start-up garbage within 10s")
 		}
 	}
-	waitAnswering(t, base)
+	gatewaytest.WaitAnswering(t, base)
 	p := attackPeaks{name: a.name}
-	p.idle, _ = procStatus(g.cmd.Process.Pid, "VmRSS")
+	p.idle, _ = procStatus(g.Cmd.Process.Pid, "VmRSS")
 	m, err := scrape(base)
 	if err != nil {
 		t.Fatal(err)
@@ -376,11 +379,11 @@ func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duratio
 			p.memLimit, mib(pod.limit))
 	}
 	p.leftBound, p.leftBoundIs = leftBound(m)
-	pprofAddr := regexp.MustCompile(`"msg":"serving pprof","addr":"([^"]+)"`).FindStringSubmatch(g.logs.String())
+	pprofAddr := regexp.MustCompile(`"msg":"serving pprof","addr":"([^"]+)"`).FindStringSubmatch(g.Logs.String())
 	if pprofAddr == nil {
 		t.Fatal("the gateway did not log pprof's address")
 	}
-	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", g.cmd.Process.Pid), []byte("5"), 0); err != nil {
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", g.Cmd.Process.Pid), []byte("5"), 0); err != nil {
 		// VmHWM then counts from the start, whose peak is far lower.
 		t.Logf("resetting the peak resident memory: %v", err)
 	}
@@ -411,7 +414,7 @@ func underAttack(t *testing.T, g *gatewayProcess, a memoryAttack, d time.Duratio
 	}
 	stopWatching()
 	wg.Wait()
-	if hwm, err := procStatus(g.cmd.Process.Pid, "VmHWM"); err == nil {
+	if hwm, err := procStatus(g.Cmd.Process.Pid, "VmHWM"); err == nil {
 		p.rss = max(p.rss, hwm)
 	}
 	if !p.killed {
@@ -467,10 +470,10 @@ const memoryBudgetMetric = "gateway_memory_budget_bytes"
 // stores say they hold (gateway_store_bytes, all stores; 0 where the
 // gateway does not say), to set against the live heap. It kills the
 // process, and says so, if its resident memory passes kill.
-func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int64) (rss, anon, live, stores int64, samples int, killed bool) {
+func sampleMemory(ctx context.Context, g *gatewaytest.Gateway, base string, kill int64) (rss, anon, live, stores int64, samples int, killed bool) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	pid := g.cmd.Process.Pid
+	pid := g.Cmd.Process.Pid
 	for n := 0; ; n++ {
 		if v, err := procStatus(pid, "VmHWM"); err == nil {
 			rss = max(rss, v)
@@ -479,7 +482,7 @@ func sampleMemory(ctx context.Context, g *gatewayProcess, base string, kill int6
 			anon = max(anon, v)
 		}
 		if v, err := procStatus(pid, "VmRSS"); err == nil && v > kill {
-			g.cmd.Process.Kill()
+			g.Cmd.Process.Kill()
 			return rss, anon, live, stores, samples, true
 		}
 		if n%2 == 0 {
@@ -879,13 +882,13 @@ func manifestPod(t *testing.T) podSettings {
 
 // env is the container's environment as a process here gets it: the
 // disk cache in a directory of the test's.
-func (p podSettings) env(t *testing.T) []string {
-	var env []string
+func (p podSettings) env(t *testing.T) map[string]string {
+	env := map[string]string{}
 	for _, v := range p.vars {
 		if v.Name == "CATALOGUE_CACHE_DIR" {
 			v.Value = t.TempDir()
 		}
-		env = append(env, v.Name+"="+v.Value)
+		env[v.Name] = v.Value
 	}
 	return env
 }

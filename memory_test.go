@@ -23,7 +23,7 @@ import (
 func TestStoreMetricsMove(t *testing.T) {
 	u := newUpstreams(t)
 	cfg := u.config(time.Hour, "")
-	cfg.memoryBudget = 8 << 20 // 2 MiB of documents: some are let go
+	cfg.MemoryBudget = 8 << 20 // 2 MiB of documents: some are let go
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 
@@ -43,7 +43,7 @@ func TestStoreMetricsMove(t *testing.T) {
 	if got := before[series("gateway_store_share_bytes", "websocket_buffers")]; got != 8<<20/10 {
 		t.Errorf("websocket_buffers share %v, want a tenth of the budget", got)
 	}
-	ws := wstest.Connect(t, g.client, g.url+"/graphql")
+	ws := wstest.Connect(t, g.client, g.URL+"/graphql")
 	if got := g.metrics(t)[series("gateway_store_entries", "websocket_buffers")]; got != 1 {
 		t.Errorf("websocket_buffers entries %v with one WebSocket open, want 1", got)
 	}
@@ -60,7 +60,7 @@ func TestStoreMetricsMove(t *testing.T) {
 	sum := sha256.Sum256([]byte(apq))
 	body, _ := json.Marshal(map[string]any{"query": apq, "extensions": map[string]any{
 		"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}})
-	resp, err := g.client.Post(g.url+"/graphql", "application/json", bytes.NewReader(body))
+	resp, err := g.client.Post(g.URL+"/graphql", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // monitoringExprs returns every PromQL expression deploy/monitoring holds
@@ -107,7 +109,7 @@ func TestMonitoringNamesExportedMetrics(t *testing.T) {
 	g.waitReady(t, readyWithin)
 	g.graphQLOK(t, itemsQuery)
 	g.streamFor(t, 0)
-	resp, body := get(t, g.client, g.url+"/metrics")
+	resp, body := get(t, g.client, g.URL+"/metrics")
 	if resp.StatusCode != 200 {
 		t.Fatalf("/metrics status %d", resp.StatusCode)
 	}
@@ -165,8 +167,8 @@ func TestMonitoringNamesExportedMetrics(t *testing.T) {
 	if got := m["catalogue_refresh_interval_seconds"]; got != time.Hour.Seconds() {
 		t.Errorf("catalogue_refresh_interval_seconds = %v, want %v", got, time.Hour.Seconds())
 	}
-	if got := m["graphql_subscriptions_max"]; got != float64(defaultConfig().maxSubscriptions) {
-		t.Errorf("graphql_subscriptions_max = %v, want %d", got, defaultConfig().maxSubscriptions)
+	if got := m["graphql_subscriptions_max"]; got != float64(config.Default().MaxSubscriptions) {
+		t.Errorf("graphql_subscriptions_max = %v, want %d", got, config.Default().MaxSubscriptions)
 	}
 }
 

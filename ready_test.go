@@ -11,6 +11,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+	"github.com/catalogue-gateway/gateway/internal/config"
 )
 
 // TestReadyzNamesNoUpstreamAddress starts a gateway whose upstream fails
@@ -23,7 +24,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 		name string
 		// setup breaks the upstream, or points cfg at a broken one, and
 		// returns the URLs /readyz must not name beyond the stand-ins'.
-		setup func(t *testing.T, up *upstreams, cfg *config) []string
+		setup func(t *testing.T, up *upstreams, cfg *config.Config) []string
 		// lastError begins every collection's lastError.
 		lastError string
 		// logsAddress: the full error, in the log, names the address
@@ -48,11 +49,11 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 		},
 		{
 			name: "connection refused",
-			setup: func(t *testing.T, _ *upstreams, cfg *config) []string {
+			setup: func(t *testing.T, _ *upstreams, cfg *config.Config) []string {
 				ln := listen(t)
 				closed := "http://" + ln.Addr().String()
 				ln.Close() // its port now refuses connections
-				cfg.baseURL, cfg.worldBossURL = closed, closed
+				cfg.BaseURL, cfg.WorldBossURL = closed, closed
 				return []string{closed}
 			},
 			lastError:   "connection refused",
@@ -60,7 +61,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 		},
 		{
 			name: "redirect to another host",
-			setup: func(t *testing.T, up *upstreams, _ *config) []string {
+			setup: func(t *testing.T, up *upstreams, _ *config.Config) []string {
 				elsewhere := upstreamtest.New(t, up.bodies)
 				for c := range catalogue.NumCollections {
 					up.of(c).SetRedirect(c, elsewhere.URL+c.Path())
@@ -126,15 +127,15 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 			if tt.logsAddress && !strings.Contains(failures[0], "127.0.0.1:") {
 				t.Errorf("the log's failure %s does not name the address", failures[0])
 			}
-			g.stop()
+			g.Stop()
 		})
 	}
 }
 
 // fault returns a TestReadyzNamesNoUpstreamAddress setup giving every path
 // of both stand-ins the fault f.
-func fault(f upstreamtest.Fault) func(*testing.T, *upstreams, *config) []string {
-	return func(_ *testing.T, up *upstreams, _ *config) []string {
+func fault(f upstreamtest.Fault) func(*testing.T, *upstreams, *config.Config) []string {
+	return func(_ *testing.T, up *upstreams, _ *config.Config) []string {
 		up.setFaultAll(f)
 		return nil
 	}

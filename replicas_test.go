@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // TestReplicasBehindNginx runs the gateway as it scales out: three
@@ -52,18 +52,16 @@ func TestReplicasBehindNginx(t *testing.T) {
 	}
 	up := newUpstreamsOf(t, bodies)
 
-	bin := filepath.Join(t.TempDir(), "gateway")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := gatewaytest.Build(t)
 	const refresh = 2 * time.Second
-	replicas := make([]*replica, 3)
+	replicas := make([]*gatewaytest.Gateway, 3)
 	for i := range replicas {
-		replicas[i] = startReplica(t, bin, "-base-url", up.base.URL, "-worldboss-url", up.boss.URL,
-			"-refresh", refresh.String(), "-shutdown-delay", "500ms", "-access-log=false")
+		replicas[i] = gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Cold: true, Args: []string{
+			"-base-url", up.base.URL, "-worldboss-url", up.boss.URL,
+			"-refresh", refresh.String(), "-shutdown-delay", "500ms", "-access-log=false"}})
 	}
 	for _, r := range replicas {
-		waitReadyAt(t, "http://"+r.addr)
+		waitReadyAt(t, "http://"+r.Addr)
 	}
 	lb := startNginx(t, nginx, replicas)
 	client := &http.Client{Timeout: 20 * time.Second}
@@ -242,17 +240,17 @@ func TestReplicasBehindNginx(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 		victim := replicas[1]
-		victim.cmd.Process.Signal(syscall.SIGTERM)
+		victim.Cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-victim.exited:
+		case <-victim.Exited:
 		case <-time.After(20 * time.Second):
 			t.Error("the stopped replica did not exit within 20s")
 		}
 		time.Sleep(time.Second) // and on without it
 		close(stop)
 		wg.Wait()
-		if victim.cmd.ProcessState != nil && !victim.cmd.ProcessState.Success() {
-			t.Errorf("the stopped replica exited with %v", victim.cmd.ProcessState)
+		if victim.Cmd.ProcessState != nil && !victim.Cmd.ProcessState.Success() {
+			t.Errorf("the stopped replica exited with %v", victim.Cmd.ProcessState)
 		}
 		if failed.Load() != 0 {
 			failures.Range(func(k, v any) bool { t.Errorf("%s: %s", k, v); return true })
@@ -261,56 +259,8 @@ func TestReplicasBehindNginx(t *testing.T) {
 		if sent.Load() < 20 {
 			t.Errorf("only %d requests sent", sent.Load())
 		}
-		t.Logf("%d requests while replica %s stopped", sent.Load(), victim.addr)
+		t.Logf("%d requests while replica %s stopped", sent.Load(), victim.Addr)
 	})
-}
-
-// replica is one gateway process of the test.
-type replica struct {
-	cmd    *exec.Cmd
-	addr   string
-	exited chan struct{}
-}
-
-// startReplica starts the built gateway on a free loopback port and waits
-// for it to log its address. It is killed, if still running, when the test
-// ends.
-func startReplica(t *testing.T, bin string, args ...string) *replica {
-	t.Helper()
-	r := &replica{exited: make(chan struct{})}
-	r.cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	r.cmd.Env = []string{}
-	stderr, err := r.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			var line struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-				addr <- line.Addr
-			}
-		}
-		r.cmd.Wait()
-		close(r.exited)
-	}()
-	t.Cleanup(func() {
-		r.cmd.Process.Kill()
-		<-r.exited
-	})
-	select {
-	case r.addr = <-addr:
-	case <-r.exited:
-		t.Fatal("a replica exited before listening")
-	case <-time.After(20 * time.Second):
-		t.Fatal("a replica logged no address within 20s")
-	}
-	return r
 }
 
 // waitReadyAt waits, at most 30 s, until /readyz at base answers 200.
@@ -335,7 +285,7 @@ func waitReadyAt(t *testing.T, base string) {
 // a free loopback port, and returns its base URL. Idempotent requests that
 // meet a closed or failing replica are retried on the next one; each answer
 // names its replica in X-Replica.
-func startNginx(t *testing.T, nginx string, replicas []*replica) string {
+func startNginx(t *testing.T, nginx string, replicas []*gatewaytest.Gateway) string {
 	t.Helper()
 	dir := t.TempDir()
 	os.Chmod(dir, 0o755) // nginx's workers drop root, when it has it
@@ -347,7 +297,7 @@ func startNginx(t *testing.T, nginx string, replicas []*replica) string {
 	ln.Close()
 	var servers strings.Builder
 	for _, r := range replicas {
-		fmt.Fprintf(&servers, "    server %s;\n", r.addr)
+		fmt.Fprintf(&servers, "    server %s;\n", r.Addr)
 	}
 	user := ""
 	if os.Geteuid() == 0 {

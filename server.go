@@ -14,24 +14,26 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
-	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
+
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gateway"
+	"github.com/catalogue-gateway/gateway/internal/memlimit"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 )
 
 func main() {
-	limit, err := cgroupMemoryLimit(os.ReadFile)
+	limit, err := memlimit.CgroupLimit(os.ReadFile)
 	if err != nil {
 		// Unreadable counts as no limit: Go's defaults are safe without
-		// one, and logGC reports what was chosen.
+		// one, and memlimit.Log reports what was chosen.
 		limit = 0
 	}
-	chooseGC(os.Getenv, limit).apply()
+	memlimit.Choose(os.Getenv, limit).Apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
@@ -46,7 +48,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && args[0] == "healthcheck" {
 		return healthCheck(ctx, args[1:], getenv, stderr)
 	}
-	cfg, err := parseConfig(args, getenv, stderr)
+	cfg, err := config.Parse(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -55,24 +57,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "gateway:", err)
 		return 2
 	}
-	if cfg.version {
-		fmt.Fprintln(stdout, build())
+	if cfg.Version {
+		fmt.Fprintln(stdout, buildinfo.Get())
 		return 0
 	}
 	// Listening comes before the first log line: an address in use is
 	// the commonest first-run mistake (a second gateway, another server
 	// on 8080), and is a configuration error like a bad flag, told in one
 	// line that says what to change.
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "gateway: cannot listen on %s: %v; choose another address with -addr (e.g. -addr :9090)\n", cfg.addr, listenCause(err))
+		fmt.Fprintf(stderr, "gateway: cannot listen on %s: %v; choose another address with -addr (e.g. -addr :9090)\n", cfg.Addr, listenCause(err))
 		return 2
 	}
-	logs := newLogBuffer(stderr)
+	logs := telemetry.NewLogBuffer(stderr)
 	defer logs.Close()
-	logger := newLogger(logs, cfg.logFormat.resolve(stderr), cfg.logLevel.Level)
-	logGC(logger, getenv)
-	if err := serve(ctx, cfg, ln, logger); err != nil {
+	logger := telemetry.NewLogger(logs, cfg.LogFormat.Resolve(stderr), cfg.LogLevel.Level)
+	memlimit.Log(logger, getenv)
+	if err := gateway.Run(ctx, cfg, ln, logger); err != nil {
 		logger.Error("gateway stopped", "err", err)
 		return 1
 	}
@@ -94,143 +96,20 @@ func listenCause(err error) error {
 	return err
 }
 
-// serve runs the gateway on ln until ctx ends, then shuts down gracefully,
-// letting requests in flight finish. It closes ln.
-func serve(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger) error {
-	g, err := newGateway(cfg, logger)
-	if err == nil && cfg.tracing {
-		g.tracerProvider, err = newTracerProvider(ctx, logger)
-		if err == nil {
-			g.traceUpstream()
-		}
-	}
+// healthCheck is `gateway healthcheck [flags]`: it asks the gateway that
+// the same flags and environment would start for /healthz, on loopback,
+// and returns 0 if it answers 200, else 1 (2 for a bad flag or
+// environment value). It is the container's HEALTHCHECK, for an image
+// that has no shell and no curl.
+func healthCheck(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	cfg, err := config.Parse(args, getenv, stderr)
 	if err != nil {
-		ln.Close()
-		return err
+		fmt.Fprintln(stderr, "gateway healthcheck:", err)
+		return 2
 	}
-	// Deferred first, so run last: the spans still buffered are sent once
-	// the server has shut down and its last requests have ended.
-	defer stopTracing(ctx, g.tracerProvider, logger)
-	// The refresher stops with the server, after the requests in flight.
-	refreshCtx, stopRefresh := context.WithCancel(context.WithoutCancel(ctx))
-	refreshDone := make(chan struct{})
-	if g.refresher != nil {
-		go func() { defer close(refreshDone); g.refresher.Run(refreshCtx) }()
-	} else {
-		close(refreshDone)
+	if err := gateway.HealthCheck(ctx, cfg); err != nil {
+		fmt.Fprintln(stderr, "gateway healthcheck:", err)
+		return 1
 	}
-	defer func() { stopRefresh(); <-refreshDone }()
-	freed := make(chan struct{})
-	go func() { defer close(freed); freeStartupGarbage(refreshCtx, g.store, logger) }()
-	defer func() { stopRefresh(); <-freed }()
-
-	if cfg.pprofAddr != "" {
-		stopPprof, err := servePprof(cfg.pprofAddr, logger)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		defer stopPprof()
-	}
-
-	srv := &http.Server{
-		Handler:           g.handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		// Requests keep ctx's values but not its cancellation: ending ctx
-		// starts the shutdown, which waits for requests in flight, and
-		// they must not see their contexts cancelled meanwhile.
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	// Shutdown waits for requests in flight; an open subscription stream
-	// would hold it until its client left, so streams are ended first.
-	srv.RegisterOnShutdown(g.closeStreams)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	b := build()
-	logger.Info("listening", startupAttrs(cfg, ln.Addr(), b)...)
-
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serving HTTP: %w", err)
-	case <-ctx.Done():
-	}
-	// Draining: /readyz says 503 while everything else is still served, so
-	// that a load balancer stops sending requests here before the
-	// listener closes.
-	g.draining.Store(true)
-	if cfg.shutdownDelay > 0 {
-		logger.Info("draining", "for", cfg.shutdownDelay.String())
-		time.Sleep(cfg.shutdownDelay)
-	}
-	logger.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutting down: %w", err)
-	}
-	// WebSockets are not requests Shutdown waits for: they were told to
-	// end (closeStreams), and are given the rest of the time to send
-	// their last messages and close.
-	websocketsClosed := make(chan struct{})
-	go func() { g.websockets.Wait(); close(websocketsClosed) }()
-	select {
-	case <-websocketsClosed:
-	case <-shutdownCtx.Done():
-		logger.Warn("WebSockets still open at the end of the shutdown")
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serving HTTP: %w", err)
-	}
-	return nil
-}
-
-// startupAttrs are the attributes of the "listening" line: the address,
-// the build, and the URLs a person opens next (the playground, the
-// explorer, the endpoint), so that a first run says where to go.
-func startupAttrs(cfg config, addr net.Addr, b buildInfo) []any {
-	attrs := []any{"addr", addr.String(), "version", b.Version, "commit", b.Commit}
-	host, port, err := net.SplitHostPort(addr.String())
-	if err != nil {
-		return attrs
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		host = "localhost" // every interface, loopback among them
-	}
-	base := "http://" + net.JoinHostPort(host, port)
-	if cfg.playground {
-		attrs = append(attrs, "playground", base+"/")
-	}
-	if cfg.explorer {
-		attrs = append(attrs, "explorer", base+"/explorer")
-	}
-	return append(attrs, "graphql", base+"/graphql")
-}
-
-// shutdownTimeout bounds the wait for requests in flight at shutdown. The
-// Kubernetes manifests' terminationGracePeriodSeconds covers it, plus the
-// shutdown delay.
-const shutdownTimeout = 15 * time.Second
-
-// servePprof serves net/http/pprof on a listener of its own, never on the
-// public one, and returns the function that stops it.
-func servePprof(addr string, logger *slog.Logger) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listening for pprof on %s: %w", addr, err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
-	logger.Info("serving pprof", "addr", ln.Addr().String())
-	return func() { srv.Close() }, nil
+	return 0
 }

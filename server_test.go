@@ -14,7 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,226 +23,12 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/google/go-cmp/cmp"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
-}
-
-func TestParseConfig(t *testing.T) {
-	defaults := defaultConfig()
-	with := func(change func(*config)) config {
-		c := defaults
-		change(&c)
-		return c
-	}
-	const (
-		up  = "http://up.example"
-		wb  = "https://boss.example/api"
-		up2 = "https://other.example"
-	)
-	for _, tt := range []struct {
-		name string
-		args []string
-		env  map[string]string
-		want config
-	}{
-		{name: "defaults", want: defaults},
-		{name: "empty env values are unset", env: map[string]string{"ADDR": "", "CATALOGUE_REFRESH": ""}, want: defaults},
-
-		{name: "flag addr", args: []string{"-addr", "127.0.0.1:9000"}, want: with(func(c *config) { c.addr = "127.0.0.1:9000" })},
-		{name: "flag addr with double dash and =", args: []string{"--addr=:9001"}, want: with(func(c *config) { c.addr = ":9001" })},
-		{name: "flag base-url", args: []string{"-base-url", up}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
-		{name: "flag worldboss-url", args: []string{"-base-url", up, "-worldboss-url", wb}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, wb })},
-		{name: "flag refresh", args: []string{"-refresh", "30s"}, want: with(func(c *config) { c.refresh = 30 * time.Second })},
-		{name: "flag refresh of exactly 1s", args: []string{"-refresh=1s"}, want: with(func(c *config) { c.refresh = time.Second })},
-		{name: "flag cache-dir", args: []string{"-cache-dir", "/var/cache/gw"}, want: with(func(c *config) { c.cacheDir = "/var/cache/gw" })},
-		{
-			name: "every flag",
-			args: []string{"-addr", "[::1]:80", "-base-url", up, "-worldboss-url", wb, "-refresh", "1h", "-cache-dir", "d"},
-			want: with(func(c *config) {
-				c.addr, c.baseURL, c.worldBossURL, c.refresh, c.cacheDir = "[::1]:80", up, wb, time.Hour, "d"
-			}),
-		},
-
-		{name: "env ADDR", env: map[string]string{"ADDR": "0.0.0.0:7000"}, want: with(func(c *config) { c.addr = "0.0.0.0:7000" })},
-		{name: "env CATALOGUE_BASE_URL", env: map[string]string{"CATALOGUE_BASE_URL": up}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
-		{
-			name: "env CATALOGUE_WORLDBOSS_URL",
-			env:  map[string]string{"CATALOGUE_BASE_URL": up, "CATALOGUE_WORLDBOSS_URL": wb},
-			want: with(func(c *config) { c.baseURL, c.worldBossURL = up, wb }),
-		},
-		{name: "env CATALOGUE_REFRESH", env: map[string]string{"CATALOGUE_REFRESH": "90s"}, want: with(func(c *config) { c.refresh = 90 * time.Second })},
-		{name: "env CATALOGUE_CACHE_DIR", env: map[string]string{"CATALOGUE_CACHE_DIR": "/tmp/gw"}, want: with(func(c *config) { c.cacheDir = "/tmp/gw" })},
-
-		{name: "flag wins over ADDR", args: []string{"-addr", ":1"}, env: map[string]string{"ADDR": ":2"}, want: with(func(c *config) { c.addr = ":1" })},
-		{
-			name: "flag wins over CATALOGUE_BASE_URL",
-			args: []string{"-base-url", up2}, env: map[string]string{"CATALOGUE_BASE_URL": up},
-			want: with(func(c *config) { c.baseURL, c.worldBossURL = up2, up2 }),
-		},
-		{
-			name: "flag wins over CATALOGUE_WORLDBOSS_URL",
-			args: []string{"-worldboss-url", up2}, env: map[string]string{"CATALOGUE_BASE_URL": up, "CATALOGUE_WORLDBOSS_URL": wb},
-			want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up2 }),
-		},
-		{name: "flag wins over CATALOGUE_REFRESH", args: []string{"-refresh", "2m"}, env: map[string]string{"CATALOGUE_REFRESH": "3m"}, want: with(func(c *config) { c.refresh = 2 * time.Minute })},
-		{name: "flag wins over CATALOGUE_CACHE_DIR", args: []string{"-cache-dir", "a"}, env: map[string]string{"CATALOGUE_CACHE_DIR": "b"}, want: with(func(c *config) { c.cacheDir = "a" })},
-		{name: "flag wins over a bad env value", args: []string{"-refresh", "10s"}, env: map[string]string{"CATALOGUE_REFRESH": "soon"}, want: with(func(c *config) { c.refresh = 10 * time.Second })},
-		{name: "flags and env mixed", args: []string{"-addr", ":3"}, env: map[string]string{"CATALOGUE_CACHE_DIR": "c"}, want: with(func(c *config) { c.addr, c.cacheDir = ":3", "c" })},
-
-		{name: "flag max-body-bytes", args: []string{"-max-body-bytes", "1024"}, want: with(func(c *config) { c.limits.MaxBodyBytes = 1024 })},
-		{name: "flag max-url-bytes", args: []string{"-max-url-bytes", "2048"}, want: with(func(c *config) { c.limits.MaxURLBytes = 2048 })},
-		{name: "flag max-tokens", args: []string{"-max-tokens", "99"}, want: with(func(c *config) { c.limits.MaxTokens = 99 })},
-		{name: "flag max-depth", args: []string{"-max-depth", "4"}, want: with(func(c *config) { c.limits.MaxDepth = 4 })},
-		{name: "flag max-fields", args: []string{"-max-fields", "40"}, want: with(func(c *config) { c.limits.MaxFields = 40 })},
-		{name: "flag max-aliases", args: []string{"-max-aliases", "3"}, want: with(func(c *config) { c.limits.MaxAliases = 3 })},
-		{name: "flag max-directives", args: []string{"-max-directives", "2"}, want: with(func(c *config) { c.limits.MaxDirectives = 2 })},
-		{name: "flag max-complexity", args: []string{"-max-complexity", "500"}, want: with(func(c *config) { c.limits.MaxComplexity = 500 })},
-		{name: "flag max-response-bytes", args: []string{"-max-response-bytes", "2MiB"}, want: with(func(c *config) { c.maxResponseBytes = 2 << 20 })},
-		{name: "env GATEWAY_MAX_RESPONSE_BYTES", env: map[string]string{"GATEWAY_MAX_RESPONSE_BYTES": "4096"}, want: with(func(c *config) { c.maxResponseBytes = 4096 })},
-		{name: "flag request-timeout", args: []string{"-request-timeout", "2s"}, want: with(func(c *config) { c.requestTimeout = 2 * time.Second })},
-		{name: "flag introspection off", args: []string{"-introspection=false"}, want: with(func(c *config) { c.introspection = false })},
-		{name: "flag cors-origins", args: []string{"-cors-origins", "https://a.example,https://b.example"}, want: with(func(c *config) { c.corsOrigins = "https://a.example,https://b.example" })},
-		{name: "flag cors-origins empty", args: []string{"-cors-origins="}, want: with(func(c *config) { c.corsOrigins = "" })},
-		{name: "flag access-log off", args: []string{"-access-log=false"}, want: with(func(c *config) { c.accessLog = false })},
-		{name: "flag max-body-bytes KiB", args: []string{"-max-body-bytes", "64KiB"}, want: with(func(c *config) { c.limits.MaxBodyBytes = 64 << 10 })},
-		{name: "env GATEWAY_MAX_URL_BYTES KiB", env: map[string]string{"GATEWAY_MAX_URL_BYTES": "4KiB"}, want: with(func(c *config) { c.limits.MaxURLBytes = 4 << 10 })},
-		{name: "flag log-format json", args: []string{"-log-format", "json"}, want: with(func(c *config) { c.logFormat = "json" })},
-		{name: "flag log-format text", args: []string{"-log-format", "text"}, want: with(func(c *config) { c.logFormat = "text" })},
-		{name: "env GATEWAY_LOG_LEVEL", env: map[string]string{"GATEWAY_LOG_LEVEL": "warn"}, want: with(func(c *config) { c.logLevel = logLevel{slog.LevelWarn} })},
-		{name: "flag upstream-timeout", args: []string{"-upstream-timeout", "5s"}, want: with(func(c *config) { c.upstreamTimeout = 5 * time.Second })},
-		{name: "env CATALOGUE_UPSTREAM_TIMEOUT", env: map[string]string{"CATALOGUE_UPSTREAM_TIMEOUT": "7s"}, want: with(func(c *config) { c.upstreamTimeout = 7 * time.Second })},
-		{name: "flag pprof-addr", args: []string{"-pprof-addr", "127.0.0.1:6060"}, want: with(func(c *config) { c.pprofAddr = "127.0.0.1:6060" })},
-		{name: "flag trust-traceparent", args: []string{"-trust-traceparent"}, want: with(func(c *config) { c.trustTraceparent = true })},
-		{name: "env GATEWAY_TRUST_TRACEPARENT", env: map[string]string{"GATEWAY_TRUST_TRACEPARENT": "true"}, want: with(func(c *config) { c.trustTraceparent = true })},
-		{name: "env GATEWAY_MAX_DEPTH", env: map[string]string{"GATEWAY_MAX_DEPTH": "7"}, want: with(func(c *config) { c.limits.MaxDepth = 7 })},
-		{name: "env GATEWAY_INTROSPECTION", env: map[string]string{"GATEWAY_INTROSPECTION": "false"}, want: with(func(c *config) { c.introspection = false })},
-		{name: "env GATEWAY_REQUEST_TIMEOUT", env: map[string]string{"GATEWAY_REQUEST_TIMEOUT": "3s"}, want: with(func(c *config) { c.requestTimeout = 3 * time.Second })},
-		{name: "flag cold-wait", args: []string{"-cold-wait", "30s"}, want: with(func(c *config) { c.coldWait = 30 * time.Second })},
-		{name: "env CATALOGUE_COLD_WAIT", env: map[string]string{"CATALOGUE_COLD_WAIT": "2s"}, want: with(func(c *config) { c.coldWait = 2 * time.Second })},
-		{name: "flag engine off", args: []string{"-engine=false"}, want: with(func(c *config) { c.engine = false })},
-		{name: "env GATEWAY_ENGINE", env: map[string]string{"GATEWAY_ENGINE": "false"}, want: with(func(c *config) { c.engine = false })},
-		// -compiled-plans is -engine's old name: the same setting.
-		{name: "flag compiled-plans off", args: []string{"-compiled-plans=false"}, want: with(func(c *config) { c.engine = false })},
-		{name: "env GATEWAY_COMPILED_PLANS", env: map[string]string{"GATEWAY_COMPILED_PLANS": "false"}, want: with(func(c *config) { c.engine = false })},
-		{name: "flag compiled-plans over env GATEWAY_ENGINE", args: []string{"-compiled-plans=false"}, env: map[string]string{"GATEWAY_ENGINE": "true"}, want: with(func(c *config) { c.engine = false })},
-		{name: "flag engine over env GATEWAY_COMPILED_PLANS", args: []string{"-engine=false"}, env: map[string]string{"GATEWAY_COMPILED_PLANS": "true"}, want: with(func(c *config) { c.engine = false })},
-		{name: "env GATEWAY_ENGINE over GATEWAY_COMPILED_PLANS", env: map[string]string{"GATEWAY_ENGINE": "false", "GATEWAY_COMPILED_PLANS": "true"}, want: with(func(c *config) { c.engine = false })},
-		{name: "env GATEWAY_SHUTDOWN_DELAY", env: map[string]string{"GATEWAY_SHUTDOWN_DELAY": "5s"}, want: with(func(c *config) { c.shutdownDelay = 5 * time.Second })},
-		{name: "flag max-subscriptions", args: []string{"-max-subscriptions", "3"}, want: with(func(c *config) { c.maxSubscriptions = 3 })},
-		{name: "env GATEWAY_MAX_SUBSCRIPTIONS off", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS": "0"}, want: with(func(c *config) { c.maxSubscriptions = 0 })},
-		{name: "flag max-subscriptions-per-client", args: []string{"-max-subscriptions-per-client", "1"}, want: with(func(c *config) { c.maxSubscriptionsPerClient = 1 })},
-		{name: "env GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "50"}, want: with(func(c *config) { c.maxSubscriptionsPerClient = 50 })},
-		{name: "flag trusted-proxies", args: []string{"-trusted-proxies", "10.0.0.0/8, fd00::/8"}, want: with(func(c *config) { c.trustedProxies = "10.0.0.0/8, fd00::/8" })},
-		{name: "env GATEWAY_TRUSTED_PROXIES", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "192.168.1.1"}, want: with(func(c *config) { c.trustedProxies = "192.168.1.1" })},
-		{name: "flag subscription-max-age", args: []string{"-subscription-max-age", "1h"}, want: with(func(c *config) { c.subscriptionMaxAge = time.Hour })},
-		{name: "env GATEWAY_SUBSCRIPTION_MAX_AGE of exactly 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "1s"}, want: with(func(c *config) { c.subscriptionMaxAge = time.Second })},
-		{name: "flag playground off", args: []string{"-playground=false"}, want: with(func(c *config) { c.playground = false })},
-		{name: "env GATEWAY_EXPLORER off", env: map[string]string{"GATEWAY_EXPLORER": "false"}, want: with(func(c *config) { c.explorer = false })},
-		{name: "flag response-cache-bytes off", args: []string{"-response-cache-bytes", "0"}, want: with(func(c *config) { c.responseCacheBytes = 0 })},
-		{name: "flag response-cache-bytes MiB", args: []string{"-response-cache-bytes", "8MiB"}, want: with(func(c *config) { c.responseCacheBytes = 8 << 20 })},
-		{name: "env GATEWAY_RESPONSE_CACHE_BYTES", env: map[string]string{"GATEWAY_RESPONSE_CACHE_BYTES": "1048576"}, want: with(func(c *config) { c.responseCacheBytes = 1 << 20 })},
-		{name: "env GATEWAY_MEMORY_BUDGET", env: map[string]string{"GATEWAY_MEMORY_BUDGET": "96MiB"}, want: with(func(c *config) { c.memoryBudget = 96 << 20 })},
-		{name: "flag max-upstream-bytes GiB", args: []string{"-max-upstream-bytes", "1GiB"}, want: with(func(c *config) { c.maxUpstreamBytes = 1 << 30 })},
-		{name: "env CATALOGUE_MAX_UPSTREAM_BYTES", env: map[string]string{"CATALOGUE_MAX_UPSTREAM_BYTES": "200MiB"}, want: with(func(c *config) { c.maxUpstreamBytes = 200 << 20 })},
-		{name: "flag wins over GATEWAY_MAX_COMPLEXITY", args: []string{"-max-complexity", "10"}, env: map[string]string{"GATEWAY_MAX_COMPLEXITY": "20"}, want: with(func(c *config) { c.limits.MaxComplexity = 10 })},
-
-		{name: "worldboss URL defaults to flag base URL", args: []string{"-base-url", up}, env: map[string]string{}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up, up })},
-		{name: "worldboss URL defaults to env base URL", env: map[string]string{"CATALOGUE_BASE_URL": up2}, want: with(func(c *config) { c.baseURL, c.worldBossURL = up2, up2 })},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			got, err := parseConfig(tt.args, envOf(tt.env), &stderr)
-			if err != nil {
-				t.Fatalf("parseConfig(%q) = %v, want no error", tt.args, err)
-			}
-			if got != tt.want {
-				t.Errorf("parseConfig(%q) mismatch (-want +got):\n-%+v\n+%+v", tt.args, tt.want, got)
-			}
-			if stderr.Len() != 0 {
-				t.Errorf("parseConfig wrote %q, want nothing", stderr.String())
-			}
-		})
-	}
-}
-
-func TestParseConfigRefusesBadValues(t *testing.T) {
-	for _, tt := range []struct {
-		name    string
-		args    []string
-		env     map[string]string
-		wantErr string // the error names the culprit
-	}{
-		{name: "bad duration", args: []string{"-refresh", "soon"}, wantErr: "refresh"},
-		{name: "bad byte size", args: []string{"-response-cache-bytes", "lots"}, wantErr: "response-cache-bytes"},
-		{name: "response bound too small", args: []string{"-max-response-bytes", "100"}, wantErr: "max-response-bytes"},
-		{name: "negative byte size", args: []string{"-response-cache-bytes", "-1"}, wantErr: "response-cache-bytes"},
-		{name: "unknown byte unit", env: map[string]string{"CATALOGUE_MAX_UPSTREAM_BYTES": "64MB"}, wantErr: "CATALOGUE_MAX_UPSTREAM_BYTES"},
-		{name: "upstream bound too small", args: []string{"-max-upstream-bytes", "10"}, wantErr: "max-upstream-bytes"},
-		{name: "duration without unit", args: []string{"-refresh", "30"}, wantErr: "refresh"},
-		{name: "refresh below 1s", args: []string{"-refresh", "500ms"}, wantErr: "500ms"},
-		{name: "refresh zero", args: []string{"-refresh", "0s"}, wantErr: "refresh"},
-		{name: "negative shutdown delay", args: []string{"-shutdown-delay", "-1s"}, wantErr: "shutdown-delay"},
-		{name: "shutdown delay over a minute", env: map[string]string{"GATEWAY_SHUTDOWN_DELAY": "5m"}, wantErr: "shutdown-delay"},
-		{name: "negative max subscriptions", args: []string{"-max-subscriptions", "-1"}, wantErr: "max-subscriptions"},
-		{name: "no subscription per client", args: []string{"-max-subscriptions-per-client", "0"}, wantErr: "max-subscriptions-per-client"},
-		{name: "bad env subscriptions per client", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "ten"}, wantErr: "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT"},
-		{name: "bad trusted proxy prefix", args: []string{"-trusted-proxies", "10.0.0.0/8,10.0.0.0/33"}, wantErr: "10.0.0.0/33"},
-		{name: "trusted proxy by host name", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "proxy.internal"}, wantErr: "trusted-proxies"},
-		{name: "zero subscription max age", args: []string{"-subscription-max-age", "0s"}, wantErr: "subscription-max-age"},
-		{name: "subscription max age below 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "200ms"}, wantErr: "200ms"},
-		{name: "bad env playground", env: map[string]string{"GATEWAY_PLAYGROUND": "maybe"}, wantErr: "GATEWAY_PLAYGROUND"},
-		{name: "bad env trust-traceparent", env: map[string]string{"GATEWAY_TRUST_TRACEPARENT": "yes please"}, wantErr: "GATEWAY_TRUST_TRACEPARENT"},
-		{name: "refresh negative", args: []string{"-refresh", "-1m"}, wantErr: "refresh"},
-		{name: "non-http base URL", args: []string{"-base-url", "ftp://up.example"}, wantErr: "ftp://up.example"},
-		{name: "base URL without scheme", args: []string{"-base-url", "up.example"}, wantErr: "up.example"},
-		{name: "base URL without host", args: []string{"-base-url", "http://"}, wantErr: "host"},
-		{name: "base URL with only a path", args: []string{"-base-url", "http:///items"}, wantErr: "host"},
-		{name: "base URL with a query", args: []string{"-base-url", "http://up.example/?k=v"}, wantErr: "query"},
-		{name: "non-http worldboss URL", args: []string{"-base-url", "http://up.example", "-worldboss-url", "file:///x"}, wantErr: "file:///x"},
-		{name: "worldboss URL without base URL", args: []string{"-worldboss-url", "http://boss.example"}, wantErr: "-base-url"},
-		{name: "addr without port", args: []string{"-addr", "localhost"}, wantErr: "localhost"},
-		{name: "addr empty", args: []string{"-addr", ""}, wantErr: "addr"},
-		{name: "port out of range", args: []string{"-addr", ":65536"}, wantErr: "65536"},
-		{name: "port not a number", args: []string{"-addr", "127.0.0.1:port"}, wantErr: "port"},
-		{name: "port negative", args: []string{"-addr", ":-1"}, wantErr: "-1"},
-		{name: "stray argument", args: []string{"serve"}, wantErr: "serve"},
-		{name: "stray argument after flags", args: []string{"-addr", ":1", "extra"}, wantErr: "extra"},
-		{name: "unknown flag", args: []string{"-port", "80"}, wantErr: "-port"},
-		{name: "flag without value", args: []string{"-addr"}, wantErr: "addr"},
-		{name: "bad env duration", env: map[string]string{"CATALOGUE_REFRESH": "soon"}, wantErr: "CATALOGUE_REFRESH"},
-		{name: "env refresh below 1s", env: map[string]string{"CATALOGUE_REFRESH": "10ms"}, wantErr: "10ms"},
-		{name: "bad env addr", env: map[string]string{"ADDR": "nowhere"}, wantErr: "nowhere"},
-		{name: "bad env base URL", env: map[string]string{"CATALOGUE_BASE_URL": "gopher://up.example"}, wantErr: "gopher://up.example"},
-		{name: "env worldboss URL without base URL", env: map[string]string{"CATALOGUE_WORLDBOSS_URL": "http://boss.example"}, wantErr: "base-url"},
-		{name: "zero depth", args: []string{"-max-depth", "0"}, wantErr: "max-depth"},
-		{name: "negative body limit", args: []string{"-max-body-bytes", "-5"}, wantErr: "max-body-bytes"},
-		{name: "not a number", args: []string{"-max-aliases", "many"}, wantErr: "max-aliases"},
-		{name: "bad env limit", env: map[string]string{"GATEWAY_MAX_FIELDS": "lots"}, wantErr: "GATEWAY_MAX_FIELDS"},
-		{name: "zero request timeout", args: []string{"-request-timeout", "0s"}, wantErr: "request-timeout"},
-		{name: "upstream timeout too short", args: []string{"-upstream-timeout", "1ms"}, wantErr: "upstream-timeout"},
-		{name: "bad introspection", args: []string{"-introspection=maybe"}, wantErr: "introspection"},
-		{name: "bad pprof addr", args: []string{"-pprof-addr", "6060"}, wantErr: "6060"},
-		{name: "duration says what it wants", args: []string{"-refresh", "5"}, wantErr: "-refresh: want a duration such as 5m"},
-		{name: "env duration names its variable", env: map[string]string{"CATALOGUE_REFRESH": "5"}, wantErr: "CATALOGUE_REFRESH: want a duration such as 5m"},
-		{name: "number says what it wants", args: []string{"-max-depth", "deep"}, wantErr: "-max-depth: want a whole number"},
-		{name: "boolean says what it wants", env: map[string]string{"GATEWAY_ACCESS_LOG": "sometimes"}, wantErr: "GATEWAY_ACCESS_LOG: want true or false"},
-		{name: "bad log format", args: []string{"-log-format", "xml"}, wantErr: "want auto, json or text"},
-		{name: "bad log level", env: map[string]string{"GATEWAY_LOG_LEVEL": "loud"}, wantErr: "GATEWAY_LOG_LEVEL: want debug, info, warn or error"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			got, err := parseConfig(tt.args, envOf(tt.env), &stderr)
-			if err == nil {
-				t.Fatalf("parseConfig(%q, %v) = %+v, want an error", tt.args, tt.env, got)
-			}
-			if msg := err.Error(); !strings.Contains(msg, tt.wantErr) || strings.Contains(msg, "\n") {
-				t.Errorf("error %q: want one line naming %q", msg, tt.wantErr)
-			}
-		})
-	}
 }
 
 func TestRunRefusesBadValues(t *testing.T) {
@@ -409,43 +195,6 @@ func TestRunCannotListen(t *testing.T) {
 	}
 }
 
-// TestStartupAttrs: the listening line's URLs name a host a browser can
-// open, whatever the address listened on.
-func TestStartupAttrs(t *testing.T) {
-	for _, tt := range []struct {
-		addr                     string
-		playground, explorer     bool
-		wantPlayground, wantBase string
-	}{
-		{addr: "[::]:8080", playground: true, explorer: true, wantBase: "http://localhost:8080"},
-		{addr: "0.0.0.0:8080", playground: true, wantBase: "http://localhost:8080"},
-		{addr: "127.0.0.1:9090", explorer: true, wantBase: "http://127.0.0.1:9090"},
-		{addr: "[::1]:80", wantBase: "http://[::1]:80"},
-	} {
-		addr, err := net.ResolveTCPAddr("tcp", tt.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := defaultConfig()
-		cfg.playground, cfg.explorer = tt.playground, tt.explorer
-		attrs := map[string]any{}
-		list := startupAttrs(cfg, addr, buildInfo{})
-		for i := 0; i+1 < len(list); i += 2 {
-			attrs[list[i].(string)] = list[i+1]
-		}
-		want := map[string]any{"addr": addr.String(), "version": "", "commit": "", "graphql": tt.wantBase + "/graphql"}
-		if tt.playground {
-			want["playground"] = tt.wantBase + "/"
-		}
-		if tt.explorer {
-			want["explorer"] = tt.wantBase + "/explorer"
-		}
-		if diff := cmp.Diff(want, attrs); diff != "" {
-			t.Errorf("startupAttrs(%s) mismatch (-want +got):\n%s", tt.addr, diff)
-		}
-	}
-}
-
 // TestUnknownFlagPointsAtHelp: a flag from another server's habits
 // (-port) is refused with where to look instead.
 func TestUnknownFlagPointsAtHelp(t *testing.T) {
@@ -470,99 +219,8 @@ func TestUnknownFlagPointsAtHelp(t *testing.T) {
 	}
 }
 
-// TestEveryByteFlagTakesSuffixes: every flag -h says counts bytes reads
-// 16MiB as 16777216, whichever field it sets.
-func TestEveryByteFlagTakesSuffixes(t *testing.T) {
-	var usage bytes.Buffer
-	parseConfig([]string{"-h"}, envOf(nil), &usage)
-	var names []string
-	for line := range strings.Lines(usage.String()) {
-		if rest, ok := strings.CutPrefix(line, "  -"); ok {
-			if name, kind, _ := strings.Cut(strings.TrimSpace(rest), " "); kind == "bytes" {
-				names = append(names, name)
-			}
-		}
-	}
-	want := []string{"max-body-bytes", "max-response-bytes", "max-upstream-bytes", "max-url-bytes", "memory-budget", "response-cache-bytes"} // -h lists them sorted
-	if diff := cmp.Diff(want, names); diff != "" {
-		t.Errorf("flags taking bytes (-want +got):\n%s", diff)
-	}
-	for _, name := range names {
-		suffixed, err := parseConfig([]string{"-" + name, "16MiB"}, envOf(nil), io.Discard)
-		if err != nil {
-			t.Errorf("-%s 16MiB: %v", name, err)
-			continue
-		}
-		plain, err := parseConfig([]string{"-" + name, "16777216"}, envOf(nil), io.Discard)
-		if err != nil || plain != suffixed || plain == defaultConfig() {
-			t.Errorf("-%s: 16MiB and 16777216 differ, or change nothing (%v)", name, err)
-		}
-		if _, err := parseConfig([]string{"-" + name, "16MB"}, envOf(nil), io.Discard); err == nil || !strings.Contains(err.Error(), "KiB, MiB, GiB") {
-			t.Errorf("-%s 16MB: error %v, want one naming the suffixes", name, err)
-		}
-	}
-}
-
 func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(t.Output(), nil))
-}
-
-// runServe runs serve with cfg on ln. stop cancels it and checks that it
-// returns nil in bounded time; it also runs when the test ends, and running
-// it again does nothing.
-func runServe(t *testing.T, cfg config, ln net.Listener, logger *slog.Logger) (stop func()) {
-	t.Helper()
-	t.Cleanup(func() { ln.Close() }) // serve leaves ln open if it fails early
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, ln, logger) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("serve returned %v, want nil", err)
-				}
-			case <-time.After(20 * time.Second):
-				t.Errorf("serve did not return within 20s of cancelling its context")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
-}
-
-// startServe runs serve with the embedded catalogue on ln and waits until it
-// answers. stop cancels it and checks that it returns nil in bounded time.
-func startServe(t *testing.T, ln net.Listener) (stop func()) {
-	t.Helper()
-	stop = runServe(t, config{addr: ln.Addr().String(), refresh: time.Minute}, ln, testLogger(t))
-
-	waitAnswering(t, "http://"+ln.Addr().String())
-	return stop
-}
-
-// waitAnswering waits, at most 20 s, until the gateway at base answers
-// /healthz: the listener queues connections before serve accepts them.
-func waitAnswering(t *testing.T, base string) {
-	t.Helper()
-	client := &http.Client{Timeout: time.Second}
-	defer client.CloseIdleConnections()
-	deadline := time.After(20 * time.Second)
-	for {
-		resp, err := client.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			return
-		}
-		select {
-		case <-deadline:
-			t.Fatalf("serve did not answer within 20s: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
 }
 
 func listen(t *testing.T) net.Listener {
@@ -595,9 +253,8 @@ func get(t *testing.T, client *http.Client, url string) (*http.Response, []byte)
 }
 
 func TestServeEndToEnd(t *testing.T) {
-	ln := listen(t)
-	stop := startServe(t, ln)
-	base := "http://" + ln.Addr().String()
+	g := gatewaytest.Start(t, gatewaytest.Options{Configure: func(c *config.Config) { *c = config.Config{Refresh: time.Minute} }})
+	stop, base := g.Stop, g.URL
 	client := newClient(t)
 
 	t.Run("healthz", func(t *testing.T) {
@@ -751,17 +408,26 @@ func (c *gatedConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// TestGracefulShutdown cancels serve's context while a response is being
+// serveOn starts the gateway on ln, with the embedded catalogue and no
+// other setting, without waiting for it to answer. cancel starts its
+// shutdown; served then receives what its Serve returned.
+func serveOn(t *testing.T, ln net.Listener) (served <-chan error, cancel func()) {
+	t.Helper()
+	g := gatewaytest.Start(t, gatewaytest.Options{Listener: ln, Logger: testLogger(t), Cold: true,
+		Configure: func(c *config.Config) { *c = config.Config{Refresh: time.Minute} }})
+	ch := make(chan error, 1)
+	go func() { <-g.Served(); ch <- g.ServeErr() }()
+	return ch, g.Cancel
+}
+
+// TestGracefulShutdown cancels the gateway's context while a response is being
 // written, and checks that the response still arrives whole, that no new
-// that serve returns nil once the response is done.
+// that Serve returns nil once the response is done.
 func TestGracefulShutdown(t *testing.T) {
 	ln := newGatedListener(listen(t), 0)
 	defer ln.Close()
 	addr := ln.Addr().String()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- serve(ctx, config{addr: addr, refresh: time.Minute}, ln, testLogger(t)) }()
+	served, cancel := serveOn(t, ln)
 
 	type result struct {
 		status int
@@ -788,7 +454,7 @@ func TestGracefulShutdown(t *testing.T) {
 		case <-ch:
 		case err := <-served:
 			close(ln.gate)
-			t.Fatalf("serve returned (%v) before %s", err, what)
+			t.Fatalf("Serve returned (%v) before %s", err, what)
 		case <-time.After(bound):
 			close(ln.gate)
 			t.Fatalf("%s did not happen within %s", what, bound)
@@ -801,7 +467,7 @@ func TestGracefulShutdown(t *testing.T) {
 	// Shutdown has begun and the response is still held back.
 	select {
 	case err := <-served:
-		t.Errorf("serve returned (%v) while a response was still being written", err)
+		t.Errorf("Serve returned (%v) while a response was still being written", err)
 	default:
 	}
 
@@ -827,7 +493,7 @@ func TestGracefulShutdown(t *testing.T) {
 	select {
 	case err := <-served:
 		if err != nil {
-			t.Errorf("serve returned %v, want nil", err)
+			t.Errorf("Serve returned %v, want nil", err)
 		}
 	case <-time.After(bound):
 		t.Fatalf("serve did not return within %s of the response completing", bound)
@@ -858,12 +524,7 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 	ln := newGatedListener(ln0, len(head))
 	defer ln.Close()
 	close(ln.gate)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() {
-		served <- serve(ctx, config{addr: ln.Addr().String(), refresh: time.Minute}, ln, testLogger(t))
-	}()
+	served, cancel := serveOn(t, ln)
 
 	const bound = 20 * time.Second
 	await := func(ch <-chan struct{}, what string) {
@@ -871,7 +532,7 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 		select {
 		case <-ch:
 		case err := <-served:
-			t.Fatalf("serve returned (%v) before %s", err, what)
+			t.Fatalf("Serve returned (%v) before %s", err, what)
 		case <-time.After(bound):
 			t.Fatalf("%s did not happen within %s", what, bound)
 		}
@@ -924,47 +585,11 @@ func TestShutdownLetsGraphQLFinish(t *testing.T) {
 	select {
 	case err := <-served:
 		if err != nil {
-			t.Errorf("serve returned %v, want nil", err)
+			t.Errorf("Serve returned %v, want nil", err)
 		}
 	case <-time.After(bound):
 		t.Fatalf("serve did not return within %s of the answer", bound)
 	}
-}
-
-// logWatcher collects a process's JSON log and reports the address of its
-// "listening" line.
-type logWatcher struct {
-	mu      sync.Mutex
-	all     bytes.Buffer
-	partial []byte
-	addr    chan string
-	sent    bool
-}
-
-func (w *logWatcher) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.all.Write(p)
-	w.partial = append(w.partial, p...)
-	for {
-		line, rest, ok := bytes.Cut(w.partial, []byte("\n"))
-		if !ok {
-			break
-		}
-		w.partial = rest
-		var rec struct{ Msg, Addr string }
-		if json.Unmarshal(line, &rec) == nil && rec.Msg == "listening" && !w.sent {
-			w.sent = true
-			w.addr <- rec.Addr
-		}
-	}
-	return len(p), nil
-}
-
-func (w *logWatcher) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.all.String()
 }
 
 // TestBinary builds the real binary, starts it on a free port with the
@@ -974,10 +599,10 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	g := startBinary(t)
+	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true})
 	const bound = 10 * time.Second
 	deadline := time.After(bound)
-	cmd, exited, addr, start := g.cmd, g.exited, g.addr, g.started
+	cmd, exited, addr, start := g.Cmd, g.Exited, g.Addr, g.Started
 
 	client := newClient(t)
 	client.Timeout = time.Second
@@ -995,7 +620,7 @@ func TestBinary(t *testing.T) {
 		lastErr = err
 		select {
 		case <-exited:
-			t.Fatalf("the gateway exited before it was ready: %v", g.waitErr)
+			t.Fatalf("the gateway exited before it was ready: %v", g.WaitErr)
 		case <-deadline:
 			t.Fatalf("the gateway was not ready within %s (last answer: %v)", bound, lastErr)
 		case <-time.After(20 * time.Millisecond):
@@ -1011,91 +636,14 @@ func TestBinary(t *testing.T) {
 	case <-exited:
 		var exitErr *exec.ExitError
 		switch {
-		case errors.As(g.waitErr, &exitErr):
+		case errors.As(g.WaitErr, &exitErr):
 			t.Errorf("after SIGTERM the gateway exited with %s, want status 0", exitErr)
-		case g.waitErr != nil:
-			t.Errorf("waiting for the gateway: %v", g.waitErr)
+		case g.WaitErr != nil:
+			t.Errorf("waiting for the gateway: %v", g.WaitErr)
 		}
 	case <-time.After(bound):
 		t.Fatalf("the gateway did not exit within %s of SIGTERM", bound)
 	}
-}
-
-// gatewayProcess is the real binary, built and started by a test.
-type gatewayProcess struct {
-	cmd     *exec.Cmd
-	logs    *logWatcher
-	addr    string    // where it listens
-	started time.Time // just before it was started
-	exited  chan struct{}
-	waitErr error // how it exited; set before exited is closed
-}
-
-// startBinary builds the gateway, starts it on a free loopback port with
-// the embedded catalogue and args, and waits (at most 10 s) for it to log
-// its address. The process is killed, if still running, when the test
-// ends, and its log is shown if the test failed.
-func startBinary(t *testing.T, args ...string) *gatewayProcess {
-	t.Helper()
-	return startBuilt(t, buildBinary(t), nil, args...)
-}
-
-// buildBinary builds the gateway, without the race detector whatever the
-// test's flags, into a temporary directory, and returns its path. It skips
-// the test where the binary cannot be built or run as the others expect.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs SIGTERM")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build with")
-	}
-	bin := filepath.Join(t.TempDir(), "gateway")
-	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// startBuilt is startBinary for a binary built already, run with env
-// (NAME=value) as its whole environment: none of the test's, so no
-// CATALOGUE_* setting of the machine leaks in.
-func startBuilt(t *testing.T, bin string, env []string, args ...string) *gatewayProcess {
-	t.Helper()
-	g := &gatewayProcess{logs: &logWatcher{addr: make(chan string, 1)}, exited: make(chan struct{})}
-	g.cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	g.cmd.Env = append([]string{}, env...)
-	g.cmd.Stderr = g.logs
-	g.started = time.Now()
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { g.waitErr = g.cmd.Wait(); close(g.exited) }()
-	t.Cleanup(func() {
-		select {
-		case <-g.exited:
-		default:
-			g.cmd.Process.Kill()
-			<-g.exited
-		}
-		if t.Failed() {
-			t.Logf("gateway log (last 4 KiB):\n%s", tail(g.logs.String(), 4<<10))
-		}
-	})
-	select {
-	case g.addr = <-g.logs.addr:
-	case <-g.exited:
-		t.Fatalf("the gateway exited before listening: %v", g.waitErr)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the gateway did not log its address within 10s")
-	}
-	return g
 }
 
 // TestBrowserAppsRouted: the playground at /, the explorer at /explorer and
@@ -1114,13 +662,8 @@ func TestBrowserAppsRouted(t *testing.T) {
 		playground, explorer bool
 	}{{"on", true, true}, {"off", false, false}} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := defaultConfig()
-			cfg.playground, cfg.explorer, cfg.accessLog = tt.playground, tt.explorer, false
-			ln := listen(t)
-			cfg.addr = ln.Addr().String()
-			runServe(t, cfg, ln, testLogger(t))
-			base := "http://" + cfg.addr
-			waitAnswering(t, base)
+			base := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false",
+				"-playground=" + strconv.FormatBool(tt.playground), "-explorer=" + strconv.FormatBool(tt.explorer)}}).URL
 			client := newClient(t)
 
 			want := isNotFound
@@ -1179,16 +722,12 @@ func TestAccessLogNamesTheClient(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			cfg := defaultConfig()
-			cfg.trustedProxies = tt.trusted
-			g, err := newGateway(cfg, slog.New(slog.NewJSONHandler(&logs, nil)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := gatewaytest.New(t, gatewaytest.Options{Args: []string{"-trusted-proxies=" + tt.trusted},
+				Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 			req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
 			req.RemoteAddr = "10.1.2.3:4567"
 			req.Header.Set("X-Forwarded-For", "198.51.100.1, 203.0.113.9")
-			g.handler().ServeHTTP(httptest.NewRecorder(), req)
+			g.Handler().ServeHTTP(httptest.NewRecorder(), req)
 			line := logs.String()
 			if !strings.Contains(line, `"remote":"10.1.2.3:4567"`) {
 				t.Errorf("the log does not name the peer: %s", line)

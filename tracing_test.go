@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,57 +20,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
-
-func TestTracingWanted(t *testing.T) {
-	const endpoint = "http://127.0.0.1:4318"
-	for _, tt := range []struct {
-		name    string
-		env     map[string]string
-		want    bool
-		wantErr string
-	}{
-		{name: "unset", want: false},
-		{name: "endpoint", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}, want: true},
-		{name: "traces endpoint", env: map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": endpoint + "/v1/traces"}, want: true},
-		{name: "otlp exporter", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_TRACES_EXPORTER": "otlp"}, want: true},
-		{name: "http/protobuf", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}, want: true},
-		{name: "traces protocol wins", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
-			"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf"}, want: true},
-		{name: "SDK disabled", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_SDK_DISABLED": "true"}, want: false},
-		{name: "SDK disabled, any case", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_SDK_DISABLED": "TRUE"}, want: false},
-		{name: "SDK not disabled", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_SDK_DISABLED": "false"}, want: true},
-		{name: "exporter none", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_TRACES_EXPORTER": "none"}, want: false},
-		{name: "other variables alone", env: map[string]string{"OTEL_SERVICE_NAME": "x", "OTEL_TRACES_EXPORTER": "console",
-			"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, want: false},
-		{name: "endpoint not a URL", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "127.0.0.1:4318"},
-			wantErr: "invalid OTEL_EXPORTER_OTLP_ENDPOINT"},
-		{name: "traces endpoint not http", env: map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "grpc://127.0.0.1:4317"},
-			wantErr: "invalid OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"},
-		{name: "console exporter", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_TRACES_EXPORTER": "console"},
-			wantErr: "invalid OTEL_TRACES_EXPORTER"},
-		{name: "grpc", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
-			wantErr: "invalid OTEL_EXPORTER_OTLP_PROTOCOL"},
-		{name: "traces over json", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json"},
-			wantErr: "invalid OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := parseConfig(nil, envOf(tt.env), io.Discard)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("parseConfig: error %v, want one containing %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("parseConfig: %v", err)
-			}
-			if cfg.tracing != tt.want {
-				t.Errorf("tracing = %v, want %v", cfg.tracing, tt.want)
-			}
-		})
-	}
-}
 
 // The W3C trace context a test request carries, as a caller would send it.
 const (
@@ -93,12 +44,12 @@ func TestTracingSpans(t *testing.T) {
 		executor string
 	}{{"engine", true, "engine"}, {"gqlgen", false, "gqlgen"}} {
 		t.Run(mode.name, func(t *testing.T) {
-			cfg := defaultConfig()
-			cfg.accessLog = false
-			cfg.engine = mode.plans
+			cfg := config.Default()
+			cfg.AccessLog = false
+			cfg.Engine = mode.plans
 			// The caller's span is the parent only when trusted; see
 			// TestTracingTraceparent for the default.
-			cfg.trustTraceparent = true
+			cfg.TrustTraceparent = true
 			srv, exp := tracedServer(t, cfg)
 
 			status, body := post(t, srv.URL+"/graphql", query, traceparent)
@@ -179,8 +130,8 @@ func TestTracingSpans(t *testing.T) {
 // outgrowing -max-response-bytes) is the engine's in the trace, not
 // gqlgen's, and its execute span failed with the error's code.
 func TestTracingEngineStopped(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog, cfg.responseCacheBytes, cfg.maxResponseBytes = false, 0, 200
+	cfg := config.Default()
+	cfg.AccessLog, cfg.ResponseCacheBytes, cfg.MaxResponseBytes = false, 0, 200
 	srv, exp := tracedServer(t, cfg)
 	status, body := post(t, srv.URL+"/graphql", `{"query":"{ items(first: 50) { nodes { name } } }"}`, "")
 	if status != http.StatusOK || !strings.Contains(body, graphqlhttp.CodeResponseTooLarge) {
@@ -212,9 +163,9 @@ func TestTracingTraceparent(t *testing.T) {
 		{name: "trusted", trusted: true, traceparent: traceparent, child: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := defaultConfig()
-			cfg.accessLog = false
-			cfg.trustTraceparent = tt.trusted
+			cfg := config.Default()
+			cfg.AccessLog = false
+			cfg.TrustTraceparent = tt.trusted
 			srv, exp := tracedServer(t, cfg)
 			if status, body := post(t, srv.URL+"/graphql", `{"query":"{ item(id: 5) { name } }"}`, tt.traceparent); status != http.StatusOK {
 				t.Fatalf("status %d: %.300s", status, body)
@@ -256,8 +207,8 @@ func TestTracingTraceparent(t *testing.T) {
 // span of the phase that failed, and that a document that does not parse
 // is not run.
 func TestTracingErrors(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog = false
+	cfg := config.Default()
+	cfg.AccessLog = false
 	srv, exp := tracedServer(t, cfg)
 	for _, tt := range []struct {
 		name, body string
@@ -290,8 +241,8 @@ func TestTracingErrors(t *testing.T) {
 // TestTracingRouteNames checks that server spans are named by route,
 // never by the path asked for, and that probes get no span.
 func TestTracingRouteNames(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog = false
+	cfg := config.Default()
+	cfg.AccessLog = false
 	srv, exp := tracedServer(t, cfg)
 	for _, tt := range []struct {
 		path, want string // want "": no span
@@ -310,7 +261,7 @@ func TestTracingRouteNames(t *testing.T) {
 				t.Fatal(err)
 			}
 			req.URL.Opaque = tt.path // as sent, uncleaned
-			resp, err := srv.Client().Do(req)
+			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -338,15 +289,14 @@ func TestTracingRouteNames(t *testing.T) {
 // are lifted, so it outlives the server's write timeout and gets its
 // complete event at shutdown.
 func TestTracingKeepsStreamsOpen(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog = false
-	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := config.Default()
+	cfg.AccessLog = false
 	exp := tracetest.NewInMemoryExporter()
-	g.tracerProvider = sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	srv := httptest.NewUnstartedServer(g.handler())
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg },
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))})
+	// A server of the test's own, with timeouts far shorter than the
+	// gateway's: the stream must outlive them.
+	srv := httptest.NewUnstartedServer(g.Handler())
 	srv.Config.ReadTimeout = 200 * time.Millisecond
 	srv.Config.WriteTimeout = 200 * time.Millisecond
 	srv.Start()
@@ -369,7 +319,7 @@ func TestTracingKeepsStreamsOpen(t *testing.T) {
 		t.Fatalf("status %d, want 200", resp.StatusCode)
 	}
 	time.Sleep(500 * time.Millisecond) // past the write timeout
-	g.closeStreams()
+	g.CloseStreams()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("reading the stream: %v", err)
@@ -414,14 +364,15 @@ func TestTracingExportsOverOTLP(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			ln := listen(t)
-			cfg, err := parseConfig([]string{"-addr", ln.Addr().String(), "-access-log=false"}, os.Getenv, io.Discard)
-			if err != nil {
-				t.Fatal(err)
+			// The OTEL_* variables are read from the process's environment,
+			// by config.Parse (here, through Env) and by the SDK itself.
+			env := map[string]string{}
+			for _, k := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+				"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"} {
+				env[k] = os.Getenv(k)
 			}
-			stop := runServe(t, cfg, ln, testLogger(t))
-			base := "http://" + ln.Addr().String()
-			waitAnswering(t, base)
+			g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false"}, Env: env})
+			stop, base := g.Stop, g.URL
 			if status, body := post(t, base+"/graphql", `{"query":"{ item(id: 5) { name } }"}`, traceparent); status != http.StatusOK {
 				t.Fatalf("status %d: %.300s", status, body)
 			}
@@ -503,18 +454,13 @@ func (o *otlpReceiver) result() (posts int, spans, services map[string]bool) {
 
 // tracedServer serves the gateway for cfg on a loopback port, recording
 // its spans in memory.
-func tracedServer(t *testing.T, cfg config) (*httptest.Server, *tracetest.InMemoryExporter) {
+func tracedServer(t *testing.T, cfg config.Config) (*gatewaytest.Gateway, *tracetest.InMemoryExporter) {
 	t.Helper()
-	g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
 	exp := tracetest.NewInMemoryExporter()
-	g.tracerProvider = sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	t.Cleanup(func() { g.tracerProvider.Shutdown(context.Background()) })
-	srv := httptest.NewServer(g.handler())
-	t.Cleanup(srv.Close)
-	return srv, exp
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	g := gatewaytest.Start(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), TracerProvider: tp,
+		Configure: func(c *config.Config) { *c = cfg }})
+	return g, exp
 }
 
 // post sends a GraphQL request body, with a traceparent header unless it is

@@ -29,6 +29,9 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // GraphQL queries reading one collection each, whose answers the tests
@@ -121,46 +124,36 @@ func (u *upstreams) setFaultAll(f upstreamtest.Fault) {
 // tried again: readiness then takes a few seconds more.
 const readyWithin = 30 * time.Second
 
-func (u *upstreams) config(refresh time.Duration, cacheDir string) config {
-	cfg := defaultConfig()
-	cfg.baseURL, cfg.worldBossURL = u.base.URL, u.boss.URL
-	cfg.refresh, cfg.cacheDir = refresh, cacheDir
-	cfg.accessLog = false
+func (u *upstreams) config(refresh time.Duration, cacheDir string) config.Config {
+	cfg := config.Default()
+	cfg.BaseURL, cfg.WorldBossURL = u.base.URL, u.boss.URL
+	cfg.Refresh, cfg.CacheDir = refresh, cacheDir
+	cfg.AccessLog = false
 	// A hung upstream costs this per try; the default 30s would make the
 	// hang cases the slowest tests here for no more proof.
-	cfg.upstreamTimeout = 2 * time.Second
+	cfg.UpstreamTimeout = 2 * time.Second
 	// A cold read of the embedded catalogue's 1.2 MB /items, decoded (and,
 	// before compression became lazy, compressed three ways) under the
 	// race detector beside other tests, has taken more than the default
 	// 10 s; a request waiting on it must still get the body.
-	cfg.coldWait = 60 * time.Second
+	cfg.ColdWait = 60 * time.Second
 	return cfg
 }
 
-// testGateway is a gateway running serve for a test.
+// testGateway is a gateway started in process for a test
+// (gatewaytest.Start), with a client and the readers the tests share.
 type testGateway struct {
-	url    string // http://127.0.0.1:port
+	*gatewaytest.Gateway
 	client *http.Client
-	// stop cancels serve and checks that it returns nil in bounded time.
-	// It is also run when the test ends; running it again does nothing.
-	stop func()
 }
 
-// startGateway runs serve with cfg on a free loopback port and waits until
-// it answers /healthz (not /readyz: some tests start it cold on purpose).
-// A nil logger logs to the test's output.
-func startGateway(t *testing.T, cfg config, logger *slog.Logger) *testGateway {
+// startGateway starts the gateway for cfg on a free loopback port and
+// waits until it answers /healthz (not /readyz: some tests start it cold
+// on purpose). A nil logger logs to the test's output.
+func startGateway(t *testing.T, cfg config.Config, logger *slog.Logger) *testGateway {
 	t.Helper()
-	if logger == nil {
-		logger = testLogger(t)
-	}
-	ln := listen(t)
-	cfg.addr = ln.Addr().String()
-	stop := runServe(t, cfg, ln, logger)
-
-	g := &testGateway{url: "http://" + cfg.addr, client: newClient(t), stop: stop}
-	waitAnswering(t, g.url)
-	return g
+	gw := gatewaytest.Start(t, gatewaytest.Options{Logger: logger, Configure: func(c *config.Config) { *c = cfg }})
+	return &testGateway{Gateway: gw, client: newClient(t)}
 }
 
 // waitFor polls cond every 50ms until it holds, and fails the test with
@@ -183,7 +176,7 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() (ok bo
 // rest GETs c's REST path.
 func (g *testGateway) rest(t *testing.T, c catalogue.Collection) (*http.Response, []byte) {
 	t.Helper()
-	return get(t, g.client, g.url+c.Path())
+	return get(t, g.client, g.URL+c.Path())
 }
 
 // restBody GETs c's REST path and fails the test unless it answers 200.
@@ -232,7 +225,7 @@ func postGraphQL(client *http.Client, base, query string) (graphQLAnswer, error)
 // graphQL POSTs query to /graphql.
 func (g *testGateway) graphQL(t *testing.T, query string) graphQLAnswer {
 	t.Helper()
-	a, err := postGraphQL(g.client, g.url, query)
+	a, err := postGraphQL(g.client, g.URL, query)
 	if err != nil {
 		t.Fatalf("POST /graphql %s: %v", query, err)
 	}
@@ -285,7 +278,7 @@ type readyzBody struct {
 // readyz GETs /readyz and decodes it.
 func (g *testGateway) readyz(t *testing.T) (int, readyzBody, []byte) {
 	t.Helper()
-	resp, body := get(t, g.client, g.url+"/readyz")
+	resp, body := get(t, g.client, g.URL+"/readyz")
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("/readyz Content-Type = %q, want application/json", ct)
 	}
@@ -314,7 +307,7 @@ func (g *testGateway) waitReady(t *testing.T, within time.Duration) readyzBody {
 // to value.
 func (g *testGateway) metrics(t *testing.T) map[string]float64 {
 	t.Helper()
-	resp, body := get(t, g.client, g.url+"/metrics")
+	resp, body := get(t, g.client, g.URL+"/metrics")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/metrics status %d", resp.StatusCode)
 	}
@@ -493,7 +486,7 @@ func TestUpstreamFaults(t *testing.T) {
 						}
 					})
 				}
-				g.stop()
+				g.Stop()
 			})
 		})
 	}
@@ -531,7 +524,7 @@ func TestUpstreamChanges(t *testing.T) {
 				cr.LastOutcome != "200" && cr.LastOutcome != "304" {
 				t.Errorf("/readyz %s: %+v, want lastOutcome 200 (or 304) from the upstream", c, cr)
 			}
-			g.stop()
+			g.Stop()
 		})
 	}
 }
@@ -572,7 +565,7 @@ func TestUpstreamNotModified(t *testing.T) {
 	if rd.Version != before.Version {
 		t.Errorf("snapshot version %s after 304s, want %s unchanged", rd.Version, before.Version)
 	}
-	g.stop()
+	g.Stop()
 }
 
 // TestColdStartCoalesces fires many requests at a gateway whose first
@@ -605,7 +598,7 @@ func TestColdStartCoalesces(t *testing.T) {
 					query = worldBossesQuery
 				}
 				r.path = "/graphql " + query
-				a, err := postGraphQL(g.client, g.url, query)
+				a, err := postGraphQL(g.client, g.URL, query)
 				if err == nil && len(a.Errors) > 0 {
 					err = fmt.Errorf("answer %s", a.Raw)
 				}
@@ -614,7 +607,7 @@ func TestColdStartCoalesces(t *testing.T) {
 			}
 			c := catalogue.Collection(i / 2 % int(catalogue.NumCollections))
 			r.path = c.Path()
-			resp, err := g.client.Get(g.url + c.Path())
+			resp, err := g.client.Get(g.URL + c.Path())
 			if err != nil {
 				r.err = err
 				return
@@ -657,7 +650,7 @@ func TestColdStartCoalesces(t *testing.T) {
 			t.Errorf("request %d, %s: %.200s, want %.200s", i, r.path, r.body, want[r.path])
 		}
 	}
-	g.stop()
+	g.Stop()
 }
 
 // TestColdStartUpstreamDown starts a gateway, with no disk cache, while the
@@ -742,7 +735,7 @@ func TestColdStartUpstreamDown(t *testing.T) {
 			if got := names(t, g.graphQLOK(t, itemsQuery)); !slices.Contains(got, "Copper Ore") {
 				t.Errorf("after healing, GraphQL item names %q, want Copper Ore among them", got)
 			}
-			g.stop()
+			g.Stop()
 		})
 	}
 }
@@ -780,7 +773,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 
 	first := startGateway(t, up.config(time.Second, dir), nil)
 	first.waitReady(t, readyWithin)
-	first.stop()
+	first.Stop()
 	for c := range catalogue.NumCollections {
 		if _, err := os.Stat(filepath.Join(dir, c.String()+".cache")); err != nil {
 			t.Errorf("after a ready gateway stopped: %v", err)
@@ -814,13 +807,13 @@ func TestRestartFromDiskCache(t *testing.T) {
 				t.Errorf("%s: the upstream answered 304 %d times, as before the restart", c, n)
 			}
 		}
-		g.stop()
+		g.Stop()
 	})
 
 	t.Run("upstream hanging", func(t *testing.T) {
 		up.setFaultAll(upstreamtest.Hang)
 		cfg := up.config(time.Second, dir)
-		cfg.upstreamTimeout = hungFor
+		cfg.UpstreamTimeout = hungFor
 		g := startGateway(t, cfg, nil)
 		rd := g.waitReady(t, fromCache)
 		for c := range catalogue.NumCollections {
@@ -831,7 +824,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 				t.Errorf("GET %s = %.200s, want the cached upstream bytes", c.Path(), body)
 			}
 		}
-		g.stop()
+		g.Stop()
 	})
 
 	t.Run("damaged file", func(t *testing.T) {
@@ -879,7 +872,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 		if !reported {
 			t.Errorf("no WARN log line names the damaged items.cache:\n%s", logs)
 		}
-		g.stop()
+		g.Stop()
 	})
 }
 
@@ -906,10 +899,10 @@ func TestUpstreamUserAgent(t *testing.T) {
 		return s
 	}
 	cfg := up.config(time.Minute, "")
-	cfg.baseURL, cfg.worldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
+	cfg.BaseURL, cfg.WorldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
-	g.stop()
+	g.Stop()
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -919,8 +912,8 @@ func TestUpstreamUserAgent(t *testing.T) {
 			t.Errorf("no request of %s reached the upstream", c.Path())
 		}
 		for _, ua := range agents {
-			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != build().userAgent() {
-				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, build().userAgent())
+			if !strings.HasPrefix(ua, "catalogue-gateway/") || ua != buildinfo.Get().UserAgent() {
+				t.Errorf("%s: User-Agent %q, want %q", c.Path(), ua, buildinfo.Get().UserAgent())
 			}
 		}
 	}
@@ -940,7 +933,7 @@ func TestColdStartWhileLoadingCache(t *testing.T) {
 	dir := t.TempDir()
 	first := startGateway(t, up.config(time.Minute, dir), nil)
 	first.waitReady(t, readyWithin)
-	first.stop()
+	first.Stop()
 	if err := os.Remove(filepath.Join(dir, "items.cache")); err != nil {
 		t.Fatal(err)
 	}
@@ -953,7 +946,7 @@ func TestColdStartWhileLoadingCache(t *testing.T) {
 	if a := g.graphQL(t, itemsQuery); len(a.Errors) > 0 {
 		t.Errorf("items at start, upstream healthy: %s; want data", a.Raw)
 	}
-	g.stop()
+	g.Stop()
 }
 
 // TestUpstreamBodyBound: -max-upstream-bytes bounds what the gateway reads
@@ -973,7 +966,7 @@ func TestUpstreamBodyBound(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := up.config(time.Second, "")
-			cfg.maxUpstreamBytes = tt.bound
+			cfg.MaxUpstreamBytes = tt.bound
 			g := startGateway(t, cfg, nil)
 			if tt.ready {
 				g.waitReady(t, readyWithin)
@@ -1008,7 +1001,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	g := startGateway(t, up.config(time.Second, ""), nil)
 	before := g.waitReady(t, readyWithin)
 
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.url+"/graphql",
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.URL+"/graphql",
 		strings.NewReader(`{"query":"subscription { catalogueChanged { version collections } }"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -1081,7 +1074,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	}
 
 	stopped := make(chan struct{})
-	go func() { defer close(stopped); g.stop() }()
+	go func() { defer close(stopped); g.Stop() }()
 	if event, _ := nextEvent(); event != "complete" {
 		t.Errorf("event %q at shutdown, want complete", event)
 	}
@@ -1101,7 +1094,7 @@ func (g *testGateway) streamFor(t *testing.T, d time.Duration) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
-		g.url+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
+		g.URL+"/graphql?query="+url.QueryEscape(`subscription Changes { catalogueChanged { version } }`)+"&operationName=Changes", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1128,7 +1121,7 @@ func (g *testGateway) streamFor(t *testing.T, d time.Duration) {
 // quantiles (and the p99 alert) it would stretch to minutes; it still
 // counts as a request.
 func TestStreamsTimedApartFromAnswers(t *testing.T) {
-	g := startGateway(t, defaultConfig(), nil)
+	g := startGateway(t, config.Default(), nil)
 	const (
 		streamOK  = `graphql_stream_duration_seconds_count{outcome="ok"}`
 		streamSum = `graphql_stream_duration_seconds_sum{outcome="ok"}`
@@ -1155,8 +1148,8 @@ func TestStreamsTimedApartFromAnswers(t *testing.T) {
 // TestOperationsByExecutor: /metrics tells how many operations the engine
 // answered and how many it left to gqlgen's executor, and why.
 func TestOperationsByExecutor(t *testing.T) {
-	cfg := defaultConfig()
-	cfg.accessLog, cfg.responseCacheBytes = false, 0
+	cfg := config.Default()
+	cfg.AccessLog, cfg.ResponseCacheBytes = false, 0
 	g := startGateway(t, cfg, nil)
 	engine, gqlgen := `graphql_operations_total{executor="engine"}`, `graphql_operations_total{executor="gqlgen"}`
 	introspection, panics := `graphql_engine_declines_total{reason="introspection"}`, `graphql_engine_declines_total{reason="panic"}`

@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // TestMissingVariableNamesItAndItsType: a request leaving out a required
@@ -17,13 +20,10 @@ func TestMissingVariableNamesItAndItsType(t *testing.T) {
 	const query = `query Feather($id: Int!) { item(id: $id) { name } }`
 	const want = `Variable "$id" of required type "Int!" was not provided.`
 	for _, compiled := range []bool{true, false} {
-		cfg := defaultConfig()
-		cfg.engine = compiled
-		g, err := newGateway(cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := g.handler()
+		cfg := config.Default()
+		cfg.Engine = compiled
+		g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler), Configure: func(c *config.Config) { *c = cfg }})
+		h := g.Handler()
 		body, _ := json.Marshal(map[string]any{"query": query})
 		post := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
 		post.Header.Set("Content-Type", "application/json")

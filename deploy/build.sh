@@ -12,5 +12,6 @@ set -eu
 out=${1:?usage: deploy/build.sh OUTPUT}
 version=${VERSION:-$(git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null | sed 's/^v//' || true)}
 commit=${COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || true)}
+stamp=github.com/catalogue-gateway/gateway/internal/buildinfo
 CGO_ENABLED=0 go build -trimpath -buildvcs=false \
-  -ldflags="-s -w -X main.version=${version:-dev} -X main.commit=${commit}" -o "$out" .
+  -ldflags="-s -w -X $stamp.version=${version:-dev} -X $stamp.commit=${commit}" -o "$out" .

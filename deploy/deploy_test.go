@@ -153,8 +153,8 @@ func TestManifests(t *testing.T) {
 	}
 	grace := time.Duration(*dep.Spec.Template.Spec.TerminationGracePeriodSeconds) * time.Second
 	const (
-		serverShutdownWait = 15 * time.Second // server.go, shutdownTimeout
-		lastTracesWait     = 5 * time.Second  // tracing.go, shutdownTimeoutTracing
+		serverShutdownWait = 15 * time.Second // internal/gateway/serve.go, shutdownTimeout
+		lastTracesWait     = 5 * time.Second  // internal/telemetry/tracing.go, shutdownTimeoutTracing
 	)
 	if grace < delay+serverShutdownWait+lastTracesWait {
 		t.Errorf("terminationGracePeriodSeconds %s < shutdown delay %s + %s + %s", grace, delay, serverShutdownWait, lastTracesWait)

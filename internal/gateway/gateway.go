@@ -1,4 +1,11 @@
-package main
+// Package gateway is the wiring: it builds the service's parts for a
+// configuration (the store, and the refresher or the embedded catalogue;
+// the GraphQL and REST handlers; the browser apps; metrics, tracing and
+// the access log), routes them, and runs the server with its ordered
+// shutdown. It imports the concerns (config, telemetry, memlimit,
+// buildinfo) and the domain; only the entry, package main, and the tests'
+// harness import it.
+package gateway
 
 import (
 	"context"
@@ -21,15 +28,18 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 	"github.com/catalogue-gateway/gateway/restcompat"
 	"github.com/catalogue-gateway/gateway/web"
 )
 
-// gateway holds the running service's parts.
-type gateway struct {
-	cfg   config
+// Gateway holds the running service's parts.
+type Gateway struct {
+	cfg   config.Config
 	store *catalogue.Store
 	// refresher keeps the store up to date with the upstream; nil when
 	// serving the embedded catalogue.
@@ -40,7 +50,7 @@ type gateway struct {
 	// states reports each collection's freshness, for /readyz and
 	// /metrics.
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
-	metrics *metrics
+	metrics *telemetry.Metrics
 	// memory is the budget of the stores that outlive a request.
 	memory *graphqlhttp.Memory
 	// cache keeps whole GraphQL answers of the current snapshot; nil
@@ -65,17 +75,17 @@ type gateway struct {
 	websockets sync.WaitGroup
 }
 
-// newGateway builds the gateway for cfg: on the embedded catalogue,
+// New builds the gateway for cfg: on the embedded catalogue,
 // loaded here, or on the upstream, with a refresher the caller runs.
-func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
-	budget := cfg.memoryBudget
+func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
+	budget := cfg.MemoryBudget
 	if budget == 0 {
-		// The limit chooseGC set, or GOMEMLIMIT's; MaxInt64 for none.
+		// The limit memlimit.Choose set, or GOMEMLIMIT's; MaxInt64 for none.
 		budget = graphqlhttp.DefaultMemoryBudget(debug.SetMemoryLimit(-1))
 	}
 	memory := graphqlhttp.NewMemory(budget)
-	g := &gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
-		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.responseCacheBytes))}
+	g := &Gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
+		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.ResponseCacheBytes))}
 	memory.Register("response_cache", g.cache.Stats)
 	shares := memory.Shares()
 	logger.Info("memory budget", "budget_mib", budget>>20, "documents_mib", shares.Documents>>20,
@@ -84,24 +94,24 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	var err error
-	if cfg.introspection {
+	if cfg.Introspection {
 		// Printed from the schema the server runs, descriptions and all:
 		// what introspection would tell, as one document.
 		if g.schema, err = graphqlhttp.SchemaHandler(graph.ServedSchema()); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.playground {
+	if cfg.Playground {
 		if g.playground, err = web.Playground(); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.explorer {
+	if cfg.Explorer {
 		if g.explorer, err = web.Explorer(); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.baseURL == "" {
+	if cfg.BaseURL == "" {
 		start := time.Now()
 		snap, err := catalogue.Embedded()
 		if err != nil {
@@ -113,83 +123,80 @@ func newGateway(cfg config, logger *slog.Logger) (*gateway, error) {
 			states[c] = catalogue.CollectionState{Source: "embedded"}
 		}
 		g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return states }
-		g.metrics = newMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.maxSubscriptions)
+		g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.MaxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
 		return g, nil
 	}
 	var cache *catalogue.DiskCache
-	if cfg.cacheDir != "" {
-		cache = &catalogue.DiskCache{Dir: cfg.cacheDir}
+	if cfg.CacheDir != "" {
+		cache = &catalogue.DiskCache{Dir: cfg.CacheDir}
 	}
 	g.states = func() [catalogue.NumCollections]catalogue.CollectionState { return g.refresher.States() }
-	g.metrics = newMetrics(g.store, g.states, g.cache, g.memory, cfg.refresh, cfg.maxSubscriptions)
+	g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, cfg.Refresh, cfg.MaxSubscriptions)
 	g.upstreamClient = catalogue.NewUpstreamClient()
 	g.refresher = catalogue.NewRefresher(g.store, catalogue.RefresherConfig{
 		Upstream: &catalogue.Upstream{
-			BaseURL:      cfg.baseURL,
-			WorldBossURL: cfg.worldBossURL,
+			BaseURL:      cfg.BaseURL,
+			WorldBossURL: cfg.WorldBossURL,
 			Client:       g.upstreamClient,
-			UserAgent:    build().userAgent(),
-			Timeout:      cfg.upstreamTimeout,
-			MaxBodyBytes: cfg.maxUpstreamBytes,
+			UserAgent:    buildinfo.Get().UserAgent(),
+			Timeout:      cfg.UpstreamTimeout,
+			MaxBodyBytes: cfg.MaxUpstreamBytes,
 		},
 		Cache:    cache,
-		Interval: cfg.refresh,
+		Interval: cfg.Refresh,
 		Logger:   logger,
 		Observer: g.metrics,
 	})
-	logger.Info("reading the upstream", "base_url", cfg.baseURL, "worldboss_url", cfg.worldBossURL,
-		"refresh", cfg.refresh.String(), "cache_dir", cfg.cacheDir)
+	logger.Info("reading the upstream", "base_url", cfg.BaseURL, "worldboss_url", cfg.WorldBossURL,
+		"refresh", cfg.Refresh.String(), "cache_dir", cfg.CacheDir)
 	return g, nil
 }
 
-// handler routes the gateway's endpoints.
-func (g *gateway) handler() http.Handler {
+// Handler routes the gateway's endpoints.
+func (g *Gateway) Handler() http.Handler {
 	var awaitCold func(context.Context, catalogue.Collection)
 	if g.refresher != nil {
 		awaitCold = g.refresher.AwaitFlight
 	}
 	mux := http.NewServeMux()
-	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait})
+	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.ColdWait})
 	var tracer trace.Tracer // nil: no spans
 	if g.tracerProvider != nil {
-		tracer = g.tracerProvider.Tracer(tracerName)
+		tracer = g.tracerProvider.Tracer(telemetry.TracerName)
 	}
-	limits := g.cfg.limits
-	limits.MaxResponseBytes = int(g.cfg.maxResponseBytes)
+	limits := g.cfg.Limits
+	limits.MaxResponseBytes = int(g.cfg.MaxResponseBytes)
 	// The engine runs what it can (-engine), gqlgen's executor the rest;
 	// off, gqlgen runs everything.
 	executor := graphqlhttp.NoExecutor
-	if g.cfg.engine {
+	if g.cfg.Engine {
 		executor = resolvers.NewEngine(g.memory)
 	}
-	// Checked by parseConfig; read here again, as a config holds it as
-	// written.
-	trustedProxies, _ := graphqlhttp.ParseTrustedProxies(g.cfg.trustedProxies)
 	var playgroundPage http.Handler // for a browser opening /graphql
 	if g.playground != nil {
 		playgroundPage = g.playground.Index()
 	}
 	mux.Handle("/graphql", pageForBrowsers(playgroundPage, resolvers.NewHandler(g.store,
-		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.coldWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
+		loader.Options{AwaitCold: awaitCold, ColdWait: g.cfg.ColdWait, OnBatch: g.metrics.LoaderBatch, Tracer: tracer},
 		graphqlhttp.Options{
 			Limits:         limits,
-			RequestTimeout: g.cfg.requestTimeout,
-			Introspection:  g.cfg.introspection,
+			RequestTimeout: g.cfg.RequestTimeout,
+			Introspection:  g.cfg.Introspection,
 			Logger:         g.logger,
 			Observer:       g.metrics,
 			Cache:          g.cache,
 			Memory:         g.memory,
-			MaxAge:         g.cfg.refresh,
+			MaxAge:         g.cfg.Refresh,
 			Executor:       executor,
-			MaxStreams:     g.cfg.maxSubscriptions,
+			MaxStreams:     g.cfg.MaxSubscriptions,
 			Done:           g.streamsDone,
 			Tracer:         tracer,
 
-			MaxStreamsPerClient: g.cfg.maxSubscriptionsPerClient,
-			TrustedProxies:      trustedProxies,
-			StreamMaxAge:        g.cfg.subscriptionMaxAge,
+			MaxStreamsPerClient: g.cfg.MaxSubscriptionsPerClient,
+			TrustedProxies:      g.cfg.TrustedProxies,
+			StreamMaxAge:        g.cfg.SubscriptionMaxAge,
 			AllowedOrigins:      g.corsOrigins(),
 			Connections:         &g.websockets,
 		})))
@@ -215,14 +222,14 @@ func (g *gateway) handler() http.Handler {
 		io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
 	mux.Handle("GET /readyz", readyHandler(g.store, g.states, g.draining.Load))
-	mux.Handle("GET /metrics", g.metrics.handler())
+	mux.Handle("GET /metrics", g.metrics.Handler())
 	mux.Handle("/", notFound)
 
 	var h http.Handler = answerUncleanPaths(mux)
-	if g.cfg.accessLog {
-		h = accessLog(g.logger, trustedProxies, h)
+	if g.cfg.AccessLog {
+		h = accessLog(g.logger, g.cfg.TrustedProxies, h)
 	}
-	if g.cfg.corsOrigins != "" {
+	if g.cfg.CORSOrigins != "" {
 		h = cors.New(cors.Options{
 			AllowedOrigins: g.corsOrigins(),
 			AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
@@ -232,7 +239,7 @@ func (g *gateway) handler() http.Handler {
 		}).Handler(h)
 	}
 	if g.tracerProvider != nil {
-		h = traceRequests(h, g.tracerProvider, g.cfg.trustTraceparent)
+		h = telemetry.TraceRequests(h, g.tracerProvider, g.cfg.TrustTraceparent)
 	}
 	return h
 }
@@ -240,11 +247,11 @@ func (g *gateway) handler() http.Handler {
 // corsOrigins are the origins whose pages may call the gateway (CORS) and
 // open a WebSocket to it, besides its own; none when -cors-origins is
 // empty.
-func (g *gateway) corsOrigins() []string {
-	if g.cfg.corsOrigins == "" {
+func (g *Gateway) corsOrigins() []string {
+	if g.cfg.CORSOrigins == "" {
 		return nil
 	}
-	return strings.Split(g.cfg.corsOrigins, ",")
+	return strings.Split(g.cfg.CORSOrigins, ",")
 }
 
 // pageForBrowsers answers a browser opening /graphql (a GET with no query
@@ -344,3 +351,7 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	r.bytes += n
 	return n, err
 }
+
+// traceUpstream makes each request to the upstream a client span (see
+// telemetry.TraceUpstream). Call it before the refresher runs.
+func (g *Gateway) traceUpstream() { telemetry.TraceUpstream(g.upstreamClient, g.tracerProvider) }

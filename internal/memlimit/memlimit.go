@@ -1,4 +1,8 @@
-package main
+// Package memlimit sets the garbage collector for the memory the process
+// may use: a cgroup's limit becomes the heap's, and GOGC is raised only
+// under such a limit. It also returns the start-up garbage once the first
+// snapshot is whole.
+package memlimit
 
 import (
 	"context"
@@ -15,30 +19,30 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
-// highGCPercent is the gateway's GOGC when the heap has a memory limit to
+// HighGCPercent is the gateway's GOGC when the heap has a memory limit to
 // stay under. A GraphQL answer allocates many short-lived objects and the
 // snapshot, the live heap, is small and long-lived: collecting when the
 // heap has grown by 400% instead of 100% gave nested queries 30–50% more
 // throughput (README, Speed). Without a limit it would let the heap grow
 // to five times the snapshot (on the 10x catalogue, 26x the raw JSON
 // resident), so then Go's default, 100, stays.
-const highGCPercent = 400
+const HighGCPercent = 400
 
-// gcSetting is how the garbage collector is set at start-up. Zero fields
+// Setting is how the garbage collector is set at start-up. Zero fields
 // leave the runtime's own setting (from GOGC and GOMEMLIMIT, or its
 // defaults) as it is.
-type gcSetting struct {
+type Setting struct {
 	gcPercent   int
 	memoryLimit int64
 }
 
-// chooseGC decides the collector's setting from the environment and the
+// Choose decides the collector's setting from the environment and the
 // memory limit of the process's cgroup (0 for none). An explicit GOGC or
 // GOMEMLIMIT always wins. Otherwise a cgroup limit becomes the memory
 // limit, less room for what is not heap; and GOGC is raised to
-// highGCPercent only when some memory limit bounds the heap.
-func chooseGC(getenv func(string) string, cgroupLimit int64) gcSetting {
-	var s gcSetting
+// HighGCPercent only when some memory limit bounds the heap.
+func Choose(getenv func(string) string, cgroupLimit int64) Setting {
+	var s Setting
 	limited := false
 	switch env := strings.TrimSpace(getenv("GOMEMLIMIT")); {
 	case env == "off":
@@ -49,7 +53,7 @@ func chooseGC(getenv func(string) string, cgroupLimit int64) gcSetting {
 		limited = true
 	}
 	if getenv("GOGC") == "" && limited {
-		s.gcPercent = highGCPercent
+		s.gcPercent = HighGCPercent
 	}
 	return s
 }
@@ -64,8 +68,8 @@ func heapLimit(limit int64) int64 {
 	return max(limit-room, limit/2)
 }
 
-// apply sets the collector as s says.
-func (s gcSetting) apply() {
+// Apply sets the collector as s says.
+func (s Setting) Apply() {
 	if s.memoryLimit > 0 {
 		debug.SetMemoryLimit(s.memoryLimit)
 	}
@@ -81,10 +85,10 @@ const (
 	cgroupV1Limit     = "/sys/fs/cgroup/memory/memory.limit_in_bytes"
 )
 
-// cgroupMemoryLimit reads the memory limit of the process's cgroup with
+// CgroupLimit reads the memory limit of the process's cgroup with
 // readFile (os.ReadFile, or a test's), or 0 when there is none: no cgroup
 // file, "max", or version 1's "unlimited", a number near MaxInt64.
-func cgroupMemoryLimit(readFile func(string) ([]byte, error)) (int64, error) {
+func CgroupLimit(readFile func(string) ([]byte, error)) (int64, error) {
 	for _, path := range []string{cgroupV2MemoryMax, cgroupV1Limit} {
 		b, err := readFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -109,9 +113,9 @@ func cgroupMemoryLimit(readFile func(string) ([]byte, error)) (int64, error) {
 	return 0, nil
 }
 
-// logGC reports, once at start-up, the collector's setting as the runtime
+// Log reports, once at start-up, the collector's setting as the runtime
 // has it, and where its memory limit came from.
-func logGC(logger *slog.Logger, getenv func(string) string) {
+func Log(logger *slog.Logger, getenv func(string) string) {
 	sample := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
 	rtmetrics.Read(sample)
 	attrs := []any{}
@@ -132,14 +136,14 @@ func logGC(logger *slog.Logger, getenv func(string) string) {
 	logger.Info("garbage collector", append(attrs, "memory_limit", limit, "memory_limit_from", from)...)
 }
 
-// freeStartupGarbage waits until the store holds every collection, then
+// FreeStartupGarbage waits until the store holds every collection, then
 // collects and returns the freed memory to the operating system, once. The
 // first snapshot's decoding leaves several times the snapshot's size in
 // garbage (the parsed JSON trees, the bodies as read); without this the
 // process would hold on to it, resident, until the heap grew into it. Later
 // refreshes leave less, one body at a time, and the runtime's scavenger
 // returns it in the background. It returns when ctx ends.
-func freeStartupGarbage(ctx context.Context, store *catalogue.Store, logger *slog.Logger) {
+func FreeStartupGarbage(ctx context.Context, store *catalogue.Store, logger *slog.Logger) {
 	for {
 		snap, replaced := store.Watch()
 		if snap != nil && len(snap.Missing()) == 0 {

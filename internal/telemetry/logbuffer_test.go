@@ -1,4 +1,4 @@
-package main
+package telemetry
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func (b *lockedBuffer) all() string {
 
 func TestLogBuffer(t *testing.T) {
 	out := &lockedBuffer{}
-	b := newLogBuffer(out)
+	b := NewLogBuffer(out)
 	var want bytes.Buffer
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -80,7 +80,7 @@ func TestLogBuffer(t *testing.T) {
 
 func TestLogBufferClose(t *testing.T) {
 	var out bytes.Buffer
-	b := newLogBuffer(&out)
+	b := NewLogBuffer(&out)
 	b.Write([]byte("last words\n"))
 	b.Close()
 	if out.String() != "last words\n" {

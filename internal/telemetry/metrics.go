@@ -1,4 +1,4 @@
-package main
+package telemetry
 
 import (
 	"net/http"
@@ -13,12 +13,13 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 )
 
-// metrics is the gateway's Prometheus registry, its own rather than the
+// Metrics is the gateway's Prometheus registry, its own rather than the
 // global one, and the instruments the refresher reports into (it
 // implements catalogue.Observer).
-type metrics struct {
+type Metrics struct {
 	reg              *prometheus.Registry
 	upstreamRequests *prometheus.CounterVec
 	upstreamDuration *prometheus.HistogramVec
@@ -46,14 +47,14 @@ type metrics struct {
 // their own; the rest count as "other".
 const maxOperationLabels = 200
 
-// newMetrics returns the gateway's metrics. refresh is the upstream's
+// NewMetrics returns the gateway's metrics. refresh is the upstream's
 // refresh interval (0 when the embedded catalogue is served, which is never
 // refreshed) and maxSubscriptions the cap on open subscription streams:
 // exported so that alerts can be written against them rather than against
 // numbers copied from the manifests.
-func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
-	memory *graphqlhttp.Memory, refresh time.Duration, maxSubscriptions int) *metrics {
-	m := &metrics{
+func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
+	memory *graphqlhttp.Memory, refresh time.Duration, maxSubscriptions int) *Metrics {
+	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "catalogue_upstream_requests_total",
@@ -134,7 +135,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
-		buildInfoGauge(build()),
+		buildInfoGauge(buildinfo.Get()),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "graphql_response_cache_bytes",
 			Help: "Memory held by cached GraphQL answers, compressed variants included.",
@@ -169,7 +170,7 @@ func newMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 // buildInfoGauge is gateway_build_info: always 1, its labels saying which
 // build runs, so that a dashboard can show a rollout and a rule join on
 // it.
-func buildInfoGauge(b buildInfo) prometheus.Collector {
+func buildInfoGauge(b buildinfo.Info) prometheus.Collector {
 	g := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "gateway_build_info",
 		Help:        "The running gateway's build: version, commit and Go version as labels; always 1.",
@@ -179,26 +180,26 @@ func buildInfoGauge(b buildInfo) prometheus.Collector {
 	return g
 }
 
-func (m *metrics) handler() http.Handler {
+func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
 // UpstreamRequest implements catalogue.Observer.
-func (m *metrics) UpstreamRequest(c catalogue.Collection, outcome string, d time.Duration) {
+func (m *Metrics) UpstreamRequest(c catalogue.Collection, outcome string, d time.Duration) {
 	m.upstreamRequests.WithLabelValues(c.String(), outcome).Inc()
 	m.upstreamDuration.WithLabelValues(c.String(), outcome).Observe(d.Seconds())
 }
 
 // BodyRejected implements catalogue.Observer.
-func (m *metrics) BodyRejected(c catalogue.Collection) {
+func (m *Metrics) BodyRejected(c catalogue.Collection) {
 	m.bodiesRejected.WithLabelValues(c.String()).Inc()
 }
 
 // RefreshDone implements catalogue.Observer.
-func (m *metrics) RefreshDone(d time.Duration) { m.refreshDuration.Observe(d.Seconds()) }
+func (m *Metrics) RefreshDone(d time.Duration) { m.refreshDuration.Observe(d.Seconds()) }
 
 // Request implements graphqlhttp.Observer.
-func (m *metrics) Request(operation, outcome string, d time.Duration, bytes int) {
+func (m *Metrics) Request(operation, outcome string, d time.Duration, bytes int) {
 	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
 	m.graphqlDuration.WithLabelValues(outcome).Observe(d.Seconds())
 	m.graphqlBytes.Observe(float64(bytes))
@@ -206,25 +207,25 @@ func (m *metrics) Request(operation, outcome string, d time.Duration, bytes int)
 
 // StreamEnded implements graphqlhttp.Observer. A stream is counted as a
 // request, but its lifetime is kept apart from the requests' latency.
-func (m *metrics) StreamEnded(operation, outcome string, d time.Duration) {
+func (m *Metrics) StreamEnded(operation, outcome string, d time.Duration) {
 	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
 	m.streamDuration.WithLabelValues(outcome).Observe(d.Seconds())
 }
 
 // Rejected implements graphqlhttp.Observer.
-func (m *metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(limit).Inc() }
+func (m *Metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(limit).Inc() }
 
 // Streams implements graphqlhttp.Observer.
-func (m *metrics) Streams(delta int) { m.graphqlStreams.Add(float64(delta)) }
+func (m *Metrics) Streams(delta int) { m.graphqlStreams.Add(float64(delta)) }
 
 // Executed counts an operation run, by executor.
-func (m *metrics) Executed(executor string) { m.operationsRun.WithLabelValues(executor).Inc() }
+func (m *Metrics) Executed(executor string) { m.operationsRun.WithLabelValues(executor).Inc() }
 
 // Declined counts an operation the engine left to gqlgen, by why.
-func (m *metrics) Declined(reason string) { m.engineDeclines.WithLabelValues(reason).Inc() }
+func (m *Metrics) Declined(reason string) { m.engineDeclines.WithLabelValues(reason).Inc() }
 
 // Cached implements graphqlhttp.Observer.
-func (m *metrics) Cached(hit bool) {
+func (m *Metrics) Cached(hit bool) {
 	if hit {
 		m.cacheLookups.WithLabelValues("hit").Inc()
 	} else {
@@ -233,14 +234,14 @@ func (m *metrics) Cached(hit bool) {
 }
 
 // LoaderBatch is loader.Options.OnBatch.
-func (m *metrics) LoaderBatch(kind string, keys int) {
+func (m *Metrics) LoaderBatch(kind string, keys int) {
 	m.loaderBatch.WithLabelValues(kind).Observe(float64(keys))
 }
 
 // operationLabel is the label value for an operation name: the name if it
 // is a plain GraphQL name and one of the first maxOperationLabels seen,
 // "anonymous" for none, "other" otherwise.
-func (m *metrics) operationLabel(name string) string {
+func (m *Metrics) operationLabel(name string) string {
 	if name == "" {
 		return "anonymous"
 	}

@@ -1,4 +1,4 @@
-package main
+package telemetry
 
 import (
 	"bytes"
@@ -24,9 +24,9 @@ func TestLogFormatAuto(t *testing.T) {
 	defer file.Close()
 	for _, tt := range []struct {
 		name   string
-		format logFormat
+		format LogFormat
 		w      io.Writer
-		want   logFormat
+		want   LogFormat
 	}{
 		{"auto on a terminal", "auto", tty, "text"},
 		{"auto on a file", "auto", file, "json"},
@@ -34,7 +34,7 @@ func TestLogFormatAuto(t *testing.T) {
 		{"json on a terminal", "json", tty, "json"},
 		{"text on a file", "text", file, "text"},
 	} {
-		if got := tt.format.resolve(tt.w); got != tt.want {
+		if got := tt.format.Resolve(tt.w); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

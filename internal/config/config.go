@@ -1,4 +1,8 @@
-package main
+// Package config is the gateway's configuration: its flags, each with an
+// environment variable, their defaults (the packages' own, from
+// graphqlhttp.DefaultOptions and the catalogue's and loader's constants)
+// and the checks of their values.
+package config
 
 import (
 	"errors"
@@ -7,6 +11,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,114 +19,114 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
-// config is the gateway's configuration, from flags and the environment.
-type config struct {
-	// version asks for the build's version, printed instead of serving.
-	version      bool
-	addr         string
-	baseURL      string
-	worldBossURL string
-	refresh      time.Duration
-	cacheDir     string
-	// upstreamTimeout bounds one upstream request, body included.
-	upstreamTimeout time.Duration
-	// coldWait bounds how long a request arriving before a collection's
+// Config is the gateway's configuration, from flags and the environment.
+type Config struct {
+	// Version asks for the build's version, printed instead of serving.
+	Version      bool
+	Addr         string
+	BaseURL      string
+	WorldBossURL string
+	Refresh      time.Duration
+	CacheDir     string
+	// UpstreamTimeout bounds one upstream request, body included.
+	UpstreamTimeout time.Duration
+	// ColdWait bounds how long a request arriving before a collection's
 	// first good body waits for the upstream read under way.
-	coldWait time.Duration
-	// maxUpstreamBytes bounds one upstream body.
-	maxUpstreamBytes int64
-	// memoryBudget is the memory budget of every store that outlives a
+	ColdWait time.Duration
+	// MaxUpstreamBytes bounds one upstream body.
+	MaxUpstreamBytes int64
+	// MemoryBudget is the memory budget of every store that outlives a
 	// request (graphqlhttp.Memory); 0 derives it from the heap's memory
 	// limit (graphqlhttp.DefaultMemoryBudget).
-	memoryBudget int64
-	// responseCacheBytes caps the GraphQL response cache below its share
+	MemoryBudget int64
+	// ResponseCacheBytes caps the GraphQL response cache below its share
 	// of the budget; 0 turns it off.
-	responseCacheBytes int64
-	// maxResponseBytes bounds one GraphQL answer (limits.MaxResponseBytes).
-	maxResponseBytes int64
+	ResponseCacheBytes int64
+	// MaxResponseBytes bounds one GraphQL answer (limits.MaxResponseBytes).
+	MaxResponseBytes int64
 
 	// The public endpoint's limits and switches (see package graphqlhttp).
-	limits         graphqlhttp.Limits
-	requestTimeout time.Duration
-	introspection  bool
-	corsOrigins    string
-	accessLog      bool
-	logFormat      logFormat
-	logLevel       logLevel
-	pprofAddr      string
-	// engine runs queries on the engine (package engine), from plans
+	Limits         graphqlhttp.Limits
+	RequestTimeout time.Duration
+	Introspection  bool
+	CORSOrigins    string
+	AccessLog      bool
+	LogFormat      telemetry.LogFormat
+	LogLevel       telemetry.LogLevel
+	PprofAddr      string
+	// Engine runs queries on the engine (package engine), from plans
 	// compiled once per document, where it can, instead of gqlgen's
 	// executor.
-	engine bool
-	// shutdownDelay is how long the server keeps serving, not ready,
+	Engine bool
+	// ShutdownDelay is how long the server keeps serving, not ready,
 	// after it is told to stop: the time a load balancer takes to notice.
-	shutdownDelay time.Duration
-	// maxSubscriptions caps the subscription streams open at once; 0
+	ShutdownDelay time.Duration
+	// MaxSubscriptions caps the subscription streams open at once; 0
 	// turns subscriptions off.
-	maxSubscriptions int
-	// maxSubscriptionsPerClient caps those one client holds open.
-	maxSubscriptionsPerClient int
-	// subscriptionMaxAge ends a stream open this long, with complete.
-	subscriptionMaxAge time.Duration
-	// trustedProxies lists, comma-separated, the CIDR prefixes of the
-	// proxies whose X-Forwarded-For names the client; kept as written, so
-	// that a config stays comparable, and read by
-	// graphqlhttp.ParseTrustedProxies.
-	trustedProxies string
-	// playground serves GraphiQL at /; explorer, the catalogue explorer
+	MaxSubscriptions int
+	// MaxSubscriptionsPerClient caps those one client holds open.
+	MaxSubscriptionsPerClient int
+	// SubscriptionMaxAge ends a stream open this long, with complete.
+	SubscriptionMaxAge time.Duration
+	// TrustedProxies are the CIDR prefixes of the proxies whose
+	// X-Forwarded-For names the client, parsed once, here, by
+	// graphqlhttp.ParseTrustedProxies; none when nil.
+	TrustedProxies []netip.Prefix
+	// Playground serves GraphiQL at /; Explorer, the catalogue explorer
 	// at /explorer.
-	playground, explorer bool
-	// tracing exports OpenTelemetry traces; on when the standard OTEL_*
-	// variables ask for it (see tracingWanted), and not a flag.
-	tracing bool
-	// trustTraceparent makes a caller's traceparent the parent of the
-	// request's span; otherwise it is only linked (see traceRequests).
-	trustTraceparent bool
+	Playground, Explorer bool
+	// Tracing exports OpenTelemetry traces; on when the standard OTEL_*
+	// variables ask for it (see telemetry.TracingWanted), and not a flag.
+	Tracing bool
+	// TrustTraceparent makes a caller's traceparent the parent of the
+	// request's span; otherwise it is only linked (see telemetry.TraceRequests).
+	TrustTraceparent bool
 }
 
-// defaultConfig is the configuration with no flag and no environment. Each
+// Default is the configuration with no flag and no environment. Each
 // default of a package's is that package's own, stated once there
 // (graphqlhttp.DefaultOptions, the catalogue's and the loader's
 // constants); only the gateway's own choices are stated here.
-func defaultConfig() config {
+func Default() Config {
 	endpoint := graphqlhttp.DefaultOptions()
 	limits := endpoint.Limits
-	// The response bound is a field of its own, maxResponseBytes, which
-	// takes the byte suffixes; gateway.go puts it back in the limits.
+	// The response bound is a field of its own, MaxResponseBytes, which
+	// takes the byte suffixes; the wiring puts it back in the limits.
 	limits.MaxResponseBytes = 0
-	return config{
-		addr:               ":8080",
-		refresh:            5 * time.Minute,
-		upstreamTimeout:    catalogue.DefaultTimeout,
-		coldWait:           loader.DefaultColdWait,
-		maxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
-		responseCacheBytes: 64 << 20,
-		maxResponseBytes:   int64(endpoint.Limits.MaxResponseBytes),
-		limits:             limits,
+	return Config{
+		Addr:               ":8080",
+		Refresh:            5 * time.Minute,
+		UpstreamTimeout:    catalogue.DefaultTimeout,
+		ColdWait:           loader.DefaultColdWait,
+		MaxUpstreamBytes:   catalogue.DefaultMaxBodyBytes,
+		ResponseCacheBytes: 64 << 20,
+		MaxResponseBytes:   int64(endpoint.Limits.MaxResponseBytes),
+		Limits:             limits,
 
-		requestTimeout:   endpoint.RequestTimeout,
-		introspection:    endpoint.Introspection,
-		corsOrigins:      "*",
-		accessLog:        true,
-		logFormat:        "auto",
-		engine:           true,
-		maxSubscriptions: endpoint.MaxStreams,
-		playground:       true,
-		explorer:         true,
+		RequestTimeout:   endpoint.RequestTimeout,
+		Introspection:    endpoint.Introspection,
+		CORSOrigins:      "*",
+		AccessLog:        true,
+		LogFormat:        "auto",
+		Engine:           true,
+		MaxSubscriptions: endpoint.MaxStreams,
+		Playground:       true,
+		Explorer:         true,
 
-		maxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
-		subscriptionMaxAge:        endpoint.StreamMaxAge,
+		MaxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
+		SubscriptionMaxAge:        endpoint.StreamMaxAge,
 	}
 }
 
-// parseConfig reads flags from args, falling back for each flag not given to
+// Parse reads flags from args, falling back for each flag not given to
 // its environment variable, and checks every value. -h prints the usage and
 // returns flag.ErrHelp.
-func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	cfg := defaultConfig()
+func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	cfg := Default()
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	envOf := map[string]string{}
@@ -129,30 +134,30 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		envOf[name] = env
 		fs.Lookup(name).Usage = usage + " (env " + env + ")"
 	}
-	fs.StringVar(&cfg.addr, "addr", cfg.addr, "")
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "")
 	def("addr", "ADDR", "listen `address`")
-	fs.StringVar(&cfg.baseURL, "base-url", "", "")
+	fs.StringVar(&cfg.BaseURL, "base-url", "", "")
 	def("base-url", "CATALOGUE_BASE_URL", "upstream base `URL`; empty serves the embedded snapshot, with no network")
-	fs.StringVar(&cfg.worldBossURL, "worldboss-url", "", "")
+	fs.StringVar(&cfg.WorldBossURL, "worldboss-url", "", "")
 	def("worldboss-url", "CATALOGUE_WORLDBOSS_URL", "upstream `URL` serving /worldboss (default the base URL)")
-	fs.Var((*durationValue)(&cfg.refresh), "refresh", "")
+	fs.Var((*durationValue)(&cfg.Refresh), "refresh", "")
 	def("refresh", "CATALOGUE_REFRESH", "how often the upstream is read again")
-	fs.StringVar(&cfg.cacheDir, "cache-dir", "", "")
+	fs.StringVar(&cfg.CacheDir, "cache-dir", "", "")
 	def("cache-dir", "CATALOGUE_CACHE_DIR", "`directory` keeping the last good snapshot, so a restart while the upstream is down still serves")
 
-	fs.Var((*durationValue)(&cfg.upstreamTimeout), "upstream-timeout", "")
+	fs.Var((*durationValue)(&cfg.UpstreamTimeout), "upstream-timeout", "")
 	def("upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)")
 
-	fs.Var((*durationValue)(&cfg.coldWait), "cold-wait", "")
+	fs.Var((*durationValue)(&cfg.ColdWait), "cold-wait", "")
 	def("cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)")
-	fs.Var(bytesOf(&cfg.maxUpstreamBytes), "max-upstream-bytes", "")
+	fs.Var(bytesOf(&cfg.MaxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
-	fs.Var(bytesOf(&cfg.memoryBudget), "memory-budget", "")
+	fs.Var(bytesOf(&cfg.MemoryBudget), "memory-budget", "")
 	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 160MiB with no limit")
-	fs.Var(bytesOf(&cfg.responseCacheBytes), "response-cache-bytes", "")
+	fs.Var(bytesOf(&cfg.ResponseCacheBytes), "response-cache-bytes", "")
 	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (40%) of -memory-budget; 0 turns the cache off")
 
-	l := &cfg.limits
+	l := &cfg.Limits
 	fs.Var(bytesOf(&l.MaxBodyBytes), "max-body-bytes", "")
 	def("max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (suffixes KiB, MiB, GiB; 413 beyond)")
 	fs.Var(bytesOf(&l.MaxURLBytes), "max-url-bytes", "")
@@ -169,47 +174,48 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	def("max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation")
 	fs.Var((*intValue)(&l.MaxComplexity), "max-complexity", "")
 	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation cost: the most values its answer could hold, each list counted at its longest (a page, or the longest such list in the snapshot)")
-	fs.Var(bytesOf(&cfg.maxResponseBytes), "max-response-bytes", "")
+	fs.Var(bytesOf(&cfg.MaxResponseBytes), "max-response-bytes", "")
 	def("max-response-bytes", "GATEWAY_MAX_RESPONSE_BYTES", "largest GraphQL answer, in `bytes` (suffixes KiB, MiB, GiB); a longer one is stopped while it is built and answered RESPONSE_TOO_LARGE")
-	fs.Var((*durationValue)(&cfg.requestTimeout), "request-timeout", "")
+	fs.Var((*durationValue)(&cfg.RequestTimeout), "request-timeout", "")
 	def("request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request")
-	fs.Var((*boolValue)(&cfg.introspection), "introspection", "")
+	fs.Var((*boolValue)(&cfg.Introspection), "introspection", "")
 	def("introspection", "GATEWAY_INTROSPECTION", "allow introspection queries (the playground needs them)")
-	fs.StringVar(&cfg.corsOrigins, "cors-origins", cfg.corsOrigins, "")
+	fs.StringVar(&cfg.CORSOrigins, "cors-origins", cfg.CORSOrigins, "")
 	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
-	fs.Var((*intValue)(&cfg.maxSubscriptions), "max-subscriptions", "")
+	fs.Var((*intValue)(&cfg.MaxSubscriptions), "max-subscriptions", "")
 	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
-	fs.Var((*intValue)(&cfg.maxSubscriptionsPerClient), "max-subscriptions-per-client", "")
+	fs.Var((*intValue)(&cfg.MaxSubscriptionsPerClient), "max-subscriptions-per-client", "")
 	def("max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1")
-	fs.Var((*durationValue)(&cfg.subscriptionMaxAge), "subscription-max-age", "")
+	fs.Var((*durationValue)(&cfg.SubscriptionMaxAge), "subscription-max-age", "")
 	def("subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s")
-	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", cfg.trustedProxies, "")
+	var trustedProxies string // parsed by check, into cfg.TrustedProxies
+	fs.StringVar(&trustedProxies, "trusted-proxies", "", "")
 	def("trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none")
-	fs.Var((*boolValue)(&cfg.playground), "playground", "")
+	fs.Var((*boolValue)(&cfg.Playground), "playground", "")
 	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
-	fs.Var((*boolValue)(&cfg.explorer), "explorer", "")
+	fs.Var((*boolValue)(&cfg.Explorer), "explorer", "")
 	def("explorer", "GATEWAY_EXPLORER", "serve the catalogue explorer at /explorer")
-	fs.Var(&cfg.logFormat, "log-format", "")
+	fs.Var(&cfg.LogFormat, "log-format", "")
 	def("log-format", "GATEWAY_LOG_FORMAT", "how log lines are written: json, text (key=value), or auto: text when stderr is a terminal, else json")
-	fs.Var(&cfg.logLevel, "log-level", "")
+	fs.Var(&cfg.LogLevel, "log-level", "")
 	def("log-level", "GATEWAY_LOG_LEVEL", "least severe level logged: debug, info, warn or error")
-	fs.Var((*boolValue)(&cfg.accessLog), "access-log", "")
+	fs.Var((*boolValue)(&cfg.AccessLog), "access-log", "")
 	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
-	fs.Var((*boolValue)(&cfg.engine), "engine", "")
+	fs.Var((*boolValue)(&cfg.Engine), "engine", "")
 	def("engine", "GATEWAY_ENGINE", "run queries on the engine, from plans compiled once per document, where possible; false runs every query through gqlgen's executor")
-	fs.Var((*boolValue)(&cfg.engine), "compiled-plans", "")
+	fs.Var((*boolValue)(&cfg.Engine), "compiled-plans", "")
 	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "the old name of -engine, kept for the scripts that use it")
-	fs.Var((*durationValue)(&cfg.shutdownDelay), "shutdown-delay", "")
+	fs.Var((*durationValue)(&cfg.ShutdownDelay), "shutdown-delay", "")
 	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
-	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "")
+	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "")
 	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
-	fs.Var((*boolValue)(&cfg.trustTraceparent), "trust-traceparent", "")
+	fs.Var((*boolValue)(&cfg.TrustTraceparent), "trust-traceparent", "")
 	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
 
 	// -version is parsed with the others, so that it may stand beside
 	// them, but listed in the usage's head: it has no environment
 	// variable, and serves nothing.
-	fs.BoolVar(&cfg.version, "version", false, "")
+	fs.BoolVar(&cfg.Version, "version", false, "")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -219,7 +225,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		}
 		return cfg, unknownFlagHint(err)
 	}
-	if cfg.version {
+	if cfg.Version {
 		return cfg, nil
 	}
 	if fs.NArg() > 0 {
@@ -245,12 +251,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			}
 		}
 	}
-	tracing, err := tracingWanted(getenv)
+	tracing, err := telemetry.TracingWanted(getenv)
 	if err != nil {
 		return cfg, err
 	}
-	cfg.tracing = tracing
-	return cfg, cfg.check()
+	cfg.Tracing = tracing
+	return cfg, cfg.check(trustedProxies)
 }
 
 // usageHead is the start of -h: the commands, then the flags.
@@ -298,9 +304,9 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 				name = "duration"
 			case *intValue:
 				name = "int"
-			case *logFormat:
+			case *telemetry.LogFormat:
 				name = "format"
-			case *logLevel:
+			case *telemetry.LogLevel:
 				name = "level"
 			}
 		}
@@ -403,39 +409,41 @@ func (b byteSize[T]) Set(s string) error {
 	return nil
 }
 
-func (cfg *config) check() error {
-	_, port, err := net.SplitHostPort(cfg.addr)
+// check checks every value, and parses trustedProxies, as given, into
+// cfg.TrustedProxies.
+func (cfg *Config) check(trustedProxies string) error {
+	_, port, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("invalid -addr %q: want host:port", cfg.addr)
+		return fmt.Errorf("invalid -addr %q: want host:port", cfg.Addr)
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return fmt.Errorf("invalid -addr %q: want a port number from 0 to 65535", cfg.addr)
+		return fmt.Errorf("invalid -addr %q: want a port number from 0 to 65535", cfg.Addr)
 	}
-	if cfg.baseURL != "" {
-		if err := checkUpstreamURL(cfg.baseURL); err != nil {
-			return fmt.Errorf("invalid -base-url %q: %v", cfg.baseURL, err)
+	if cfg.BaseURL != "" {
+		if err := checkUpstreamURL(cfg.BaseURL); err != nil {
+			return fmt.Errorf("invalid -base-url %q: %v", cfg.BaseURL, err)
 		}
 	}
-	if cfg.worldBossURL != "" {
-		if cfg.baseURL == "" {
+	if cfg.WorldBossURL != "" {
+		if cfg.BaseURL == "" {
 			return errors.New("-worldboss-url needs -base-url")
 		}
-		if err := checkUpstreamURL(cfg.worldBossURL); err != nil {
-			return fmt.Errorf("invalid -worldboss-url %q: %v", cfg.worldBossURL, err)
+		if err := checkUpstreamURL(cfg.WorldBossURL); err != nil {
+			return fmt.Errorf("invalid -worldboss-url %q: %v", cfg.WorldBossURL, err)
 		}
 	} else {
-		cfg.worldBossURL = cfg.baseURL
+		cfg.WorldBossURL = cfg.BaseURL
 	}
-	if cfg.refresh < time.Second {
-		return fmt.Errorf("invalid -refresh %s: must be at least 1s", cfg.refresh)
+	if cfg.Refresh < time.Second {
+		return fmt.Errorf("invalid -refresh %s: must be at least 1s", cfg.Refresh)
 	}
-	if cfg.coldWait <= 0 {
-		return fmt.Errorf("invalid -cold-wait %s: must be positive", cfg.coldWait)
+	if cfg.ColdWait <= 0 {
+		return fmt.Errorf("invalid -cold-wait %s: must be positive", cfg.ColdWait)
 	}
-	if cfg.upstreamTimeout < 100*time.Millisecond {
-		return fmt.Errorf("invalid -upstream-timeout %s: must be at least 100ms", cfg.upstreamTimeout)
+	if cfg.UpstreamTimeout < 100*time.Millisecond {
+		return fmt.Errorf("invalid -upstream-timeout %s: must be at least 100ms", cfg.UpstreamTimeout)
 	}
-	l := cfg.limits
+	l := cfg.Limits
 	for _, v := range []struct {
 		name  string
 		value int64
@@ -448,37 +456,39 @@ func (cfg *config) check() error {
 			return fmt.Errorf("invalid -%s %d: must be at least 1", v.name, v.value)
 		}
 	}
-	if cfg.maxResponseBytes < 1<<10 || cfg.maxResponseBytes > 1<<30 {
-		return fmt.Errorf("invalid -max-response-bytes %d: must be from 1KiB to 1GiB", cfg.maxResponseBytes)
+	if cfg.MaxResponseBytes < 1<<10 || cfg.MaxResponseBytes > 1<<30 {
+		return fmt.Errorf("invalid -max-response-bytes %d: must be from 1KiB to 1GiB", cfg.MaxResponseBytes)
 	}
-	if cfg.memoryBudget != 0 && cfg.memoryBudget < 8<<20 {
-		return fmt.Errorf("invalid -memory-budget %d: must be 0 (derived) or at least 8MiB", cfg.memoryBudget)
+	if cfg.MemoryBudget != 0 && cfg.MemoryBudget < 8<<20 {
+		return fmt.Errorf("invalid -memory-budget %d: must be 0 (derived) or at least 8MiB", cfg.MemoryBudget)
 	}
-	if cfg.maxUpstreamBytes < 1<<10 {
-		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.maxUpstreamBytes)
+	if cfg.MaxUpstreamBytes < 1<<10 {
+		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.MaxUpstreamBytes)
 	}
-	if cfg.shutdownDelay < 0 || cfg.shutdownDelay > time.Minute {
-		return fmt.Errorf("invalid -shutdown-delay %s: must be from 0 to 1m", cfg.shutdownDelay)
+	if cfg.ShutdownDelay < 0 || cfg.ShutdownDelay > time.Minute {
+		return fmt.Errorf("invalid -shutdown-delay %s: must be from 0 to 1m", cfg.ShutdownDelay)
 	}
-	if cfg.maxSubscriptions < 0 {
-		return fmt.Errorf("invalid -max-subscriptions %d: must be 0 or more", cfg.maxSubscriptions)
+	if cfg.MaxSubscriptions < 0 {
+		return fmt.Errorf("invalid -max-subscriptions %d: must be 0 or more", cfg.MaxSubscriptions)
 	}
-	if cfg.maxSubscriptionsPerClient < 1 {
-		return fmt.Errorf("invalid -max-subscriptions-per-client %d: must be at least 1", cfg.maxSubscriptionsPerClient)
+	if cfg.MaxSubscriptionsPerClient < 1 {
+		return fmt.Errorf("invalid -max-subscriptions-per-client %d: must be at least 1", cfg.MaxSubscriptionsPerClient)
 	}
-	if cfg.subscriptionMaxAge < time.Second {
+	if cfg.SubscriptionMaxAge < time.Second {
 		// Less, and clients would be reconnecting all the time.
-		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.subscriptionMaxAge)
+		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.SubscriptionMaxAge)
 	}
-	if _, err := graphqlhttp.ParseTrustedProxies(cfg.trustedProxies); err != nil {
+	proxies, err := graphqlhttp.ParseTrustedProxies(trustedProxies)
+	if err != nil {
 		return fmt.Errorf("invalid -trusted-proxies: %v", err)
 	}
-	if cfg.requestTimeout <= 0 {
-		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.requestTimeout)
+	cfg.TrustedProxies = proxies
+	if cfg.RequestTimeout <= 0 {
+		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.RequestTimeout)
 	}
-	if cfg.pprofAddr != "" {
-		if _, _, err := net.SplitHostPort(cfg.pprofAddr); err != nil {
-			return fmt.Errorf("invalid -pprof-addr %q: want host:port", cfg.pprofAddr)
+	if cfg.PprofAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.PprofAddr); err != nil {
+			return fmt.Errorf("invalid -pprof-addr %q: want host:port", cfg.PprofAddr)
 		}
 	}
 	return nil

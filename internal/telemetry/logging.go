@@ -1,4 +1,4 @@
-package main
+package telemetry
 
 import (
 	"context"
@@ -11,26 +11,26 @@ import (
 	"golang.org/x/term"
 )
 
-// logFormat is how log lines are written: JSON (for a log pipeline) or
+// LogFormat is how log lines are written: JSON (for a log pipeline) or
 // slog's key=value text (for a person at a terminal); auto, the default,
 // picks text when stderr is a terminal and JSON otherwise, so that `go run
 // .` reads well and a container's logs still parse.
-type logFormat string
+type LogFormat string
 
-func (f *logFormat) String() string { return string(*f) }
+func (f *LogFormat) String() string { return string(*f) }
 
-func (f *logFormat) Set(s string) error {
+func (f *LogFormat) Set(s string) error {
 	switch s {
 	case "auto", "json", "text":
-		*f = logFormat(s)
+		*f = LogFormat(s)
 		return nil
 	}
 	return fmt.Errorf("want auto, json or text")
 }
 
-// resolve is the format lines written to w take: f, or for auto text when
+// Resolve is the format lines written to w take: f, or for auto text when
 // w is a terminal and JSON otherwise.
-func (f logFormat) resolve(w io.Writer) logFormat {
+func (f LogFormat) Resolve(w io.Writer) LogFormat {
 	if f != "auto" {
 		return f
 	}
@@ -46,20 +46,20 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// logLevel is the least severe level logged: debug, info, warn or error.
-type logLevel struct{ slog.Level }
+// LogLevel is the least severe level logged: debug, info, warn or error.
+type LogLevel struct{ slog.Level }
 
-func (l *logLevel) String() string { return strings.ToLower(l.Level.String()) }
+func (l *LogLevel) String() string { return strings.ToLower(l.Level.String()) }
 
-func (l *logLevel) Set(s string) error {
+func (l *LogLevel) Set(s string) error {
 	if err := l.UnmarshalText([]byte(s)); err != nil {
 		return fmt.Errorf("want debug, info, warn or error")
 	}
 	return nil
 }
 
-// newLogger builds the gateway's one logger.
-func newLogger(w io.Writer, format logFormat, level slog.Level) *slog.Logger {
+// NewLogger builds the gateway's one logger.
+func NewLogger(w io.Writer, format LogFormat, level slog.Level) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if format == "text" {

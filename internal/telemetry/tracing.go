@@ -1,4 +1,8 @@
-package main
+// Package telemetry is what the gateway tells its operators: Prometheus
+// metrics (its own registry), OpenTelemetry traces (configured by the
+// standard OTEL_* variables) and log lines (text or JSON, written in
+// batches). It knows the domain's types it reports on, never the wiring.
+package telemetry
 
 import (
 	"context"
@@ -30,14 +34,14 @@ import (
 // OTEL_RESOURCE_ATTRIBUTES say otherwise.
 const defaultServiceName = "catalogue-gateway"
 
-// tracingWanted reports whether the environment asks for traces: an OTLP
+// TracingWanted reports whether the environment asks for traces: an OTLP
 // endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), and neither OTEL_SDK_DISABLED=true
 // nor OTEL_TRACES_EXPORTER=none turns the SDK off. With an endpoint set,
 // an endpoint that is not an http or https URL, or asking for what the
 // gateway cannot do (another exporter, OTLP over gRPC or JSON), is an
 // error rather than traces silently lost.
-func tracingWanted(getenv func(string) string) (bool, error) {
+func TracingWanted(getenv func(string) string) (bool, error) {
 	if getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
 		return false, nil
 	}
@@ -69,7 +73,7 @@ func tracingWanted(getenv func(string) string) (bool, error) {
 	return true, nil
 }
 
-// newTracerProvider returns the provider that batches spans and sends them
+// NewTracerProvider returns the provider that batches spans and sends them
 // to the OTLP/HTTP endpoint the environment names. The exporter reads the
 // rest of its OTEL_EXPORTER_OTLP_* variables itself (headers, timeout,
 // compression, certificates), the batcher its OTEL_BSP_* ones and the
@@ -78,7 +82,7 @@ func tracingWanted(getenv func(string) string) (bool, error) {
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. All of these are read
 // from the process's environment, whatever getenv run was given. Nothing
 // is sent until the first batch is.
-func newTracerProvider(ctx context.Context, logger *slog.Logger) (*sdktrace.TracerProvider, error) {
+func NewTracerProvider(ctx context.Context, logger *slog.Logger) (*sdktrace.TracerProvider, error) {
 	exp, err := otlptracehttp.New(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("starting the OTLP trace exporter: %w", err)
@@ -119,10 +123,10 @@ func (e loggedExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOn
 // shutdownTimeoutTracing bounds the last export, at shutdown.
 const shutdownTimeoutTracing = 5 * time.Second
 
-// stopTracing sends the spans still buffered and stops tp; nil does
+// StopTracing sends the spans still buffered and stops tp; nil does
 // nothing. It is called once the server has stopped, so that the last
 // requests' spans are among them.
-func stopTracing(ctx context.Context, tp *sdktrace.TracerProvider, logger *slog.Logger) {
+func StopTracing(ctx context.Context, tp *sdktrace.TracerProvider, logger *slog.Logger) {
 	if tp == nil {
 		return
 	}
@@ -133,10 +137,10 @@ func stopTracing(ctx context.Context, tp *sdktrace.TracerProvider, logger *slog.
 	}
 }
 
-// tracerName is the instrumentation scope of the gateway's own spans.
-const tracerName = "github.com/catalogue-gateway/gateway"
+// TracerName is the instrumentation scope of the gateway's own spans.
+const TracerName = "github.com/catalogue-gateway/gateway"
 
-// traceRequests gives every request a server span. The span is named by
+// TraceRequests gives every request a server span. The span is named by
 // the method and the route the mux matched ("POST /graphql", "GET
 // /items/{id}"), never by the path, which would make a name of every URL
 // anyone sends; a request no route took (an unclean path) is named by its
@@ -152,7 +156,7 @@ const tracerName = "github.com/catalogue-gateway/gateway"
 //
 // Probes and scrapes (/healthz, /readyz, /metrics) get no span: they come
 // every few seconds and would drown the traces worth reading.
-func traceRequests(h http.Handler, tp trace.TracerProvider, trusted bool) http.Handler {
+func TraceRequests(h http.Handler, tp trace.TracerProvider, trusted bool) http.Handler {
 	return otelhttp.NewHandler(routeAttribute(h), "gateway",
 		otelhttp.WithTracerProvider(tp),
 		otelhttp.WithPropagators(propagation.TraceContext{}),
@@ -170,7 +174,7 @@ func traceRequests(h http.Handler, tp trace.TracerProvider, trusted bool) http.H
 	)
 }
 
-// traceUpstream makes each request to the upstream a client span of the
+// TraceUpstream makes each request to the upstream a client span of the
 // gateway's tracer provider, with the HTTP semantic conventions'
 // attributes otelhttp sets (http.request.method, url.full,
 // server.address, server.port, http.response.status_code, error.type);
@@ -179,14 +183,14 @@ func traceRequests(h http.Handler, tp trace.TracerProvider, trusted bool) http.H
 // asks for, or a redirect within the upstream's host. A refresh has no
 // request to be part of, so each is the root of its own trace; the W3C
 // trace context goes with it, for an upstream that traces. Nothing is
-// wrapped while tracing is off, or when there is no upstream. Call it
-// before the refresher runs.
-func (g *gateway) traceUpstream() {
-	if g.tracerProvider == nil || g.upstreamClient == nil {
+// wrapped while tracing is off (tp nil), or when there is no upstream
+// (client nil). Call it before the refresher runs.
+func TraceUpstream(client *http.Client, tp *sdktrace.TracerProvider) {
+	if tp == nil || client == nil {
 		return
 	}
-	g.upstreamClient.Transport = otelhttp.NewTransport(g.upstreamClient.Transport,
-		otelhttp.WithTracerProvider(g.tracerProvider),
+	client.Transport = otelhttp.NewTransport(client.Transport,
+		otelhttp.WithTracerProvider(tp),
 		otelhttp.WithPropagators(propagation.TraceContext{}),
 		otelhttp.WithMeterProvider(noop.NewMeterProvider()),
 		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method + " " + r.URL.Path }),

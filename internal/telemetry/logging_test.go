@@ -1,4 +1,4 @@
-package main
+package telemetry
 
 import (
 	"bytes"
@@ -21,14 +21,14 @@ func TestLogLinesJoinTraces(t *testing.T) {
 	})
 	traced := trace.ContextWithSpanContext(context.Background(), sc)
 	for _, tt := range []struct {
-		format          logFormat
+		format          LogFormat
 		traceID, spanID string
 	}{
 		{"json", `"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736"`, `"span_id":"00f067aa0ba902b7"`},
 		{"text", `trace_id=4bf92f3577b34da6a3ce929d0e0e4736`, `span_id=00f067aa0ba902b7`},
 	} {
 		var buf bytes.Buffer
-		logger := newLogger(&buf, tt.format, slog.LevelInfo).With("component", "test")
+		logger := NewLogger(&buf, tt.format, slog.LevelInfo).With("component", "test")
 		logger.InfoContext(traced, "request", "status", 200)
 		line := buf.String()
 		if !strings.Contains(line, tt.traceID) || !strings.Contains(line, tt.spanID) {

@@ -1,4 +1,4 @@
-package main
+package gateway
 
 import (
 	"encoding/json"
@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 )
 
 // readiness is the body of /readyz.
 type readiness struct {
 	Status string `json:"status"`
 	// Build is the gateway's own version, not the data's.
-	Build buildInfo `json:"build"`
+	Build buildinfo.Info `json:"build"`
 	// Version identifies the snapshot's data; equal on replicas that hold
 	// the same upstream bodies.
 	Version     string                         `json:"version,omitempty"`
@@ -40,7 +41,7 @@ type collectionReadiness struct {
 // shutting down.
 func readyHandler(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, draining func() bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rd := readiness{Status: "ready", Build: build(), Collections: map[string]collectionReadiness{}, Integrity: []catalogue.Dangling{}}
+		rd := readiness{Status: "ready", Build: buildinfo.Get(), Collections: map[string]collectionReadiness{}, Integrity: []catalogue.Dangling{}}
 		snap := store.Current()
 		if snap == nil {
 			snap = catalogue.NewSnapshot()

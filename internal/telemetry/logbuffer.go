@@ -1,4 +1,4 @@
-package main
+package telemetry
 
 import (
 	"io"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// logBuffer gathers log lines and writes them in batches: at most every
+// LogBuffer gathers log lines and writes them in batches: at most every
 // flushEvery, when maxBuffered bytes are waiting, and on Close. With an
 // access log line per request, a write to stderr per line cost a fifth of
 // the throughput of answers served from the cache; a batch costs one write
@@ -14,7 +14,7 @@ import (
 //
 // Each Write must be whole lines, as slog's handlers write one record per
 // call; lines are never split between two writes to the underlying writer.
-type logBuffer struct {
+type LogBuffer struct {
 	mu   sync.Mutex
 	w    io.Writer
 	buf  []byte
@@ -27,10 +27,10 @@ const (
 	maxBuffered = 64 << 10
 )
 
-// newLogBuffer returns a buffer writing to w, flushing in the background
+// NewLogBuffer returns a buffer writing to w, flushing in the background
 // until Close.
-func newLogBuffer(w io.Writer) *logBuffer {
-	b := &logBuffer{w: w, stop: make(chan struct{}), done: make(chan struct{})}
+func NewLogBuffer(w io.Writer) *LogBuffer {
+	b := &LogBuffer{w: w, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(b.done)
 		t := time.NewTicker(flushEvery)
@@ -47,7 +47,7 @@ func newLogBuffer(w io.Writer) *logBuffer {
 	return b
 }
 
-func (b *logBuffer) Write(p []byte) (int, error) {
+func (b *LogBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.buf)+len(p) > maxBuffered {
@@ -57,7 +57,7 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (b *logBuffer) flush() {
+func (b *LogBuffer) flush() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.flushLocked()
@@ -65,7 +65,7 @@ func (b *logBuffer) flush() {
 
 // flushLocked writes what is waiting; a failed write drops it, since a log
 // has nowhere to report its own failure. b.mu is held.
-func (b *logBuffer) flushLocked() {
+func (b *LogBuffer) flushLocked() {
 	if len(b.buf) > 0 {
 		b.w.Write(b.buf)
 		b.buf = b.buf[:0]
@@ -73,7 +73,7 @@ func (b *logBuffer) flushLocked() {
 }
 
 // Close stops the background flushing and writes what is waiting.
-func (b *logBuffer) Close() error {
+func (b *LogBuffer) Close() error {
 	close(b.stop)
 	<-b.done
 	b.flush()

@@ -1,11 +1,13 @@
-package main
+package memlimit
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,28 +20,28 @@ func TestChooseGC(t *testing.T) {
 		name   string
 		env    map[string]string
 		cgroup int64
-		want   gcSetting
+		want   Setting
 	}{
-		{"no limit anywhere: Go's defaults", nil, 0, gcSetting{}},
+		{"no limit anywhere: Go's defaults", nil, 0, Setting{}},
 		{"cgroup limit: memory limit from it, high GOGC", nil, 1024 * mib,
-			gcSetting{gcPercent: highGCPercent, memoryLimit: 1024*mib - 1024*mib/10}},
+			Setting{gcPercent: HighGCPercent, memoryLimit: 1024*mib - 1024*mib/10}},
 		{"small cgroup limit keeps 64 MiB beside the heap", nil, 384 * mib,
-			gcSetting{gcPercent: highGCPercent, memoryLimit: 320 * mib}},
+			Setting{gcPercent: HighGCPercent, memoryLimit: 320 * mib}},
 		{"tiny cgroup limit: half for the heap", nil, 100 * mib,
-			gcSetting{gcPercent: highGCPercent, memoryLimit: 50 * mib}},
+			Setting{gcPercent: HighGCPercent, memoryLimit: 50 * mib}},
 		{"GOMEMLIMIT set: high GOGC, cgroup ignored", map[string]string{"GOMEMLIMIT": "300MiB"}, 1024 * mib,
-			gcSetting{gcPercent: highGCPercent}},
+			Setting{gcPercent: HighGCPercent}},
 		{"GOMEMLIMIT set, no cgroup", map[string]string{"GOMEMLIMIT": "300MiB"}, 0,
-			gcSetting{gcPercent: highGCPercent}},
-		{"GOMEMLIMIT=off wins over the cgroup", map[string]string{"GOMEMLIMIT": "off"}, 1024 * mib, gcSetting{}},
-		{"GOGC set, no limit", map[string]string{"GOGC": "200"}, 0, gcSetting{}},
+			Setting{gcPercent: HighGCPercent}},
+		{"GOMEMLIMIT=off wins over the cgroup", map[string]string{"GOMEMLIMIT": "off"}, 1024 * mib, Setting{}},
+		{"GOGC set, no limit", map[string]string{"GOGC": "200"}, 0, Setting{}},
 		{"GOGC set wins over the cgroup's high GOGC", map[string]string{"GOGC": "100"}, 1024 * mib,
-			gcSetting{memoryLimit: 1024*mib - 1024*mib/10}},
-		{"both set: nothing touched", map[string]string{"GOGC": "50", "GOMEMLIMIT": "1GiB"}, 1024 * mib, gcSetting{}},
+			Setting{memoryLimit: 1024*mib - 1024*mib/10}},
+		{"both set: nothing touched", map[string]string{"GOGC": "50", "GOMEMLIMIT": "1GiB"}, 1024 * mib, Setting{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := chooseGC(envOf(tt.env), tt.cgroup); got != tt.want {
-				t.Errorf("chooseGC = %+v, want %+v", got, tt.want)
+			if got := Choose(envOf(tt.env), tt.cgroup); got != tt.want {
+				t.Errorf("Choose = %+v, want %+v", got, tt.want)
 			}
 		})
 	}
@@ -67,7 +69,7 @@ func TestCgroupMemoryLimit(t *testing.T) {
 				}
 				return nil, fs.ErrNotExist
 			}
-			got, err := cgroupMemoryLimit(read)
+			got, err := CgroupLimit(read)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want an error: %v", err, tt.wantErr)
 			}
@@ -77,7 +79,7 @@ func TestCgroupMemoryLimit(t *testing.T) {
 		})
 	}
 	t.Run("unreadable file is an error", func(t *testing.T) {
-		_, err := cgroupMemoryLimit(func(string) ([]byte, error) { return nil, errors.New("permission denied") })
+		_, err := CgroupLimit(func(string) ([]byte, error) { return nil, errors.New("permission denied") })
 		if err == nil {
 			t.Error("no error")
 		}
@@ -97,7 +99,7 @@ func TestFreeStartupGarbage(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	done := make(chan struct{})
-	go func() { defer close(done); freeStartupGarbage(ctx, store, slog.New(slog.NewTextHandler(&logs, nil))) }()
+	go func() { defer close(done); FreeStartupGarbage(ctx, store, slog.New(slog.NewTextHandler(&logs, nil))) }()
 
 	store.Publish(catalogue.NewSnapshot(full.Part(catalogue.Items)))
 	select {
@@ -120,7 +122,7 @@ func TestFreeStartupGarbage(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			freeStartupGarbage(ctx, &catalogue.Store{}, slog.New(slog.DiscardHandler))
+			FreeStartupGarbage(ctx, &catalogue.Store{}, slog.New(slog.DiscardHandler))
 		}()
 		cancel()
 		select {
@@ -129,4 +131,25 @@ func TestFreeStartupGarbage(t *testing.T) {
 			t.Fatal("still waiting 10 s after its context ended")
 		}
 	})
+}
+
+// envOf is a getenv reading m; nil reads nothing.
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
