@@ -17,7 +17,8 @@ import (
 // A field is read through the accessors graph/refgraph generates from
 // gqlgen's bindings (bindings_gen.go), never found by reflection.
 var requestPath = []string{"../engine", ".", "../graphqlhttp", "../loader", "../restcompat",
-	"../catalogue", "../contentcoding", "../graph/model"}
+	"../catalogue", "../contentcoding", "../graph", "../graph/model",
+	"../internal/gateway", "../internal/telemetry"}
 
 // reflectionAllowed are the files of those packages that may reflect,
 // each with why it is not on the request path.
