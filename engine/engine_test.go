@@ -433,3 +433,29 @@ func TestDocumentChargeTracksTheHeap(t *testing.T) {
 		t.Errorf("charged %d bytes, the heap grew %d (ratio %.2f, want 0.75-1.33)", more, grown, ratio)
 	}
 }
+
+// TestEngineEscapesOpenValuesAsGqlgen: a value of a type the upstream
+// leaves open (an event chest's itemId) holding <, > and & is written
+// HTML-escaped by both executors, byte for byte alike.
+func TestEngineEscapesOpenValuesAsGqlgen(t *testing.T) {
+	bodies := upstreamtest.FixtureBodies(t)
+	event := bytes.Replace(bodies[catalogue.Events], []byte(`"itemId":"abc"`), []byte(`"itemId":"<b>&</b>"`), 1)
+	if bytes.Equal(event, bodies[catalogue.Events]) {
+		t.Fatal("the fixture's event body has no itemId \"abc\" to replace")
+	}
+	var parts []*catalogue.Part
+	for c, raw := range bodies {
+		if c == catalogue.Events {
+			raw = event
+		}
+		p, err := catalogue.Decode(c, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	p := newPair(catalogue.NewSnapshot(parts...))
+	if !p.compare(t, "open values", `{ eventChests(first: 20) { nodes { id itemId } } }`, nil) {
+		t.Errorf("the engine left open values to gqlgen, want them answered")
+	}
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -404,13 +405,12 @@ func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 		if len(b) == 0 {
 			return append(buf, "null"...), true
 		}
-		// As the upstream wrote it, in the form encoding/json gives a
-		// raw value: compact, HTML-escaped.
-		out, err := json.Marshal(json.RawMessage(b))
-		if err != nil {
-			return buf, false
-		}
-		return append(buf, out...), true
+		// Kept compact by the catalogue; written HTML-escaped, as
+		// encoding/json writes gqlgen's raw data, without json.Marshal's
+		// reflection.
+		w := bytes.NewBuffer(buf)
+		json.HTMLEscape(w, b)
+		return w.Bytes(), true
 	case kindPointer:
 		if p.typ.isNil(v) {
 			return append(buf, "null"...), !p.nonNull
