@@ -310,11 +310,20 @@ func answerUncleanPaths(next http.Handler) http.Handler {
 // accessLog logs one line per request, after it is answered. Behind
 // trusted proxies the line names the client as X-Forwarded-For gives it,
 // beside the peer.
+//
+// The record goes to the logger's handler directly, with no caller's pc:
+// Logger.LogAttrs would walk the stack for one (runtime.Callers) on every
+// request, for a source the handler is never asked to print.
 func accessLog(logger *slog.Logger, trusted []netip.Prefix, next http.Handler) http.Handler {
+	h := logger.Handler()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
+		ctx := r.Context()
+		if !h.Enabled(ctx, slog.LevelInfo) {
+			return
+		}
 		attrs := []slog.Attr{
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
@@ -327,7 +336,9 @@ func accessLog(logger *slog.Logger, trusted []netip.Prefix, next http.Handler) h
 		if len(trusted) > 0 {
 			attrs = append(attrs, slog.String("client", graphqlhttp.ClientAddr(r, trusted).String()))
 		}
-		logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+		line.AddAttrs(attrs...)
+		h.Handle(ctx, line)
 	})
 }
 
