@@ -12,6 +12,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/logtest"
 )
 
 // TestReadyzNamesNoUpstreamAddress starts a gateway whose upstream fails
@@ -77,7 +78,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 			up := newUpstreams(t)
 			cfg := up.config(time.Second, "")
 			hidden := append([]string{up.base.URL, up.boss.URL}, tt.setup(t, up, &cfg)...)
-			var log syncBuffer
+			var log logtest.Buffer
 			g := startGateway(t, cfg, slog.New(slog.NewJSONHandler(io.MultiWriter(t.Output(), &log), nil)))
 
 			var rd readyzBody

@@ -32,6 +32,7 @@ import (
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
+	"github.com/catalogue-gateway/gateway/internal/logtest"
 )
 
 // GraphQL queries reading one collection each, whose answers the tests
@@ -740,24 +741,6 @@ func TestColdStartUpstreamDown(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination a test can read while a gateway writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestRestartFromDiskCache checks that a gateway restarted with -cache-dir
 // while the upstream is down serves the last good bodies at once, and that
 // a damaged cache file is reported and left out rather than served.
@@ -839,7 +822,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 		}
 
 		up.setFaultAll(upstreamtest.Status503)
-		logs := &syncBuffer{}
+		logs := &logtest.Buffer{}
 		g := startGateway(t, up.config(time.Second, dir), slog.New(slog.NewJSONHandler(logs, nil)))
 		defer func() {
 			if t.Failed() {

@@ -1,7 +1,6 @@
 package graphqlhttp_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/logtest"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph"
@@ -323,7 +323,7 @@ func TestPersistedQueriesAreGuarded(t *testing.T) {
 // when introspection is off: a refusal the caller can read, not an internal
 // error logged as one.
 func TestIntrospectionDisabled(t *testing.T) {
-	var logs syncBuffer
+	var logs logtest.Buffer
 	srv := newServer(t, graphqlhttp.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	for _, query := range []string{"{ __schema { types { name } } }", `{ __type(name: "Item") { name } }`} {
 		r := decode(t, postQuery(t, srv.URL, query, nil))
@@ -364,29 +364,11 @@ func (q faultyQuery) Items(ctx context.Context, first *int, after *string, last 
 	return q.QueryResolver.Items(ctx, first, after, last, before, filter, orderBy)
 }
 
-// syncBuffer is a log sink that tests read while handlers write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // TestInternalErrors provokes internal errors (a panic, a plain Go error,
 // a wiring mistake) and checks that the caller sees only a generic message,
 // the code and the request id, while the log has the detail.
 func TestInternalErrors(t *testing.T) {
-	var logs syncBuffer
+	var logs logtest.Buffer
 	opts := graphqlhttp.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
 	faulty := httptest.NewServer(loader.Middleware(store(t), loader.Options{},
 		graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: faultyRoot{&resolvers.Resolver{}}}), opts)))

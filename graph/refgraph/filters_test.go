@@ -1,19 +1,11 @@
 package refgraph
 
 import (
-	"go/ast"
 	"go/format"
-	"go/importer"
-	"go/parser"
-	"go/token"
-	"go/types"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/codegen/templates"
-	"github.com/vektah/gqlparser/v2"
-	gqlast "github.com/vektah/gqlparser/v2/ast"
 )
 
 // filterCatalogue stands for the catalogue package's records, with a field
@@ -50,25 +42,7 @@ enum OrderDirection { ASC DESC }
 // filterCatalogue, or the generator's error.
 func filterFilesOf(t *testing.T, schema string) (cat, res, desc string, err error) {
 	t.Helper()
-	directives, rerr := os.ReadFile("../refgraph.graphqls")
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
-	s, gerr := gqlparser.LoadSchema(&gqlast.Source{Name: "refgraph.graphqls", Input: string(directives)},
-		&gqlast.Source{Name: "test.graphqls", Input: schema})
-	if gerr != nil {
-		t.Fatal(gerr)
-	}
-	fset := token.NewFileSet()
-	f, perr := parser.ParseFile(fset, "catalogue.go", filterCatalogue, 0)
-	if perr != nil {
-		t.Fatal(perr)
-	}
-	pkg, cerr := (&types.Config{Importer: importer.Default()}).Check("example.com/catalogue", fset, []*ast.File{f}, nil)
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	bound := fakeBindings(pkg)
+	s, bound := loadTestGraph(t, schema, filterCatalogue)
 	g, err := read(s, bound)
 	if err != nil {
 		return "", "", "", err

@@ -50,25 +50,7 @@ scalar JSON
 // over fakeCatalogue.
 func generate(t *testing.T, schema string) (catalogueSrc, loaderSrc string, s *gqlast.Schema, bound goTypes) {
 	t.Helper()
-	directives, err := os.ReadFile("../refgraph.graphqls")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, gerr := gqlparser.LoadSchema(&gqlast.Source{Name: "refgraph.graphqls", Input: string(directives)},
-		&gqlast.Source{Name: "test.graphqls", Input: schema})
-	if gerr != nil {
-		t.Fatal(gerr)
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "catalogue.go", fakeCatalogue, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("example.com/catalogue", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bound = fakeBindings(pkg)
+	s, bound = loadTestGraph(t, schema, fakeCatalogue)
 	g, err := read(s, bound)
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +66,31 @@ func generate(t *testing.T, schema string) (catalogueSrc, loaderSrc string, s *g
 		}
 	}
 	return cat, lo, s, bound
+}
+
+// loadTestGraph loads schema beside the reference graph's directives, and
+// binds it, as fakeBindings does, to the package catalogueSrc declares.
+func loadTestGraph(t *testing.T, schema, catalogueSrc string) (*gqlast.Schema, goTypes) {
+	t.Helper()
+	directives, err := os.ReadFile("../refgraph.graphqls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, gerr := gqlparser.LoadSchema(&gqlast.Source{Name: "refgraph.graphqls", Input: string(directives)},
+		&gqlast.Source{Name: "test.graphqls", Input: schema})
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "catalogue.go", catalogueSrc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("example.com/catalogue", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, fakeBindings(pkg)
 }
 
 // fakeBindings stands for gqlgen's bindings over pkg, which these tests

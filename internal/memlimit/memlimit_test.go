@@ -1,17 +1,16 @@
 package memlimit
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/internal/logtest"
 )
 
 func TestChooseGC(t *testing.T) {
@@ -95,7 +94,7 @@ func TestFreeStartupGarbage(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := &catalogue.Store{}
-	var logs syncBuffer
+	var logs logtest.Buffer
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	done := make(chan struct{})
@@ -136,20 +135,4 @@ func TestFreeStartupGarbage(t *testing.T) {
 // envOf is a getenv reading m; nil reads nothing.
 func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
