@@ -40,6 +40,13 @@ type FacetValue struct {
 // column of the index, and q a query Select takes (CheckFacets).
 func (ix *Index) Facets(q Query, fields []FacetField) []Facet {
 	out := make([]Facet, 0, len(fields))
+	unordered := q
+	unordered.OrderBy, unordered.Descending = "", false // counting needs no order
+	var (
+		shared     Selection
+		sharedErr  error
+		haveShared bool
+	)
 	for _, ff := range fields {
 		facet := Facet{Field: ff.Name, Values: []FacetValue{}}
 		if ix == nil {
@@ -51,16 +58,28 @@ func (ix *Index) Facets(q Query, fields []FacetField) []Facet {
 			out = append(out, facet) // CheckFacets reports it
 			continue
 		}
-		others := q
-		others.OrderBy, others.Descending = "", false // counting needs no order
+		var sel Selection
 		if _, own := q.Equal[ff.Field]; own {
+			others := unordered
 			others.Equal = maps.Clone(q.Equal)
 			delete(others.Equal, ff.Field)
-		}
-		sel, err := ix.Select(others)
-		if err != nil {
-			out = append(out, facet) // q with fewer conditions: Select took q
-			continue
+			var err error
+			if sel, err = ix.Select(others); err != nil {
+				out = append(out, facet) // q with fewer conditions: Select took q
+				continue
+			}
+		} else {
+			// Every facet q has no condition on counts q's records: they
+			// share one selection.
+			if !haveShared {
+				shared, sharedErr = ix.Select(unordered)
+				haveShared = true
+			}
+			if sharedErr != nil {
+				out = append(out, facet)
+				continue
+			}
+			sel = shared
 		}
 		if sel.all {
 			for _, code := range col.byCount {
@@ -108,9 +127,8 @@ func (col *equalColumn) facetOrder(counts []int) []int32 {
 		}
 	}
 	slices.SortFunc(codes, func(a, b int32) int {
-		va, vb := col.values[a], col.values[b]
 		return cmp.Or(cmp.Compare(counts[b], counts[a]),
-			strings.Compare(strings.ToLower(va), strings.ToLower(vb)), strings.Compare(va, vb))
+			strings.Compare(col.lower[a], col.lower[b]), strings.Compare(col.values[a], col.values[b]))
 	})
 	return codes
 }

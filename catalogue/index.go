@@ -51,6 +51,7 @@ type equalColumn struct {
 	codes     []int32          // by position; -1 when missing
 	code      map[string]int32 // value → code
 	values    []string         // code → value
+	lower     []string         // code → value lower-cased
 	positions [][]int32        // code → positions, ascending
 	// The same, for the values lower-cased: what a value no record holds
 	// exactly is matched by.
@@ -118,11 +119,12 @@ func buildIndex[T any](t *Table[T], spec indexSpec[T]) *Index {
 				code = int32(len(col.positions))
 				col.code[v] = code
 				col.values = append(col.values, v)
+				col.lower = append(col.lower, strings.ToLower(v))
 				col.positions = append(col.positions, nil)
 			}
 			col.codes[i] = code
 			col.positions[code] = append(col.positions[code], int32(i))
-			lower := strings.ToLower(v)
+			lower := col.lower[code]
 			fcode, seen := col.fold[lower]
 			if !seen {
 				fcode = int32(len(col.foldedPositions))

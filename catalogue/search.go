@@ -51,8 +51,7 @@ type Hit struct {
 	Position int
 	Match    Match
 	// Name is the record's name as the upstream spells it.
-	Name  string
-	lower string
+	Name string
 }
 
 // searchColumns are what a search reads of a collection's names, made
@@ -87,37 +86,41 @@ func newSearchColumns[T any](t *Table[T], name func(*T) string, lower []string) 
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// match classifies name i against text (lower-cased, and as runes): false
-// when it does not match at all.
-func (sc *searchColumns) match(i int, lowerName, text string, textRunes []rune) (Match, bool) {
-	name := sc.runes[sc.runeAt[i]:sc.runeAt[i+1]]
-	starts := sc.starts[sc.startAt[i]:sc.startAt[i+1]]
+// direct classifies name i (lower-cased) against text (lower-cased, and
+// as runes) when it contains the text: false when it does not.
+func (sc *searchColumns) direct(i int, lowerName, text string, textRunes []rune) (Match, bool) {
 	switch {
 	case lowerName == text:
 		return MatchExact, true
 	case strings.HasPrefix(lowerName, text):
 		return MatchPrefix, true
 	case strings.Contains(lowerName, text):
-		for _, s := range starts {
+		name := sc.runes[sc.runeAt[i]:sc.runeAt[i+1]]
+		for _, s := range sc.starts[sc.startAt[i]:sc.startAt[i+1]] {
 			if hasPrefix(name[s:], textRunes) {
 				return MatchWord, true
 			}
 		}
 		return MatchSubstring, true
 	}
-	if len(textRunes) < MinFuzzyText {
-		return 0, false
-	}
+	return 0, false
+}
+
+// fuzzy reports whether a word of name i starts with text but for one
+// typo: whether a prefix of a word (of one rune fewer to one more than
+// the text) is within one edit of it.
+func (sc *searchColumns) fuzzy(i int, textRunes []rune) bool {
+	name := sc.runes[sc.runeAt[i]:sc.runeAt[i+1]]
 	k := len(textRunes)
-	for _, s := range starts {
+	for _, s := range sc.starts[sc.startAt[i]:sc.startAt[i+1]] {
 		word := name[s:]
 		for l := k - 1; l <= k+1 && l <= len(word); l++ {
 			if withinOneEdit(textRunes, word[:l]) {
-				return MatchFuzzy, true
+				return true
 			}
 		}
 	}
-	return 0, false
+	return false
 }
 
 func hasPrefix(s, prefix []rune) bool {
@@ -171,35 +174,78 @@ func (s *Snapshot) Search(text string, limit int) []Hit {
 	if text == "" || limit <= 0 || !utf8.ValidString(text) {
 		return []Hit{}
 	}
-	textRunes := []rune(text)
-	var hits []Hit
+	textRunes, need := []rune(text), bigrams(text)
+	// Candidates by kind of match, each a collection and a position: the
+	// names containing the text first, in one pass (the names' letter
+	// pairs rule most out unread); the typos only if those are too few.
+	var found [MatchFuzzy + 1][]candidate
+	n := 0
 	for c := range NumCollections {
 		ix := s.indexes[c]
 		if ix == nil || ix.search == nil {
 			continue
 		}
-		sc := ix.search
 		for i, lower := range ix.names {
-			if lower == "" {
+			if ix.grams[i]&need != need || lower == "" {
 				continue
 			}
-			if m, ok := sc.match(i, lower, text, textRunes); ok {
-				hits = append(hits, Hit{Collection: c, Position: i, Match: m, Name: sc.display[i], lower: lower})
+			if m, ok := ix.search.direct(i, lower, text, textRunes); ok {
+				found[m] = append(found[m], candidate{c, int32(i)})
+				n++
 			}
 		}
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(a.Match, b.Match), cmp.Compare(len(a.Name), len(b.Name)),
-			strings.Compare(a.lower, b.lower), strings.Compare(a.Name, b.Name),
-			cmp.Compare(a.Collection, b.Collection), cmp.Compare(a.Position, b.Position))
-	})
-	if len(hits) > limit {
-		hits = hits[:limit]
+	if n < limit && len(textRunes) >= MinFuzzyText {
+		for c := range NumCollections {
+			ix := s.indexes[c]
+			if ix == nil || ix.search == nil {
+				continue
+			}
+			for i, lower := range ix.names {
+				if lower == "" || ix.grams[i]&need == need && strings.Contains(lower, text) {
+					continue // found above
+				}
+				if ix.search.fuzzy(i, textRunes) {
+					found[MatchFuzzy] = append(found[MatchFuzzy], candidate{c, int32(i)})
+				}
+			}
+		}
 	}
-	if hits == nil {
-		hits = []Hit{}
+	out := []Hit{}
+	for m, cands := range found {
+		if len(out) >= limit {
+			break
+		}
+		slices.SortFunc(cands, func(a, b candidate) int { return s.compareNames(a, b) })
+		for _, cd := range cands[:min(len(cands), limit-len(out))] {
+			out = append(out, Hit{Collection: cd.c, Position: int(cd.pos), Match: Match(m), Name: s.indexes[cd.c].search.display[cd.pos]})
+		}
 	}
-	return hits
+	return out
+}
+
+// candidate is a record a search found: its collection and position.
+type candidate struct {
+	c   Collection
+	pos int32
+}
+
+// compareNames orders two candidates of one kind of match: shorter names
+// first, then by name ignoring case, then exactly, then by collection and
+// upstream position.
+func (s *Snapshot) compareNames(a, b candidate) int {
+	ia, ib := s.indexes[a.c], s.indexes[b.c]
+	da, db := ia.search.display[a.pos], ib.search.display[b.pos]
+	if c := cmp.Compare(len(da), len(db)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(ia.names[a.pos], ib.names[b.pos]); c != 0 {
+		return c
+	}
+	if c := strings.Compare(da, db); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.c, b.c), cmp.Compare(a.pos, b.pos))
 }
 
 // Record returns the record at upstream position i of collection c (a

@@ -262,3 +262,41 @@ func TestFacetsCountWhatTheFilterSelects(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSearch is one search over the embedded catalogue's names: a
+// short text most names contain, a word, and a typo.
+func BenchmarkSearch(b *testing.B) {
+	s, err := Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, text := range []string{"e", "troll", "bnoe"} {
+		b.Run(text, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Search(text, 10)
+			}
+		})
+	}
+}
+
+// BenchmarkFacets counts the items' three facets under a filter.
+func BenchmarkFacets(b *testing.B) {
+	s, err := Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := []FacetField{{"type", "type"}, {"rarity", "rarity"}, {"tradable", "tradable"}}
+	for name, q := range map[string]Query{
+		"unfiltered": {},
+		"rarity":     {Equal: map[string]string{"rarity": "epic"}},
+		"name":       {NameContains: "e", Equal: map[string]string{"tradable": "true"}},
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Index(Items).Facets(q, fields)
+			}
+		})
+	}
+}
