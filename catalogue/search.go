@@ -68,7 +68,13 @@ type searchColumns struct {
 
 func newSearchColumns[T any](t *Table[T], name func(*T) string, lower []string) *searchColumns {
 	n := t.Len()
-	sc := &searchColumns{display: make([]string, n), runeAt: make([]int32, n+1), startAt: make([]int32, n+1)}
+	total := 0
+	for i := range n {
+		total += utf8.RuneCountInString(lower[i])
+	}
+	// Sized at once: the columns live as long as the part.
+	sc := &searchColumns{display: make([]string, n), runes: make([]rune, 0, total),
+		runeAt: make([]int32, n+1), startAt: make([]int32, n+1)}
 	for i := range n {
 		sc.display[i] = name(t.At(i))
 		base := len(sc.runes)
@@ -156,8 +162,8 @@ func withinOneEdit(a, b []rune) bool {
 }
 
 // MaxSearchText is the longest text, in bytes, a search takes: longer
-// than any name, so a longer text could only be refused later, after a
-// walk of every name.
+// than any name in the catalogue, so a longer text matches nothing, and a
+// request's work over every name stays bounded by it.
 const MaxSearchText = 100
 
 // Search finds the records of every collection whose name matches text,
