@@ -360,6 +360,17 @@ func nestedDrops(aliases int) string {
 	return b.String()
 }
 
+// searches is n aliased searches of the most results each.
+func searches(n int) string {
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i := range n {
+		fmt.Fprintf(&b, `s%d: search(text: "e", first: 1000) { name match record { __typename } } `, i)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
 // TestAttacksAgainstBinary sends the real binary the requests that could
 // take a pod down with one small query, and checks each is refused or
 // stopped at once, and that the process still serves afterwards.
@@ -420,6 +431,11 @@ func TestAttacksAgainstBinary(t *testing.T) {
 			{"a 121-byte nest, 17 MB of answer", nestedDrops(1), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 			{"4 aliases, 69 MB", nestedDrops(4), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 			{"18 aliases, 312 MB", nestedDrops(18), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
+			// search: a list of a union, priced at its page and its
+			// dearest type's selection.
+			{"a nest under search's union", `{ search(text: "e", first: 1000) { record { ... on Item { droppedByMonsters { drops { item { droppedByMonsters { name } } } } } } } }`,
+				"COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
+			{"25 searches of 1000", searches(25), "COMPLEXITY_LIMIT_EXCEEDED", 2 * time.Second},
 		})
 	})
 	t.Run("no cost limit", func(t *testing.T) {

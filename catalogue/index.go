@@ -15,8 +15,11 @@ import (
 type Query struct {
 	// NameContains keeps records whose name contains it, ignoring case.
 	NameContains string
-	// Equal keeps records whose field equals the value exactly; booleans
-	// are "true" and "false".
+	// Equal keeps records whose field equals the value; booleans are
+	// "true" and "false". A value some record holds exactly matches
+	// exactly; any other matches ignoring case (strings.ToLower), so
+	// "epic" finds the "Epic" records and "Epic" finds just what it
+	// always did, even beside an "EPIC".
 	Equal map[string]string
 	// AtLeast and AtMost keep records whose numeric field lies in range; a
 	// record without the field is left out.
@@ -35,6 +38,7 @@ type Query struct {
 type Index struct {
 	n      int
 	names  []string // lower-cased name by position; nil when there is none
+	search *searchColumns
 	grams  []uint64 // by position: the bigrams of the lower-cased name, hashed
 	equal  map[string]*equalColumn
 	nums   map[string][]float64 // field → value by position; NaN when missing
@@ -46,7 +50,17 @@ type Index struct {
 type equalColumn struct {
 	codes     []int32          // by position; -1 when missing
 	code      map[string]int32 // value → code
+	values    []string         // code → value
+	lower     []string         // code → value lower-cased
 	positions [][]int32        // code → positions, ascending
+	// The same, for the values lower-cased: what a value no record holds
+	// exactly is matched by.
+	folded          []int32
+	fold            map[string]int32
+	foldedPositions [][]int32
+	// byCount is the codes most records hold first (then by value),
+	// the unfiltered facet's order.
+	byCount []int32
 }
 
 // ordering is a field's two orders. Ties keep upstream order in both, and
@@ -89,24 +103,42 @@ func buildIndex[T any](t *Table[T], spec indexSpec[T]) *Index {
 			ix.names[i] = strings.ToLower(spec.name(t.At(i)))
 			ix.grams[i] = bigrams(ix.names[i])
 		}
+		ix.search = newSearchColumns(t, spec.name, ix.names)
 	}
 	for _, c := range spec.equal {
-		col := &equalColumn{codes: make([]int32, n), code: map[string]int32{}}
+		col := &equalColumn{codes: make([]int32, n), code: map[string]int32{},
+			folded: make([]int32, n), fold: map[string]int32{}}
 		for i := range n {
 			v, ok := c.get(t.At(i))
 			if !ok {
-				col.codes[i] = -1
+				col.codes[i], col.folded[i] = -1, -1
 				continue
 			}
 			code, seen := col.code[v]
 			if !seen {
 				code = int32(len(col.positions))
 				col.code[v] = code
+				col.values = append(col.values, v)
+				col.lower = append(col.lower, strings.ToLower(v))
 				col.positions = append(col.positions, nil)
 			}
 			col.codes[i] = code
 			col.positions[code] = append(col.positions[code], int32(i))
+			lower := col.lower[code]
+			fcode, seen := col.fold[lower]
+			if !seen {
+				fcode = int32(len(col.foldedPositions))
+				col.fold[lower] = fcode
+				col.foldedPositions = append(col.foldedPositions, nil)
+			}
+			col.folded[i] = fcode
+			col.foldedPositions[fcode] = append(col.foldedPositions[fcode], int32(i))
 		}
+		counts := make([]int, len(col.positions))
+		for code, ps := range col.positions {
+			counts[code] = len(ps)
+		}
+		col.byCount = col.facetOrder(counts)
 		ix.equal[c.field] = col
 	}
 	for _, c := range spec.numeric {
@@ -380,15 +412,20 @@ func (ix *Index) Select(q Query) (Selection, error) {
 		if !ok {
 			return Selection{}, fmt.Errorf("no equality index on %q", field)
 		}
+		codes, positions := col.codes, col.positions
 		code, ok := col.code[v]
 		if !ok {
-			none = true // no record holds v
+			codes, positions = col.folded, col.foldedPositions
+			code, ok = col.fold[strings.ToLower(v)]
+		}
+		if !ok {
+			none = true // no record holds v, in any case
 			continue
 		}
-		if p := col.positions[code]; !haveEqual || len(p) < len(narrowest) {
+		if p := positions[code]; !haveEqual || len(p) < len(narrowest) {
 			narrowest, haveEqual = p, true
 		}
-		f.equal = append(f.equal, equalTest{codes: col.codes, code: code})
+		f.equal = append(f.equal, equalTest{codes: codes, code: code})
 	}
 	for _, r := range [...]struct {
 		m    map[string]float64

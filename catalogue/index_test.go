@@ -169,7 +169,7 @@ func TestSelectItems(t *testing.T) {
 		{"name contains nothing matching", catalogue.Query{NameContains: "pear"}, []string{}},
 
 		{"type", catalogue.Query{Equal: food}, []string{"apple", "Apple Pie", "Golden apple", "Apple"}},
-		{"type is matched exactly", catalogue.Query{Equal: map[string]string{"type": "food"}}, []string{}},
+		{"type ignores case when no record holds it exactly", catalogue.Query{Equal: map[string]string{"type": "fOOD"}}, []string{"apple", "Apple Pie", "Golden apple", "Apple"}},
 		{"rarity", catalogue.Query{Equal: map[string]string{"rarity": "Rare"}}, []string{"Iron Sword", "Golden apple"}},
 		{"tradable", catalogue.Query{Equal: map[string]string{"tradable": "true"}}, []string{"Oak Log", "apple", "Apple Pie", "Apple", "oak plank"}},
 		{"not tradable", catalogue.Query{Equal: map[string]string{"tradable": "false"}}, []string{"Iron Sword", "Golden apple"}},

@@ -72,6 +72,8 @@ func newTable[T any](records []T, id func(*T) int64) *Table[T] {
 
 func (t *Table[T]) all() any { return t.records }
 
+func (t *Table[T]) record(i int) any { return &t.records[i] }
+
 // Len returns the number of records.
 func (t *Table[T]) Len() int {
 	if t == nil {

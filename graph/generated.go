@@ -84,6 +84,7 @@ type ComplexityRoot struct {
 
 	BaseCampConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -150,6 +151,7 @@ type ComplexityRoot struct {
 
 	CookingRecipeConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -181,6 +183,7 @@ type ComplexityRoot struct {
 
 	DiscoveryLocationConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -212,6 +215,7 @@ type ComplexityRoot struct {
 
 	EventChestConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -248,6 +252,16 @@ type ComplexityRoot struct {
 		Percentage      func(childComplexity int) int
 	}
 
+	Facet struct {
+		Field  func(childComplexity int) int
+		Values func(childComplexity int) int
+	}
+
+	FacetValue struct {
+		Count func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
 	FarmingSeed struct {
 		ChanceForScythe       func(childComplexity int) int
 		ChanceForScytheText   func(childComplexity int) int
@@ -265,6 +279,7 @@ type ComplexityRoot struct {
 
 	FarmingSeedConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -288,6 +303,7 @@ type ComplexityRoot struct {
 
 	FletchingRecipeConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -313,6 +329,7 @@ type ComplexityRoot struct {
 
 	ForestryTreeConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -403,6 +420,7 @@ type ComplexityRoot struct {
 
 	ItemConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -518,6 +536,7 @@ type ComplexityRoot struct {
 
 	MiningRockConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -553,6 +572,7 @@ type ComplexityRoot struct {
 
 	MonsterConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -606,6 +626,7 @@ type ComplexityRoot struct {
 		Monsters           func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.MonsterFilter, orderBy *model.MonsterOrder) int
 		Quest              func(childComplexity int, id int) int
 		Quests             func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.QuestFilter, orderBy *model.QuestOrder) int
+		Search             func(childComplexity int, text string, first *int) int
 		SecretRare         func(childComplexity int, id int) int
 		SecretRares        func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.SecretRareFilter, orderBy *model.SecretRareOrder) int
 		WorldBoss          func(childComplexity int, id int) int
@@ -626,6 +647,7 @@ type ComplexityRoot struct {
 
 	QuestConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -653,6 +675,12 @@ type ComplexityRoot struct {
 		SafeName   func(childComplexity int) int
 	}
 
+	SearchResult struct {
+		Match  func(childComplexity int) int
+		Name   func(childComplexity int) int
+		Record func(childComplexity int) int
+	}
+
 	SecretChances struct {
 		Chance                                     func(childComplexity int) int
 		ChanceText                                 func(childComplexity int) int
@@ -678,6 +706,7 @@ type ComplexityRoot struct {
 
 	SecretRareConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -785,6 +814,7 @@ type ComplexityRoot struct {
 
 	WorldBossConnection struct {
 		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
@@ -915,6 +945,7 @@ type QueryResolver interface {
 	FletchingRecipe(ctx context.Context, id int) (*catalogue.FletchingRecipe, error)
 	EventChests(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.EventChestFilter, orderBy *model.EventChestOrder) (*model.Connection[catalogue.EventChest], error)
 	EventChest(ctx context.Context, id int) (*catalogue.EventChest, error)
+	Search(ctx context.Context, text string, first *int) ([]*model.SearchResult, error)
 }
 type QuestResolver interface {
 	Prerequisite(ctx context.Context, obj *catalogue.Quest) (*catalogue.Quest, error)
@@ -1034,6 +1065,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BaseCampConnection.Edges(childComplexity), true
+	case "BaseCampConnection.facets":
+		if e.ComplexityRoot.BaseCampConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BaseCampConnection.Facets(childComplexity), true
 	case "BaseCampConnection.nodes":
 		if e.ComplexityRoot.BaseCampConnection.Nodes == nil {
 			break
@@ -1294,6 +1331,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CookingRecipeConnection.Edges(childComplexity), true
+	case "CookingRecipeConnection.facets":
+		if e.ComplexityRoot.CookingRecipeConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CookingRecipeConnection.Facets(childComplexity), true
 	case "CookingRecipeConnection.nodes":
 		if e.ComplexityRoot.CookingRecipeConnection.Nodes == nil {
 			break
@@ -1412,6 +1455,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DiscoveryLocationConnection.Edges(childComplexity), true
+	case "DiscoveryLocationConnection.facets":
+		if e.ComplexityRoot.DiscoveryLocationConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscoveryLocationConnection.Facets(childComplexity), true
 	case "DiscoveryLocationConnection.nodes":
 		if e.ComplexityRoot.DiscoveryLocationConnection.Nodes == nil {
 			break
@@ -1530,6 +1579,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EventChestConnection.Edges(childComplexity), true
+	case "EventChestConnection.facets":
+		if e.ComplexityRoot.EventChestConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventChestConnection.Facets(childComplexity), true
 	case "EventChestConnection.nodes":
 		if e.ComplexityRoot.EventChestConnection.Nodes == nil {
 			break
@@ -1667,6 +1722,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExplorationDrop.Percentage(childComplexity), true
 
+	case "Facet.field":
+		if e.ComplexityRoot.Facet.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Facet.Field(childComplexity), true
+	case "Facet.values":
+		if e.ComplexityRoot.Facet.Values == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Facet.Values(childComplexity), true
+
+	case "FacetValue.count":
+		if e.ComplexityRoot.FacetValue.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FacetValue.Count(childComplexity), true
+	case "FacetValue.value":
+		if e.ComplexityRoot.FacetValue.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FacetValue.Value(childComplexity), true
+
 	case "FarmingSeed.chanceForScythe":
 		if e.ComplexityRoot.FarmingSeed.ChanceForScythe == nil {
 			break
@@ -1746,6 +1827,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FarmingSeedConnection.Edges(childComplexity), true
+	case "FarmingSeedConnection.facets":
+		if e.ComplexityRoot.FarmingSeedConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FarmingSeedConnection.Facets(childComplexity), true
 	case "FarmingSeedConnection.nodes":
 		if e.ComplexityRoot.FarmingSeedConnection.Nodes == nil {
 			break
@@ -1833,6 +1920,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FletchingRecipeConnection.Edges(childComplexity), true
+	case "FletchingRecipeConnection.facets":
+		if e.ComplexityRoot.FletchingRecipeConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FletchingRecipeConnection.Facets(childComplexity), true
 	case "FletchingRecipeConnection.nodes":
 		if e.ComplexityRoot.FletchingRecipeConnection.Nodes == nil {
 			break
@@ -1932,6 +2025,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ForestryTreeConnection.Edges(childComplexity), true
+	case "ForestryTreeConnection.facets":
+		if e.ComplexityRoot.ForestryTreeConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ForestryTreeConnection.Facets(childComplexity), true
 	case "ForestryTreeConnection.nodes":
 		if e.ComplexityRoot.ForestryTreeConnection.Nodes == nil {
 			break
@@ -2370,6 +2469,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ItemConnection.Edges(childComplexity), true
+	case "ItemConnection.facets":
+		if e.ComplexityRoot.ItemConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemConnection.Facets(childComplexity), true
 	case "ItemConnection.nodes":
 		if e.ComplexityRoot.ItemConnection.Nodes == nil {
 			break
@@ -2856,6 +2961,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MiningRockConnection.Edges(childComplexity), true
+	case "MiningRockConnection.facets":
+		if e.ComplexityRoot.MiningRockConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MiningRockConnection.Facets(childComplexity), true
 	case "MiningRockConnection.nodes":
 		if e.ComplexityRoot.MiningRockConnection.Nodes == nil {
 			break
@@ -3015,6 +3126,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MonsterConnection.Edges(childComplexity), true
+	case "MonsterConnection.facets":
+		if e.ComplexityRoot.MonsterConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonsterConnection.Facets(childComplexity), true
 	case "MonsterConnection.nodes":
 		if e.ComplexityRoot.MonsterConnection.Nodes == nil {
 			break
@@ -3376,6 +3493,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Quests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["filter"].(*model.QuestFilter), args["orderBy"].(*model.QuestOrder)), true
+	case "Query.search":
+		if e.ComplexityRoot.Query.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Query_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["first"].(*int)), true
 	case "Query.secretRare":
 		if e.ComplexityRoot.Query.SecretRare == nil {
 			break
@@ -3482,6 +3610,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.QuestConnection.Edges(childComplexity), true
+	case "QuestConnection.facets":
+		if e.ComplexityRoot.QuestConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.QuestConnection.Facets(childComplexity), true
 	case "QuestConnection.nodes":
 		if e.ComplexityRoot.QuestConnection.Nodes == nil {
 			break
@@ -3581,6 +3715,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SafeDrop.SafeName(childComplexity), true
+
+	case "SearchResult.match":
+		if e.ComplexityRoot.SearchResult.Match == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Match(childComplexity), true
+	case "SearchResult.name":
+		if e.ComplexityRoot.SearchResult.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Name(childComplexity), true
+	case "SearchResult.record":
+		if e.ComplexityRoot.SearchResult.Record == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Record(childComplexity), true
 
 	case "SecretChances.chance":
 		if e.ComplexityRoot.SecretChances.Chance == nil {
@@ -3692,6 +3845,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SecretRareConnection.Edges(childComplexity), true
+	case "SecretRareConnection.facets":
+		if e.ComplexityRoot.SecretRareConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SecretRareConnection.Facets(childComplexity), true
 	case "SecretRareConnection.nodes":
 		if e.ComplexityRoot.SecretRareConnection.Nodes == nil {
 			break
@@ -4079,6 +4238,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WorldBossConnection.Edges(childComplexity), true
+	case "WorldBossConnection.facets":
+		if e.ComplexityRoot.WorldBossConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorldBossConnection.Facets(childComplexity), true
 	case "WorldBossConnection.nodes":
 		if e.ComplexityRoot.WorldBossConnection.Nodes == nil {
 			break
@@ -4331,6 +4496,8 @@ func (ec *executionContext) childFields_BaseCampConnection(ctx context.Context, 
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_BaseCampConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_BaseCampConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_BaseCampConnection_nodes(ctx, field)
 	case "edges":
@@ -4463,6 +4630,8 @@ func (ec *executionContext) childFields_CookingRecipeConnection(ctx context.Cont
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_CookingRecipeConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_CookingRecipeConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_CookingRecipeConnection_nodes(ctx, field)
 	case "edges":
@@ -4525,6 +4694,8 @@ func (ec *executionContext) childFields_DiscoveryLocationConnection(ctx context.
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_DiscoveryLocationConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_DiscoveryLocationConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_DiscoveryLocationConnection_nodes(ctx, field)
 	case "edges":
@@ -4587,6 +4758,8 @@ func (ec *executionContext) childFields_EventChestConnection(ctx context.Context
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_EventChestConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_EventChestConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_EventChestConnection_nodes(ctx, field)
 	case "edges":
@@ -4659,6 +4832,26 @@ func (ec *executionContext) childFields_ExplorationDrop(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type ExplorationDrop", field.Name)
 }
 
+func (ec *executionContext) childFields_Facet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_Facet_field(ctx, field)
+	case "values":
+		return ec.fieldContext_Facet_values(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Facet", field.Name)
+}
+
+func (ec *executionContext) childFields_FacetValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_FacetValue_value(ctx, field)
+	case "count":
+		return ec.fieldContext_FacetValue_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FacetValue", field.Name)
+}
+
 func (ec *executionContext) childFields_FarmingSeed(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4693,6 +4886,8 @@ func (ec *executionContext) childFields_FarmingSeedConnection(ctx context.Contex
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_FarmingSeedConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_FarmingSeedConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_FarmingSeedConnection_nodes(ctx, field)
 	case "edges":
@@ -4739,6 +4934,8 @@ func (ec *executionContext) childFields_FletchingRecipeConnection(ctx context.Co
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_FletchingRecipeConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_FletchingRecipeConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_FletchingRecipeConnection_nodes(ctx, field)
 	case "edges":
@@ -4789,6 +4986,8 @@ func (ec *executionContext) childFields_ForestryTreeConnection(ctx context.Conte
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_ForestryTreeConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_ForestryTreeConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_ForestryTreeConnection_nodes(ctx, field)
 	case "edges":
@@ -4969,6 +5168,8 @@ func (ec *executionContext) childFields_ItemConnection(ctx context.Context, fiel
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_ItemConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_ItemConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_ItemConnection_nodes(ctx, field)
 	case "edges":
@@ -5199,6 +5400,8 @@ func (ec *executionContext) childFields_MiningRockConnection(ctx context.Context
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_MiningRockConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_MiningRockConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_MiningRockConnection_nodes(ctx, field)
 	case "edges":
@@ -5269,6 +5472,8 @@ func (ec *executionContext) childFields_MonsterConnection(ctx context.Context, f
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_MonsterConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_MonsterConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_MonsterConnection_nodes(ctx, field)
 	case "edges":
@@ -5357,6 +5562,8 @@ func (ec *executionContext) childFields_QuestConnection(ctx context.Context, fie
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_QuestConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_QuestConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_QuestConnection_nodes(ctx, field)
 	case "edges":
@@ -5411,6 +5618,18 @@ func (ec *executionContext) childFields_SafeDrop(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type SafeDrop", field.Name)
 }
 
+func (ec *executionContext) childFields_SearchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "match":
+		return ec.fieldContext_SearchResult_match(ctx, field)
+	case "name":
+		return ec.fieldContext_SearchResult_name(ctx, field)
+	case "record":
+		return ec.fieldContext_SearchResult_record(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchResult", field.Name)
+}
+
 func (ec *executionContext) childFields_SecretChances(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "chance":
@@ -5461,6 +5680,8 @@ func (ec *executionContext) childFields_SecretRareConnection(ctx context.Context
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_SecretRareConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_SecretRareConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_SecretRareConnection_nodes(ctx, field)
 	case "edges":
@@ -5667,6 +5888,8 @@ func (ec *executionContext) childFields_WorldBossConnection(ctx context.Context,
 	switch field.Name {
 	case "totalCount":
 		return ec.fieldContext_WorldBossConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_WorldBossConnection_facets(ctx, field)
 	case "nodes":
 		return ec.fieldContext_WorldBossConnection_nodes(ctx, field)
 	case "edges":
@@ -6593,6 +6816,28 @@ func (ec *executionContext) field_Query_quests_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "text",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["text"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_secretRare_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7090,6 +7335,38 @@ func (ec *executionContext) _BaseCampConnection_totalCount(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_BaseCampConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BaseCampConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _BaseCampConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.BaseCamp]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BaseCampConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BaseCampConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BaseCampConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _BaseCampConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.BaseCamp]) (ret graphql.Marshaler) {
@@ -8157,6 +8434,38 @@ func (ec *executionContext) fieldContext_CookingRecipeConnection_totalCount(_ co
 	return graphql.NewScalarFieldContext("CookingRecipeConnection", field, true, false, "Int")
 }
 
+func (ec *executionContext) _CookingRecipeConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.CookingRecipe]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CookingRecipeConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CookingRecipeConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CookingRecipeConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CookingRecipeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.CookingRecipe]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8646,6 +8955,38 @@ func (ec *executionContext) _DiscoveryLocationConnection_totalCount(ctx context.
 }
 func (ec *executionContext) fieldContext_DiscoveryLocationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DiscoveryLocationConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _DiscoveryLocationConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.DiscoveryLocation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscoveryLocationConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscoveryLocationConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscoveryLocationConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DiscoveryLocationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.DiscoveryLocation]) (ret graphql.Marshaler) {
@@ -9146,6 +9487,38 @@ func (ec *executionContext) _EventChestConnection_totalCount(ctx context.Context
 }
 func (ec *executionContext) fieldContext_EventChestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("EventChestConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _EventChestConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.EventChest]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventChestConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventChestConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventChestConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _EventChestConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.EventChest]) (ret graphql.Marshaler) {
@@ -9708,6 +10081,107 @@ func (ec *executionContext) fieldContext_ExplorationDrop_chance(_ context.Contex
 	return graphql.NewScalarFieldContext("ExplorationDrop", field, false, false, "String")
 }
 
+func (ec *executionContext) _Facet_field(ctx context.Context, field graphql.CollectedField, obj *catalogue.Facet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Facet_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Facet_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Facet", field, false, false, "String")
+}
+
+func (ec *executionContext) _Facet_values(ctx context.Context, field graphql.CollectedField, obj *catalogue.Facet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Facet_values(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Values, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.FacetValue) graphql.Marshaler {
+			return ec.marshalNFacetValue2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetValueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Facet_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Facet",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FacetValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FacetValue_value(ctx context.Context, field graphql.CollectedField, obj *catalogue.FacetValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FacetValue_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FacetValue_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FacetValue", field, false, false, "String")
+}
+
+func (ec *executionContext) _FacetValue_count(ctx context.Context, field graphql.CollectedField, obj *catalogue.FacetValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FacetValue_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FacetValue_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FacetValue", field, false, false, "Int")
+}
+
 func (ec *executionContext) _FarmingSeed_id(ctx context.Context, field graphql.CollectedField, obj *catalogue.FarmingSeed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10023,6 +10497,38 @@ func (ec *executionContext) _FarmingSeedConnection_totalCount(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_FarmingSeedConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FarmingSeedConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _FarmingSeedConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.FarmingSeed]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FarmingSeedConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FarmingSeedConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FarmingSeedConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _FarmingSeedConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.FarmingSeed]) (ret graphql.Marshaler) {
@@ -10399,6 +10905,38 @@ func (ec *executionContext) _FletchingRecipeConnection_totalCount(ctx context.Co
 }
 func (ec *executionContext) fieldContext_FletchingRecipeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FletchingRecipeConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _FletchingRecipeConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.FletchingRecipe]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FletchingRecipeConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FletchingRecipeConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FletchingRecipeConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _FletchingRecipeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.FletchingRecipe]) (ret graphql.Marshaler) {
@@ -10812,6 +11350,38 @@ func (ec *executionContext) _ForestryTreeConnection_totalCount(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_ForestryTreeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ForestryTreeConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _ForestryTreeConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.ForestryTree]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ForestryTreeConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ForestryTreeConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ForestryTreeConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ForestryTreeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.ForestryTree]) (ret graphql.Marshaler) {
@@ -12794,6 +13364,38 @@ func (ec *executionContext) fieldContext_ItemConnection_totalCount(_ context.Con
 	return graphql.NewScalarFieldContext("ItemConnection", field, true, false, "Int")
 }
 
+func (ec *executionContext) _ItemConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Item]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ItemConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Item]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14692,6 +15294,38 @@ func (ec *executionContext) fieldContext_MiningRockConnection_totalCount(_ conte
 	return graphql.NewScalarFieldContext("MiningRockConnection", field, true, false, "Int")
 }
 
+func (ec *executionContext) _MiningRockConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.MiningRock]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MiningRockConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MiningRockConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MiningRockConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MiningRockConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.MiningRock]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15342,6 +15976,38 @@ func (ec *executionContext) _MonsterConnection_totalCount(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_MonsterConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MonsterConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _MonsterConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Monster]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonsterConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonsterConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MonsterConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MonsterConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Monster]) (ret graphql.Marshaler) {
@@ -16970,6 +17636,50 @@ func (ec *executionContext) fieldContext_Query_eventChest(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_search(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Search(ctx, fc.Args["text"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchResult) graphql.Marshaler {
+			return ec.marshalNSearchResult2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17319,6 +18029,38 @@ func (ec *executionContext) _QuestConnection_totalCount(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_QuestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("QuestConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _QuestConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Quest]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_QuestConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_QuestConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "QuestConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _QuestConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.Quest]) (ret graphql.Marshaler) {
@@ -17732,6 +18474,75 @@ func (ec *executionContext) _SafeDrop_chance(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_SafeDrop_chance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SafeDrop", field, false, false, "String")
+}
+
+func (ec *executionContext) _SearchResult_match(ctx context.Context, field graphql.CollectedField, obj *model.SearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_match(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Match, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SearchMatch) graphql.Marshaler {
+			return ec.marshalNSearchMatch2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchMatch(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_match(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchResult", field, false, false, "SearchMatch")
+}
+
+func (ec *executionContext) _SearchResult_name(ctx context.Context, field graphql.CollectedField, obj *model.SearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SearchResult_record(ctx context.Context, field graphql.CollectedField, obj *model.SearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_record(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Record, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SearchRecord) graphql.Marshaler {
+			return ec.marshalNSearchRecord2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchRecord(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_record(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchResult", field, false, false, "SearchRecord")
 }
 
 func (ec *executionContext) _SecretChances_chance(ctx context.Context, field graphql.CollectedField, obj *catalogue.SecretChances) (ret graphql.Marshaler) {
@@ -18164,6 +18975,38 @@ func (ec *executionContext) _SecretRareConnection_totalCount(ctx context.Context
 }
 func (ec *executionContext) fieldContext_SecretRareConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SecretRareConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _SecretRareConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.SecretRare]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SecretRareConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SecretRareConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SecretRareConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SecretRareConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.SecretRare]) (ret graphql.Marshaler) {
@@ -19788,6 +20631,38 @@ func (ec *executionContext) _WorldBossConnection_totalCount(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_WorldBossConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WorldBossConnection", field, true, false, "Int")
+}
+
+func (ec *executionContext) _WorldBossConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.WorldBoss]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorldBossConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+			return ec.marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorldBossConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WorldBossConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Facet(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _WorldBossConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[catalogue.WorldBoss]) (ret graphql.Marshaler) {
@@ -22500,6 +23375,110 @@ func UnmarshalWorldBossOrder(ctx context.Context, raw any) (model.WorldBossOrder
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _SearchRecord(ctx context.Context, sel ast.SelectionSet, obj model.SearchRecord) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case catalogue.WorldBoss:
+		return ec._WorldBoss(ctx, sel, &obj)
+	case *catalogue.WorldBoss:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WorldBoss(ctx, sel, obj)
+	case catalogue.SecretRare:
+		return ec._SecretRare(ctx, sel, &obj)
+	case *catalogue.SecretRare:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SecretRare(ctx, sel, obj)
+	case catalogue.Quest:
+		return ec._Quest(ctx, sel, &obj)
+	case *catalogue.Quest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Quest(ctx, sel, obj)
+	case catalogue.Monster:
+		return ec._Monster(ctx, sel, &obj)
+	case *catalogue.Monster:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Monster(ctx, sel, obj)
+	case catalogue.MiningRock:
+		return ec._MiningRock(ctx, sel, &obj)
+	case *catalogue.MiningRock:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MiningRock(ctx, sel, obj)
+	case catalogue.Item:
+		return ec._Item(ctx, sel, &obj)
+	case *catalogue.Item:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Item(ctx, sel, obj)
+	case catalogue.ForestryTree:
+		return ec._ForestryTree(ctx, sel, &obj)
+	case *catalogue.ForestryTree:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ForestryTree(ctx, sel, obj)
+	case catalogue.FletchingRecipe:
+		return ec._FletchingRecipe(ctx, sel, &obj)
+	case *catalogue.FletchingRecipe:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._FletchingRecipe(ctx, sel, obj)
+	case catalogue.FarmingSeed:
+		return ec._FarmingSeed(ctx, sel, &obj)
+	case *catalogue.FarmingSeed:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._FarmingSeed(ctx, sel, obj)
+	case catalogue.EventChest:
+		return ec._EventChest(ctx, sel, &obj)
+	case *catalogue.EventChest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._EventChest(ctx, sel, obj)
+	case catalogue.DiscoveryLocation:
+		return ec._DiscoveryLocation(ctx, sel, &obj)
+	case *catalogue.DiscoveryLocation:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DiscoveryLocation(ctx, sel, obj)
+	case catalogue.CookingRecipe:
+		return ec._CookingRecipe(ctx, sel, &obj)
+	case *catalogue.CookingRecipe:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CookingRecipe(ctx, sel, obj)
+	case catalogue.BaseCamp:
+		return ec._BaseCamp(ctx, sel, &obj)
+	case *catalogue.BaseCamp:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BaseCamp(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of SearchRecord must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -22553,7 +23532,7 @@ func (ec *executionContext) _AlchemyMaterial(ctx context.Context, sel ast.Select
 	return out
 }
 
-var baseCampImplementors = []string{"BaseCamp"}
+var baseCampImplementors = []string{"BaseCamp", "SearchRecord"}
 
 func (ec *executionContext) _BaseCamp(ctx context.Context, sel ast.SelectionSet, obj *catalogue.BaseCamp) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, baseCampImplementors)
@@ -22624,6 +23603,11 @@ func (ec *executionContext) _BaseCampConnection(ctx context.Context, sel ast.Sel
 			out.Values[i] = graphql.MarshalString("BaseCampConnection")
 		case "totalCount":
 			out.Values[i] = ec._BaseCampConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._BaseCampConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -22961,7 +23945,7 @@ func (ec *executionContext) _CookingMaterial(ctx context.Context, sel ast.Select
 	return out
 }
 
-var cookingRecipeImplementors = []string{"CookingRecipe"}
+var cookingRecipeImplementors = []string{"CookingRecipe", "SearchRecord"}
 
 func (ec *executionContext) _CookingRecipe(ctx context.Context, sel ast.SelectionSet, obj *catalogue.CookingRecipe) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, cookingRecipeImplementors)
@@ -23064,6 +24048,11 @@ func (ec *executionContext) _CookingRecipeConnection(ctx context.Context, sel as
 			out.Values[i] = graphql.MarshalString("CookingRecipeConnection")
 		case "totalCount":
 			out.Values[i] = ec._CookingRecipeConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._CookingRecipeConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -23206,7 +24195,7 @@ func (ec *executionContext) _DiscoveryDrop(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var discoveryLocationImplementors = []string{"DiscoveryLocation"}
+var discoveryLocationImplementors = []string{"DiscoveryLocation", "SearchRecord"}
 
 func (ec *executionContext) _DiscoveryLocation(ctx context.Context, sel ast.SelectionSet, obj *catalogue.DiscoveryLocation) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, discoveryLocationImplementors)
@@ -23272,6 +24261,11 @@ func (ec *executionContext) _DiscoveryLocationConnection(ctx context.Context, se
 			out.Values[i] = graphql.MarshalString("DiscoveryLocationConnection")
 		case "totalCount":
 			out.Values[i] = ec._DiscoveryLocationConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._DiscoveryLocationConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -23414,7 +24408,7 @@ func (ec *executionContext) _DiscoveryLocationEdge(ctx context.Context, sel ast.
 	return out
 }
 
-var eventChestImplementors = []string{"EventChest"}
+var eventChestImplementors = []string{"EventChest", "SearchRecord"}
 
 func (ec *executionContext) _EventChest(ctx context.Context, sel ast.SelectionSet, obj *catalogue.EventChest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventChestImplementors)
@@ -23481,6 +24475,11 @@ func (ec *executionContext) _EventChestConnection(ctx context.Context, sel ast.S
 			out.Values[i] = graphql.MarshalString("EventChestConnection")
 		case "totalCount":
 			out.Values[i] = ec._EventChestConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._EventChestConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -23725,7 +24724,83 @@ func (ec *executionContext) _ExplorationDrop(ctx context.Context, sel ast.Select
 	return out
 }
 
-var farmingSeedImplementors = []string{"FarmingSeed"}
+var facetImplementors = []string{"Facet"}
+
+func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Facet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, facetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Facet")
+		case "field":
+			out.Values[i] = ec._Facet_field(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "values":
+			out.Values[i] = ec._Facet_values(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var facetValueImplementors = []string{"FacetValue"}
+
+func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSet, obj *catalogue.FacetValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, facetValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FacetValue")
+		case "value":
+			out.Values[i] = ec._FacetValue_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._FacetValue_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var farmingSeedImplementors = []string{"FarmingSeed", "SearchRecord"}
 
 func (ec *executionContext) _FarmingSeed(ctx context.Context, sel ast.SelectionSet, obj *catalogue.FarmingSeed) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, farmingSeedImplementors)
@@ -23831,6 +24906,11 @@ func (ec *executionContext) _FarmingSeedConnection(ctx context.Context, sel ast.
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "facets":
+			out.Values[i] = ec._FarmingSeedConnection_facets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "nodes":
 			out.Values[i] = ec._FarmingSeedConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -23901,7 +24981,7 @@ func (ec *executionContext) _FarmingSeedEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
-var fletchingRecipeImplementors = []string{"FletchingRecipe"}
+var fletchingRecipeImplementors = []string{"FletchingRecipe", "SearchRecord"}
 
 func (ec *executionContext) _FletchingRecipe(ctx context.Context, sel ast.SelectionSet, obj *catalogue.FletchingRecipe) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fletchingRecipeImplementors)
@@ -23986,6 +25066,11 @@ func (ec *executionContext) _FletchingRecipeConnection(ctx context.Context, sel 
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "facets":
+			out.Values[i] = ec._FletchingRecipeConnection_facets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "nodes":
 			out.Values[i] = ec._FletchingRecipeConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -24056,7 +25141,7 @@ func (ec *executionContext) _FletchingRecipeEdge(ctx context.Context, sel ast.Se
 	return out
 }
 
-var forestryTreeImplementors = []string{"ForestryTree"}
+var forestryTreeImplementors = []string{"ForestryTree", "SearchRecord"}
 
 func (ec *executionContext) _ForestryTree(ctx context.Context, sel ast.SelectionSet, obj *catalogue.ForestryTree) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, forestryTreeImplementors)
@@ -24151,6 +25236,11 @@ func (ec *executionContext) _ForestryTreeConnection(ctx context.Context, sel ast
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "facets":
+			out.Values[i] = ec._ForestryTreeConnection_facets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "nodes":
 			out.Values[i] = ec._ForestryTreeConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -24221,7 +25311,7 @@ func (ec *executionContext) _ForestryTreeEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var itemImplementors = []string{"Item"}
+var itemImplementors = []string{"Item", "SearchRecord"}
 
 func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Item) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, itemImplementors)
@@ -24688,6 +25778,11 @@ func (ec *executionContext) _ItemConnection(ctx context.Context, sel ast.Selecti
 			out.Values[i] = graphql.MarshalString("ItemConnection")
 		case "totalCount":
 			out.Values[i] = ec._ItemConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._ItemConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -25329,7 +26424,7 @@ func (ec *executionContext) _LocationDrop(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var miningRockImplementors = []string{"MiningRock"}
+var miningRockImplementors = []string{"MiningRock", "SearchRecord"}
 
 func (ec *executionContext) _MiningRock(ctx context.Context, sel ast.SelectionSet, obj *catalogue.MiningRock) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, miningRockImplementors)
@@ -25424,6 +26519,11 @@ func (ec *executionContext) _MiningRockConnection(ctx context.Context, sel ast.S
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "facets":
+			out.Values[i] = ec._MiningRockConnection_facets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "nodes":
 			out.Values[i] = ec._MiningRockConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -25494,7 +26594,7 @@ func (ec *executionContext) _MiningRockEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var monsterImplementors = []string{"Monster"}
+var monsterImplementors = []string{"Monster", "SearchRecord"}
 
 func (ec *executionContext) _Monster(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Monster) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, monsterImplementors)
@@ -25636,6 +26736,11 @@ func (ec *executionContext) _MonsterConnection(ctx context.Context, sel ast.Sele
 			out.Values[i] = graphql.MarshalString("MonsterConnection")
 		case "totalCount":
 			out.Values[i] = ec._MonsterConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._MonsterConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -26011,6 +27116,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_eventChest(ctx, field)
 				})
+		case "search":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_search(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -26042,7 +27153,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
-var questImplementors = []string{"Quest"}
+var questImplementors = []string{"Quest", "SearchRecord"}
 
 func (ec *executionContext) _Quest(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Quest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, questImplementors)
@@ -26130,6 +27241,11 @@ func (ec *executionContext) _QuestConnection(ctx context.Context, sel ast.Select
 			out.Values[i] = graphql.MarshalString("QuestConnection")
 		case "totalCount":
 			out.Values[i] = ec._QuestConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._QuestConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -26315,6 +27431,49 @@ func (ec *executionContext) _SafeDrop(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var searchResultImplementors = []string{"SearchResult"}
+
+func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.SelectionSet, obj *model.SearchResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchResult")
+		case "match":
+			out.Values[i] = ec._SearchResult_match(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SearchResult_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "record":
+			out.Values[i] = ec._SearchResult_record(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var secretChancesImplementors = []string{"SecretChances"}
 
 func (ec *executionContext) _SecretChances(ctx context.Context, sel ast.SelectionSet, obj *catalogue.SecretChances) graphql.Marshaler {
@@ -26403,7 +27562,7 @@ func (ec *executionContext) _SecretChances(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var secretRareImplementors = []string{"SecretRare"}
+var secretRareImplementors = []string{"SecretRare", "SearchRecord"}
 
 func (ec *executionContext) _SecretRare(ctx context.Context, sel ast.SelectionSet, obj *catalogue.SecretRare) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, secretRareImplementors)
@@ -26470,6 +27629,11 @@ func (ec *executionContext) _SecretRareConnection(ctx context.Context, sel ast.S
 			out.Values[i] = graphql.MarshalString("SecretRareConnection")
 		case "totalCount":
 			out.Values[i] = ec._SecretRareConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._SecretRareConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -27102,7 +28266,7 @@ func (ec *executionContext) _UsedInQuest(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var worldBossImplementors = []string{"WorldBoss"}
+var worldBossImplementors = []string{"WorldBoss", "SearchRecord"}
 
 func (ec *executionContext) _WorldBoss(ctx context.Context, sel ast.SelectionSet, obj *catalogue.WorldBoss) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, worldBossImplementors)
@@ -27193,6 +28357,11 @@ func (ec *executionContext) _WorldBossConnection(ctx context.Context, sel ast.Se
 			out.Values[i] = graphql.MarshalString("WorldBossConnection")
 		case "totalCount":
 			out.Values[i] = ec._WorldBossConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._WorldBossConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -28130,6 +29299,46 @@ func (ec *executionContext) marshalNExplorationDrop2githubᚗcomᚋcatalogueᚑg
 	return ec._ExplorationDrop(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNFacet2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacet(ctx context.Context, sel ast.SelectionSet, v catalogue.Facet) graphql.Marshaler {
+	return ec._Facet(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFacet2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []catalogue.Facet) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFacet2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacet(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFacetValue2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetValue(ctx context.Context, sel ast.SelectionSet, v catalogue.FacetValue) graphql.Marshaler {
+	return ec._FacetValue(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFacetValue2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetValueᚄ(ctx context.Context, sel ast.SelectionSet, v []catalogue.FacetValue) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFacetValue2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFacetValue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNFarmingSeed2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFarmingSeedᚄ(ctx context.Context, sel ast.SelectionSet, v []*catalogue.FarmingSeed) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -28688,6 +29897,48 @@ func (ec *executionContext) marshalNQuestReward2ᚕgithubᚗcomᚋcatalogueᚑga
 
 func (ec *executionContext) marshalNSafeDrop2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSafeDrop(ctx context.Context, sel ast.SelectionSet, v catalogue.SafeDrop) graphql.Marshaler {
 	return ec._SafeDrop(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNSearchMatch2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchMatch(ctx context.Context, v any) (model.SearchMatch, error) {
+	var res model.SearchMatch
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSearchMatch2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchMatch(ctx context.Context, sel ast.SelectionSet, v model.SearchMatch) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSearchRecord2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchRecord(ctx context.Context, sel ast.SelectionSet, v model.SearchRecord) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchRecord!")
+		return graphql.Null
+	}
+	return ec._SearchRecord(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchResult2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchResult2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchResult2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchResult!")
+		return graphql.Null
+	}
+	return ec._SearchResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSecretChances2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSecretChances(ctx context.Context, sel ast.SelectionSet, v catalogue.SecretChances) graphql.Marshaler {

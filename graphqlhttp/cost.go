@@ -23,11 +23,15 @@ import (
 //     scalar).
 //
 // A list's longest possible length is:
-//   - directly inside a paged field (one with first or last arguments, a
-//     Relay connection: nodes, edges), the page the field asks for;
-//   - else, the longest such list in the data the request reads, as
+//   - the longest such list in the data the request reads, as
 //     Options.Lengths tells (computed once per snapshot of the data);
-//   - a list field Lengths does not know costs UnknownListLength.
+//   - else, directly inside a paged field (one with first or last
+//     arguments, a Relay connection: nodes, edges), or for a paged list
+//     itself (search), the page the field asks for;
+//   - a list field neither tells costs UnknownListLength.
+//
+// A union's (or an interface's) selection costs what its dearest
+// possible type's does.
 //
 // Fragments and repeated fields are summed, never merged, so the cost is
 // an upper bound; @skip and @include are applied. Introspection is counted
@@ -178,6 +182,11 @@ func (w *costWalk) field(f graphql.CollectedField, typeName string, page int) in
 	childPage := -1
 	if def.Arguments.ForName("first") != nil || def.Arguments.ForName("last") != nil {
 		childPage = w.page(f)
+		if def.Type.Elem != nil {
+			// A paged list (search): its length is the page, and its
+			// elements' lists are their own.
+			return w.value(f, typeName, def.Type, childPage, -1)
+		}
 	}
 	return w.value(f, typeName, def.Type, page, childPage)
 }
@@ -192,18 +201,29 @@ func (w *costWalk) value(f graphql.CollectedField, typeName string, t *ast.Type,
 	if len(f.Selections) == 0 {
 		return 1
 	}
+	if def := w.c.schema.Types[t.NamedType]; def != nil && def.IsAbstractType() {
+		// A union or interface: fragments select on its possible types, and
+		// the value is one of them, so it costs what the dearest costs.
+		dearest := 0
+		for _, pt := range w.c.schema.GetPossibleTypes(def) {
+			dearest = max(dearest, w.selection(f.Selections, pt.Name, childPage))
+		}
+		return add(1, dearest)
+	}
 	return add(1, w.selection(f.Selections, t.NamedType, childPage))
 }
 
-// listLength is the longest list field of typeName can hold.
+// listLength is the longest list field of typeName can hold: a length
+// Lengths knows, even inside a paged field (a connection's facets), else
+// the page, else UnknownListLength.
 func (w *costWalk) listLength(typeName, field string, page int) int {
-	if page >= 0 {
-		return page
-	}
 	if w.lengths != nil {
 		if n, ok := w.lengths.Longest(typeName, field); ok {
 			return n
 		}
+	}
+	if page >= 0 {
+		return page
 	}
 	return UnknownListLength
 }

@@ -37,6 +37,8 @@ type boundTypes struct {
 	EventChestEdge                   *engine.Type
 	EventDrop                        *engine.Type
 	ExplorationDrop                  *engine.Type
+	Facet                            *engine.Type
+	FacetValue                       *engine.Type
 	FarmingSeed                      *engine.Type
 	FarmingSeedConnection            *engine.Type
 	FarmingSeedEdge                  *engine.Type
@@ -74,6 +76,7 @@ type boundTypes struct {
 	QuestEdge                        *engine.Type
 	QuestReward                      *engine.Type
 	SafeDrop                         *engine.Type
+	SearchResult                     *engine.Type
 	SecretChances                    *engine.Type
 	SecretRare                       *engine.Type
 	SecretRareConnection             *engine.Type
@@ -114,6 +117,8 @@ type boundTypes struct {
 	list_EventChestDrop              *engine.Type
 	list_EventDrop                   *engine.Type
 	list_ExplorationDrop             *engine.Type
+	list_Facet                       *engine.Type
+	list_FacetValue                  *engine.Type
 	list_FarmingSeed                 *engine.Type
 	list_FletchingRecipe             *engine.Type
 	list_ForestryTree                *engine.Type
@@ -163,10 +168,13 @@ type boundTypes struct {
 	list_ptr_MonsterEdge             *engine.Type
 	list_ptr_Quest                   *engine.Type
 	list_ptr_QuestEdge               *engine.Type
+	list_ptr_SearchResult            *engine.Type
 	list_ptr_SecretRare              *engine.Type
 	list_ptr_SecretRareEdge          *engine.Type
 	list_ptr_WorldBoss               *engine.Type
 	list_ptr_WorldBossEdge           *engine.Type
+	other_model_SearchMatch          *engine.Type
+	other_model_SearchRecord         *engine.Type
 	ptr_BaseCamp                     *engine.Type
 	ptr_BaseCampConnection           *engine.Type
 	ptr_BaseCampEdge                 *engine.Type
@@ -209,6 +217,7 @@ type boundTypes struct {
 	ptr_Quest                        *engine.Type
 	ptr_QuestConnection              *engine.Type
 	ptr_QuestEdge                    *engine.Type
+	ptr_SearchResult                 *engine.Type
 	ptr_SecretRare                   *engine.Type
 	ptr_SecretRareConnection         *engine.Type
 	ptr_SecretRareEdge               *engine.Type
@@ -257,6 +266,8 @@ func newBindings() *boundTypes {
 	t.EventChestEdge = &engine.Type{Name: "model.Edge[catalogue.EventChest]", Kind: engine.Struct}
 	t.EventDrop = &engine.Type{Name: "catalogue.EventDrop", Kind: engine.Struct}
 	t.ExplorationDrop = &engine.Type{Name: "catalogue.ExplorationDrop", Kind: engine.Struct}
+	t.Facet = &engine.Type{Name: "catalogue.Facet", Kind: engine.Struct}
+	t.FacetValue = &engine.Type{Name: "catalogue.FacetValue", Kind: engine.Struct}
 	t.FarmingSeed = &engine.Type{Name: "catalogue.FarmingSeed", Kind: engine.Struct}
 	t.FarmingSeedConnection = &engine.Type{Name: "model.Connection[catalogue.FarmingSeed]", Kind: engine.Struct}
 	t.FarmingSeedEdge = &engine.Type{Name: "model.Edge[catalogue.FarmingSeed]", Kind: engine.Struct}
@@ -294,6 +305,7 @@ func newBindings() *boundTypes {
 	t.QuestEdge = &engine.Type{Name: "model.Edge[catalogue.Quest]", Kind: engine.Struct}
 	t.QuestReward = &engine.Type{Name: "catalogue.QuestReward", Kind: engine.Struct}
 	t.SafeDrop = &engine.Type{Name: "catalogue.SafeDrop", Kind: engine.Struct}
+	t.SearchResult = &engine.Type{Name: "model.SearchResult", Kind: engine.Struct}
 	t.SecretChances = &engine.Type{Name: "catalogue.SecretChances", Kind: engine.Struct}
 	t.SecretRare = &engine.Type{Name: "catalogue.SecretRare", Kind: engine.Struct}
 	t.SecretRareConnection = &engine.Type{Name: "model.Connection[catalogue.SecretRare]", Kind: engine.Struct}
@@ -334,6 +346,8 @@ func newBindings() *boundTypes {
 	t.list_EventChestDrop = &engine.Type{Name: "[]catalogue.EventChestDrop", Kind: engine.List}
 	t.list_EventDrop = &engine.Type{Name: "[]catalogue.EventDrop", Kind: engine.List}
 	t.list_ExplorationDrop = &engine.Type{Name: "[]catalogue.ExplorationDrop", Kind: engine.List}
+	t.list_Facet = &engine.Type{Name: "[]catalogue.Facet", Kind: engine.List}
+	t.list_FacetValue = &engine.Type{Name: "[]catalogue.FacetValue", Kind: engine.List}
 	t.list_FarmingSeed = &engine.Type{Name: "[]catalogue.FarmingSeed", Kind: engine.List}
 	t.list_FletchingRecipe = &engine.Type{Name: "[]catalogue.FletchingRecipe", Kind: engine.List}
 	t.list_ForestryTree = &engine.Type{Name: "[]catalogue.ForestryTree", Kind: engine.List}
@@ -383,10 +397,13 @@ func newBindings() *boundTypes {
 	t.list_ptr_MonsterEdge = &engine.Type{Name: "[]*model.Edge[catalogue.Monster]", Kind: engine.List}
 	t.list_ptr_Quest = &engine.Type{Name: "[]*catalogue.Quest", Kind: engine.List}
 	t.list_ptr_QuestEdge = &engine.Type{Name: "[]*model.Edge[catalogue.Quest]", Kind: engine.List}
+	t.list_ptr_SearchResult = &engine.Type{Name: "[]*model.SearchResult", Kind: engine.List}
 	t.list_ptr_SecretRare = &engine.Type{Name: "[]*catalogue.SecretRare", Kind: engine.List}
 	t.list_ptr_SecretRareEdge = &engine.Type{Name: "[]*model.Edge[catalogue.SecretRare]", Kind: engine.List}
 	t.list_ptr_WorldBoss = &engine.Type{Name: "[]*catalogue.WorldBoss", Kind: engine.List}
 	t.list_ptr_WorldBossEdge = &engine.Type{Name: "[]*model.Edge[catalogue.WorldBoss]", Kind: engine.List}
+	t.other_model_SearchMatch = &engine.Type{Name: "model.SearchMatch", Kind: engine.Other}
+	t.other_model_SearchRecord = &engine.Type{Name: "model.SearchRecord", Kind: engine.Other}
 	t.ptr_BaseCamp = &engine.Type{Name: "*catalogue.BaseCamp", Kind: engine.Pointer}
 	t.ptr_BaseCampConnection = &engine.Type{Name: "*model.Connection[catalogue.BaseCamp]", Kind: engine.Pointer}
 	t.ptr_BaseCampEdge = &engine.Type{Name: "*model.Edge[catalogue.BaseCamp]", Kind: engine.Pointer}
@@ -429,6 +446,7 @@ func newBindings() *boundTypes {
 	t.ptr_Quest = &engine.Type{Name: "*catalogue.Quest", Kind: engine.Pointer}
 	t.ptr_QuestConnection = &engine.Type{Name: "*model.Connection[catalogue.Quest]", Kind: engine.Pointer}
 	t.ptr_QuestEdge = &engine.Type{Name: "*model.Edge[catalogue.Quest]", Kind: engine.Pointer}
+	t.ptr_SearchResult = &engine.Type{Name: "*model.SearchResult", Kind: engine.Pointer}
 	t.ptr_SecretRare = &engine.Type{Name: "*catalogue.SecretRare", Kind: engine.Pointer}
 	t.ptr_SecretRareConnection = &engine.Type{Name: "*model.Connection[catalogue.SecretRare]", Kind: engine.Pointer}
 	t.ptr_SecretRareEdge = &engine.Type{Name: "*model.Edge[catalogue.SecretRare]", Kind: engine.Pointer}
@@ -471,6 +489,10 @@ func newBindings() *boundTypes {
 	t.BaseCampConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.BaseCamp]).TotalCount()
+			return &r
+		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.BaseCamp]).Facets()
 			return &r
 		}},
 		"nodes": {Type: t.list_ptr_BaseCamp, Get: func(v any) any { return &v.(*model.Connection[catalogue.BaseCamp]).Nodes }},
@@ -542,6 +564,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.CookingRecipe]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.CookingRecipe]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_CookingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.CookingRecipe]).Nodes }},
 		"edges": {Type: t.list_ptr_CookingRecipeEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.CookingRecipe]).Edges()
@@ -579,6 +605,10 @@ func newBindings() *boundTypes {
 	t.DiscoveryLocationConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.DiscoveryLocation]).TotalCount()
+			return &r
+		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.DiscoveryLocation]).Facets()
 			return &r
 		}},
 		"nodes": {Type: t.list_ptr_DiscoveryLocation, Get: func(v any) any { return &v.(*model.Connection[catalogue.DiscoveryLocation]).Nodes }},
@@ -620,6 +650,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.EventChest]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.EventChest]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_EventChest, Get: func(v any) any { return &v.(*model.Connection[catalogue.EventChest]).Nodes }},
 		"edges": {Type: t.list_ptr_EventChestEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.EventChest]).Edges()
@@ -658,6 +692,16 @@ func newBindings() *boundTypes {
 		"percentage":      {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.ExplorationDrop).Percentage }},
 		"chance":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.ExplorationDrop).Chance }},
 	}
+	t.Facet.Object = "Facet"
+	t.Facet.Fields = map[string]engine.Field{
+		"field":  {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Facet).Field }},
+		"values": {Type: t.list_FacetValue, Get: func(v any) any { return &v.(*catalogue.Facet).Values }},
+	}
+	t.FacetValue.Object = "FacetValue"
+	t.FacetValue.Fields = map[string]engine.Field{
+		"value": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.FacetValue).Value }},
+		"count": {Type: t.go_int, Get: func(v any) any { return &v.(*catalogue.FacetValue).Count }},
+	}
 	t.FarmingSeed.Record, t.FarmingSeed.IsRecord = catalogue.FarmingSeedKind, true
 	t.kinds[catalogue.FarmingSeedKind] = t.FarmingSeed
 	t.FarmingSeed.Object = "FarmingSeed"
@@ -679,6 +723,10 @@ func newBindings() *boundTypes {
 	t.FarmingSeedConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.FarmingSeed]).TotalCount()
+			return &r
+		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.FarmingSeed]).Facets()
 			return &r
 		}},
 		"nodes": {Type: t.list_ptr_FarmingSeed, Get: func(v any) any { return &v.(*model.Connection[catalogue.FarmingSeed]).Nodes }},
@@ -712,6 +760,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.FletchingRecipe]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.FletchingRecipe]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_FletchingRecipe, Get: func(v any) any { return &v.(*model.Connection[catalogue.FletchingRecipe]).Nodes }},
 		"edges": {Type: t.list_ptr_FletchingRecipeEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.FletchingRecipe]).Edges()
@@ -743,6 +795,10 @@ func newBindings() *boundTypes {
 	t.ForestryTreeConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.ForestryTree]).TotalCount()
+			return &r
+		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.ForestryTree]).Facets()
 			return &r
 		}},
 		"nodes": {Type: t.list_ptr_ForestryTree, Get: func(v any) any { return &v.(*model.Connection[catalogue.ForestryTree]).Nodes }},
@@ -898,6 +954,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.Item]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.Item]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_Item, Get: func(v any) any { return &v.(*model.Connection[catalogue.Item]).Nodes }},
 		"edges": {Type: t.list_ptr_ItemEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.Item]).Edges()
@@ -1019,6 +1079,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.MiningRock]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.MiningRock]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_MiningRock, Get: func(v any) any { return &v.(*model.Connection[catalogue.MiningRock]).Nodes }},
 		"edges": {Type: t.list_ptr_MiningRockEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.MiningRock]).Edges()
@@ -1065,6 +1129,10 @@ func newBindings() *boundTypes {
 	t.MonsterConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.Monster]).TotalCount()
+			return &r
+		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.Monster]).Facets()
 			return &r
 		}},
 		"nodes": {Type: t.list_ptr_Monster, Get: func(v any) any { return &v.(*model.Connection[catalogue.Monster]).Nodes }},
@@ -1124,6 +1192,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.Quest]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.Quest]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_Quest, Get: func(v any) any { return &v.(*model.Connection[catalogue.Quest]).Nodes }},
 		"edges": {Type: t.list_ptr_QuestEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.Quest]).Edges()
@@ -1153,6 +1225,12 @@ func newBindings() *boundTypes {
 		"percentage": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.SafeDrop).Percentage }},
 		"chance":     {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.SafeDrop).Chance }},
 	}
+	t.SearchResult.Object = "SearchResult"
+	t.SearchResult.Fields = map[string]engine.Field{
+		"match":  {Type: t.other_model_SearchMatch, Get: func(v any) any { return &v.(*model.SearchResult).Match }},
+		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*model.SearchResult).Name }},
+		"record": {Type: t.other_model_SearchRecord, Get: func(v any) any { return &v.(*model.SearchResult).Record }},
+	}
 	t.SecretChances.Object = "SecretChances"
 	t.SecretChances.Fields = map[string]engine.Field{
 		"chance":                                     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.SecretChances).Chance }},
@@ -1180,6 +1258,10 @@ func newBindings() *boundTypes {
 	t.SecretRareConnection.Fields = map[string]engine.Field{
 		"totalCount": {Type: t.go_int, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.SecretRare]).TotalCount()
+			return &r
+		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.SecretRare]).Facets()
 			return &r
 		}},
 		"nodes": {Type: t.list_ptr_SecretRare, Get: func(v any) any { return &v.(*model.Connection[catalogue.SecretRare]).Nodes }},
@@ -1291,6 +1373,10 @@ func newBindings() *boundTypes {
 			r := v.(*model.Connection[catalogue.WorldBoss]).TotalCount()
 			return &r
 		}},
+		"facets": {Type: t.list_Facet, Get: func(v any) any {
+			r := v.(*model.Connection[catalogue.WorldBoss]).Facets()
+			return &r
+		}},
 		"nodes": {Type: t.list_ptr_WorldBoss, Get: func(v any) any { return &v.(*model.Connection[catalogue.WorldBoss]).Nodes }},
 		"edges": {Type: t.list_ptr_WorldBossEdge, Get: func(v any) any {
 			r := v.(*model.Connection[catalogue.WorldBoss]).Edges()
@@ -1373,6 +1459,14 @@ func newBindings() *boundTypes {
 	t.list_ExplorationDrop.IsNil = func(v any) bool { return *v.(*[]catalogue.ExplorationDrop) == nil }
 	t.list_ExplorationDrop.Len = func(v any) int { return len(*v.(*[]catalogue.ExplorationDrop)) }
 	t.list_ExplorationDrop.Index = func(v any, i int) any { return &(*v.(*[]catalogue.ExplorationDrop))[i] }
+	t.list_Facet.Elem = t.Facet
+	t.list_Facet.IsNil = func(v any) bool { return *v.(*[]catalogue.Facet) == nil }
+	t.list_Facet.Len = func(v any) int { return len(*v.(*[]catalogue.Facet)) }
+	t.list_Facet.Index = func(v any, i int) any { return &(*v.(*[]catalogue.Facet))[i] }
+	t.list_FacetValue.Elem = t.FacetValue
+	t.list_FacetValue.IsNil = func(v any) bool { return *v.(*[]catalogue.FacetValue) == nil }
+	t.list_FacetValue.Len = func(v any) int { return len(*v.(*[]catalogue.FacetValue)) }
+	t.list_FacetValue.Index = func(v any, i int) any { return &(*v.(*[]catalogue.FacetValue))[i] }
 	t.list_FarmingSeed.Elem = t.FarmingSeed
 	t.list_FarmingSeed.IsNil = func(v any) bool { return *v.(*[]catalogue.FarmingSeed) == nil }
 	t.list_FarmingSeed.Len = func(v any) int { return len(*v.(*[]catalogue.FarmingSeed)) }
@@ -1569,6 +1663,10 @@ func newBindings() *boundTypes {
 	t.list_ptr_QuestEdge.IsNil = func(v any) bool { return *v.(*[]*model.Edge[catalogue.Quest]) == nil }
 	t.list_ptr_QuestEdge.Len = func(v any) int { return len(*v.(*[]*model.Edge[catalogue.Quest])) }
 	t.list_ptr_QuestEdge.Index = func(v any, i int) any { return (*v.(*[]*model.Edge[catalogue.Quest]))[i] }
+	t.list_ptr_SearchResult.Elem = t.ptr_SearchResult
+	t.list_ptr_SearchResult.IsNil = func(v any) bool { return *v.(*[]*model.SearchResult) == nil }
+	t.list_ptr_SearchResult.Len = func(v any) int { return len(*v.(*[]*model.SearchResult)) }
+	t.list_ptr_SearchResult.Index = func(v any, i int) any { return (*v.(*[]*model.SearchResult))[i] }
 	t.list_ptr_SecretRare.Elem = t.ptr_SecretRare
 	t.list_ptr_SecretRare.IsNil = func(v any) bool { return *v.(*[]*catalogue.SecretRare) == nil }
 	t.list_ptr_SecretRare.Len = func(v any) int { return len(*v.(*[]*catalogue.SecretRare)) }
@@ -1669,6 +1767,8 @@ func newBindings() *boundTypes {
 	t.ptr_QuestConnection.IsNil = func(v any) bool { return v.(*model.Connection[catalogue.Quest]) == nil }
 	t.ptr_QuestEdge.Elem = t.QuestEdge
 	t.ptr_QuestEdge.IsNil = func(v any) bool { return v.(*model.Edge[catalogue.Quest]) == nil }
+	t.ptr_SearchResult.Elem = t.SearchResult
+	t.ptr_SearchResult.IsNil = func(v any) bool { return v.(*model.SearchResult) == nil }
 	t.ptr_SecretRare.Elem = t.SecretRare
 	t.ptr_SecretRare.IsNil = func(v any) bool { return v.(*catalogue.SecretRare) == nil }
 	t.ptr_SecretRareConnection.Elem = t.SecretRareConnection

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -40,9 +41,13 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: graphqlhttp.NoExecutor})
 			g := querygen.New(schema.Schema(), uint64(len(c.name))+7)
 			g.MaxID = c.maxID
-			failed := 0 // operations answered with field errors
+			failed := 0   // operations answered with field errors
+			searches := 0 // operations the engine may leave to gqlgen: search's union
 			for i := range n {
 				query, vars := g.Query()
+				if strings.Contains(query, " search(") {
+					searches++
+				}
 				ps, pb := serveOnce(t, served, query, vars)
 				gs, gb := serveOnce(t, gqlgen, query, vars)
 				if bytes.HasPrefix(gb, []byte(`{"errors"`)) {
@@ -61,8 +66,11 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 			if failed == 0 {
 				t.Errorf("no operation of %d failed: field errors went untested", n)
 			}
-			if answered := engine.Answered(); answered != int64(n) {
-				t.Errorf("the engine answered %d of %d operations; the rest were gqlgen's alone", answered, n)
+			if answered := engine.Answered(); answered < int64(n-searches) || answered > int64(n) {
+				t.Errorf("the engine answered %d of %d operations (%d of them searches); the rest were gqlgen's alone", answered, n, searches)
+			}
+			if searches == 0 {
+				t.Errorf("no operation of %d searched: search went untested", n)
 			}
 		})
 	}

@@ -42,6 +42,16 @@ func itemQuery(f *model.ItemFilter, o *model.ItemOrder) (q catalogue.Query) {
 	return q
 }
 
+// itemFacets are the facets of the items field's connection: its filter's @equals
+// fields, in the filter's order.
+func itemFacets() []catalogue.FacetField {
+	return []catalogue.FacetField{
+		{Name: "type", Field: "type"},
+		{Name: "rarity", Field: "rarity"},
+		{Name: "tradable", Field: "tradable"},
+	}
+}
+
 // monsterQuery is the catalogue Query of the monsters field's arguments.
 func monsterQuery(f *model.MonsterFilter, o *model.MonsterOrder) (q catalogue.Query) {
 	if f != nil {
@@ -81,6 +91,15 @@ func monsterQuery(f *model.MonsterFilter, o *model.MonsterOrder) (q catalogue.Qu
 	return q
 }
 
+// monsterFacets are the facets of the monsters field's connection: its filter's @equals
+// fields, in the filter's order.
+func monsterFacets() []catalogue.FacetField {
+	return []catalogue.FacetField{
+		{Name: "area", Field: "area"},
+		{Name: "isGod", Field: "isGod"},
+	}
+}
+
 // secretRareQuery is the catalogue Query of the secretRares field's arguments.
 func secretRareQuery(f *model.SecretRareFilter, o *model.SecretRareOrder) (q catalogue.Query) {
 	if f != nil {
@@ -100,6 +119,12 @@ func secretRareQuery(f *model.SecretRareFilter, o *model.SecretRareOrder) (q cat
 		q.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc
 	}
 	return q
+}
+
+// secretRareFacets are the facets of the secretRares field's connection: its filter's @equals
+// fields, in the filter's order.
+func secretRareFacets() []catalogue.FacetField {
+	return nil
 }
 
 // worldBossQuery is the catalogue Query of the worldBosses field's arguments.
@@ -128,6 +153,14 @@ func worldBossQuery(f *model.WorldBossFilter, o *model.WorldBossOrder) (q catalo
 	return q
 }
 
+// worldBossFacets are the facets of the worldBosses field's connection: its filter's @equals
+// fields, in the filter's order.
+func worldBossFacets() []catalogue.FacetField {
+	return []catalogue.FacetField{
+		{Name: "status", Field: "status"},
+	}
+}
+
 // questQuery is the catalogue Query of the quests field's arguments.
 func questQuery(f *model.QuestFilter, o *model.QuestOrder) (q catalogue.Query) {
 	if f != nil {
@@ -152,6 +185,14 @@ func questQuery(f *model.QuestFilter, o *model.QuestOrder) (q catalogue.Query) {
 	return q
 }
 
+// questFacets are the facets of the quests field's connection: its filter's @equals
+// fields, in the filter's order.
+func questFacets() []catalogue.FacetField {
+	return []catalogue.FacetField{
+		{Name: "questSeries", Field: "questSeries"},
+	}
+}
+
 // baseCampQuery is the catalogue Query of the baseCamps field's arguments.
 func baseCampQuery(f *model.BaseCampFilter, o *model.BaseCampOrder) (q catalogue.Query) {
 	if f != nil {
@@ -171,6 +212,12 @@ func baseCampQuery(f *model.BaseCampFilter, o *model.BaseCampOrder) (q catalogue
 		q.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc
 	}
 	return q
+}
+
+// baseCampFacets are the facets of the baseCamps field's connection: its filter's @equals
+// fields, in the filter's order.
+func baseCampFacets() []catalogue.FacetField {
+	return nil
 }
 
 // discoveryLocationQuery is the catalogue Query of the discoveryLocations field's arguments.
@@ -198,6 +245,12 @@ func discoveryLocationQuery(f *model.DiscoveryLocationFilter, o *model.Discovery
 	return q
 }
 
+// discoveryLocationFacets are the facets of the discoveryLocations field's connection: its filter's @equals
+// fields, in the filter's order.
+func discoveryLocationFacets() []catalogue.FacetField {
+	return nil
+}
+
 // miningRockQuery is the catalogue Query of the miningRocks field's arguments.
 func miningRockQuery(f *model.MiningRockFilter, o *model.MiningRockOrder) (q catalogue.Query) {
 	if f != nil {
@@ -221,6 +274,12 @@ func miningRockQuery(f *model.MiningRockFilter, o *model.MiningRockOrder) (q cat
 		q.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc
 	}
 	return q
+}
+
+// miningRockFacets are the facets of the miningRocks field's connection: its filter's @equals
+// fields, in the filter's order.
+func miningRockFacets() []catalogue.FacetField {
+	return nil
 }
 
 // cookingRecipeQuery is the catalogue Query of the cookingRecipes field's arguments.
@@ -248,6 +307,12 @@ func cookingRecipeQuery(f *model.CookingRecipeFilter, o *model.CookingRecipeOrde
 	return q
 }
 
+// cookingRecipeFacets are the facets of the cookingRecipes field's connection: its filter's @equals
+// fields, in the filter's order.
+func cookingRecipeFacets() []catalogue.FacetField {
+	return nil
+}
+
 // farmingSeedQuery is the catalogue Query of the farmingSeeds field's arguments.
 func farmingSeedQuery(f *model.FarmingSeedFilter, o *model.FarmingSeedOrder) (q catalogue.Query) {
 	if f != nil {
@@ -271,6 +336,12 @@ func farmingSeedQuery(f *model.FarmingSeedFilter, o *model.FarmingSeedOrder) (q 
 		q.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc
 	}
 	return q
+}
+
+// farmingSeedFacets are the facets of the farmingSeeds field's connection: its filter's @equals
+// fields, in the filter's order.
+func farmingSeedFacets() []catalogue.FacetField {
+	return nil
 }
 
 // forestryTreeQuery is the catalogue Query of the forestryTrees field's arguments.
@@ -298,6 +369,12 @@ func forestryTreeQuery(f *model.ForestryTreeFilter, o *model.ForestryTreeOrder) 
 	return q
 }
 
+// forestryTreeFacets are the facets of the forestryTrees field's connection: its filter's @equals
+// fields, in the filter's order.
+func forestryTreeFacets() []catalogue.FacetField {
+	return nil
+}
+
 // fletchingRecipeQuery is the catalogue Query of the fletchingRecipes field's arguments.
 func fletchingRecipeQuery(f *model.FletchingRecipeFilter, o *model.FletchingRecipeOrder) (q catalogue.Query) {
 	if f != nil {
@@ -323,6 +400,12 @@ func fletchingRecipeQuery(f *model.FletchingRecipeFilter, o *model.FletchingReci
 	return q
 }
 
+// fletchingRecipeFacets are the facets of the fletchingRecipes field's connection: its filter's @equals
+// fields, in the filter's order.
+func fletchingRecipeFacets() []catalogue.FacetField {
+	return nil
+}
+
 // eventChestQuery is the catalogue Query of the eventChests field's arguments.
 func eventChestQuery(f *model.EventChestFilter, o *model.EventChestOrder) (q catalogue.Query) {
 	if f != nil {
@@ -342,6 +425,32 @@ func eventChestQuery(f *model.EventChestFilter, o *model.EventChestOrder) (q cat
 		q.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc
 	}
 	return q
+}
+
+// eventChestFacets are the facets of the eventChests field's connection: its filter's @equals
+// fields, in the filter's order.
+func eventChestFacets() []catalogue.FacetField {
+	return nil
+}
+
+// connectionFacets are the lists' facets by connection type, for the
+// cost limit's lengths.
+func connectionFacets() map[string][]catalogue.FacetField {
+	return map[string][]catalogue.FacetField{
+		"ItemConnection":              itemFacets(),
+		"MonsterConnection":           monsterFacets(),
+		"SecretRareConnection":        secretRareFacets(),
+		"WorldBossConnection":         worldBossFacets(),
+		"QuestConnection":             questFacets(),
+		"BaseCampConnection":          baseCampFacets(),
+		"DiscoveryLocationConnection": discoveryLocationFacets(),
+		"MiningRockConnection":        miningRockFacets(),
+		"CookingRecipeConnection":     cookingRecipeFacets(),
+		"FarmingSeedConnection":       farmingSeedFacets(),
+		"ForestryTreeConnection":      forestryTreeFacets(),
+		"FletchingRecipeConnection":   fletchingRecipeFacets(),
+		"EventChestConnection":        eventChestFacets(),
+	}
 }
 
 // decodeInput decodes m, an input object of the schema as

@@ -45,6 +45,16 @@ func lengthsOf(s *catalogue.Snapshot) listLengths {
 	for _, t := range bindings.kinds {
 		w.shape(t)
 	}
+	// A connection's facets are its filter's equality fields, each with at
+	// most as many values as the most any column holds.
+	for conn, fields := range connectionFacets() {
+		w.out[conn+".facets"] = len(fields)
+	}
+	values := 0
+	for c := range catalogue.NumCollections {
+		values = max(values, s.Index(c).MostValues())
+	}
+	w.out["Facet.values"] = values
 	return w.out
 }
 

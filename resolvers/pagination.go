@@ -26,9 +26,9 @@ type pageArgs struct {
 }
 
 // list answers a connection field: the records of collection c that q
-// selects, cut to the page args asks for.
+// selects, cut to the page args asks for, with facets counted if asked.
 func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalogue.Snapshot) *catalogue.Table[T],
-	q catalogue.Query, args pageArgs) (*model.Connection[T], error) {
+	q catalogue.Query, facets []catalogue.FacetField, args pageArgs) (*model.Connection[T], error) {
 	for _, a := range [...]struct {
 		name string
 		n    *int
@@ -127,5 +127,10 @@ func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalo
 	}
 	cursor := func(i int) string { return scope.encode(t.IDAt(int(positions[i])), start+i) }
 	info := model.NewPageInfo(start > 0, hasNext, len(nodes), cursor)
-	return model.NewConnection(sync.OnceValue(sel.Len), nodes, info, cursor), nil
+	ix := snap.Index(c)
+	if err := ix.CheckFacets(facets); err != nil {
+		return nil, err
+	}
+	return model.NewConnection(sync.OnceValue(sel.Len), nodes, info, cursor).
+		WithFacets(func() []catalogue.Facet { return ix.Facets(q, facets) }), nil
 }

@@ -559,5 +559,17 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			}
 			return res, err
 		}},
+		"search": {Type: bindings.list_ptr_SearchResult, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
+			aText, err := stringArgument(args, "text")
+			if err != nil {
+				return nil, err
+			}
+			aFirst, err := optionalIntArgument(args, "first")
+			if err != nil {
+				return nil, err
+			}
+			res, err := q.Search(ctx, aText, aFirst)
+			return &res, err
+		}},
 	}
 }

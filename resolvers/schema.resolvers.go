@@ -15,7 +15,7 @@ import (
 )
 
 func (r *queryResolver) Items(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.ItemFilter, orderBy *model.ItemOrder) (*model.Connection[catalogue.Item], error) {
-	return list(ctx, catalogue.Items, (*catalogue.Snapshot).Items, itemQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Items, (*catalogue.Snapshot).Items, itemQuery(filter, orderBy), itemFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) Item(ctx context.Context, id int) (*catalogue.Item, error) {
@@ -23,7 +23,7 @@ func (r *queryResolver) Item(ctx context.Context, id int) (*catalogue.Item, erro
 }
 
 func (r *queryResolver) Monsters(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.MonsterFilter, orderBy *model.MonsterOrder) (*model.Connection[catalogue.Monster], error) {
-	return list(ctx, catalogue.Monsters, (*catalogue.Snapshot).Monsters, monsterQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Monsters, (*catalogue.Snapshot).Monsters, monsterQuery(filter, orderBy), monsterFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) Monster(ctx context.Context, id int) (*catalogue.Monster, error) {
@@ -31,7 +31,7 @@ func (r *queryResolver) Monster(ctx context.Context, id int) (*catalogue.Monster
 }
 
 func (r *queryResolver) SecretRares(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.SecretRareFilter, orderBy *model.SecretRareOrder) (*model.Connection[catalogue.SecretRare], error) {
-	return list(ctx, catalogue.SecretRares, (*catalogue.Snapshot).SecretRares, secretRareQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.SecretRares, (*catalogue.Snapshot).SecretRares, secretRareQuery(filter, orderBy), secretRareFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) SecretRare(ctx context.Context, id int) (*catalogue.SecretRare, error) {
@@ -39,7 +39,7 @@ func (r *queryResolver) SecretRare(ctx context.Context, id int) (*catalogue.Secr
 }
 
 func (r *queryResolver) WorldBosses(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.WorldBossFilter, orderBy *model.WorldBossOrder) (*model.Connection[catalogue.WorldBoss], error) {
-	return list(ctx, catalogue.WorldBosses, (*catalogue.Snapshot).WorldBosses, worldBossQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.WorldBosses, (*catalogue.Snapshot).WorldBosses, worldBossQuery(filter, orderBy), worldBossFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) WorldBoss(ctx context.Context, id int) (*catalogue.WorldBoss, error) {
@@ -47,7 +47,7 @@ func (r *queryResolver) WorldBoss(ctx context.Context, id int) (*catalogue.World
 }
 
 func (r *queryResolver) Quests(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.QuestFilter, orderBy *model.QuestOrder) (*model.Connection[catalogue.Quest], error) {
-	return list(ctx, catalogue.Quests, (*catalogue.Snapshot).Quests, questQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Quests, (*catalogue.Snapshot).Quests, questQuery(filter, orderBy), questFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) Quest(ctx context.Context, id int) (*catalogue.Quest, error) {
@@ -55,7 +55,7 @@ func (r *queryResolver) Quest(ctx context.Context, id int) (*catalogue.Quest, er
 }
 
 func (r *queryResolver) BaseCamps(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.BaseCampFilter, orderBy *model.BaseCampOrder) (*model.Connection[catalogue.BaseCamp], error) {
-	return list(ctx, catalogue.BaseCamps, (*catalogue.Snapshot).BaseCamps, baseCampQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.BaseCamps, (*catalogue.Snapshot).BaseCamps, baseCampQuery(filter, orderBy), baseCampFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) BaseCamp(ctx context.Context, id int) (*catalogue.BaseCamp, error) {
@@ -63,7 +63,7 @@ func (r *queryResolver) BaseCamp(ctx context.Context, id int) (*catalogue.BaseCa
 }
 
 func (r *queryResolver) DiscoveryLocations(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.DiscoveryLocationFilter, orderBy *model.DiscoveryLocationOrder) (*model.Connection[catalogue.DiscoveryLocation], error) {
-	return list(ctx, catalogue.Discovery, (*catalogue.Snapshot).DiscoveryLocations, discoveryLocationQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Discovery, (*catalogue.Snapshot).DiscoveryLocations, discoveryLocationQuery(filter, orderBy), discoveryLocationFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) DiscoveryLocation(ctx context.Context, id int) (*catalogue.DiscoveryLocation, error) {
@@ -71,7 +71,7 @@ func (r *queryResolver) DiscoveryLocation(ctx context.Context, id int) (*catalog
 }
 
 func (r *queryResolver) MiningRocks(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.MiningRockFilter, orderBy *model.MiningRockOrder) (*model.Connection[catalogue.MiningRock], error) {
-	return list(ctx, catalogue.Mining, (*catalogue.Snapshot).MiningRocks, miningRockQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Mining, (*catalogue.Snapshot).MiningRocks, miningRockQuery(filter, orderBy), miningRockFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) MiningRock(ctx context.Context, id int) (*catalogue.MiningRock, error) {
@@ -79,7 +79,7 @@ func (r *queryResolver) MiningRock(ctx context.Context, id int) (*catalogue.Mini
 }
 
 func (r *queryResolver) CookingRecipes(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.CookingRecipeFilter, orderBy *model.CookingRecipeOrder) (*model.Connection[catalogue.CookingRecipe], error) {
-	return list(ctx, catalogue.Cooking, (*catalogue.Snapshot).CookingRecipes, cookingRecipeQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Cooking, (*catalogue.Snapshot).CookingRecipes, cookingRecipeQuery(filter, orderBy), cookingRecipeFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) CookingRecipe(ctx context.Context, id int) (*catalogue.CookingRecipe, error) {
@@ -87,7 +87,7 @@ func (r *queryResolver) CookingRecipe(ctx context.Context, id int) (*catalogue.C
 }
 
 func (r *queryResolver) FarmingSeeds(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.FarmingSeedFilter, orderBy *model.FarmingSeedOrder) (*model.Connection[catalogue.FarmingSeed], error) {
-	return list(ctx, catalogue.Farming, (*catalogue.Snapshot).FarmingSeeds, farmingSeedQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Farming, (*catalogue.Snapshot).FarmingSeeds, farmingSeedQuery(filter, orderBy), farmingSeedFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) FarmingSeed(ctx context.Context, id int) (*catalogue.FarmingSeed, error) {
@@ -95,7 +95,7 @@ func (r *queryResolver) FarmingSeed(ctx context.Context, id int) (*catalogue.Far
 }
 
 func (r *queryResolver) ForestryTrees(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.ForestryTreeFilter, orderBy *model.ForestryTreeOrder) (*model.Connection[catalogue.ForestryTree], error) {
-	return list(ctx, catalogue.Forestry, (*catalogue.Snapshot).ForestryTrees, forestryTreeQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Forestry, (*catalogue.Snapshot).ForestryTrees, forestryTreeQuery(filter, orderBy), forestryTreeFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) ForestryTree(ctx context.Context, id int) (*catalogue.ForestryTree, error) {
@@ -103,7 +103,7 @@ func (r *queryResolver) ForestryTree(ctx context.Context, id int) (*catalogue.Fo
 }
 
 func (r *queryResolver) FletchingRecipes(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.FletchingRecipeFilter, orderBy *model.FletchingRecipeOrder) (*model.Connection[catalogue.FletchingRecipe], error) {
-	return list(ctx, catalogue.Fletching, (*catalogue.Snapshot).FletchingRecipes, fletchingRecipeQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Fletching, (*catalogue.Snapshot).FletchingRecipes, fletchingRecipeQuery(filter, orderBy), fletchingRecipeFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) FletchingRecipe(ctx context.Context, id int) (*catalogue.FletchingRecipe, error) {
@@ -111,11 +111,15 @@ func (r *queryResolver) FletchingRecipe(ctx context.Context, id int) (*catalogue
 }
 
 func (r *queryResolver) EventChests(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.EventChestFilter, orderBy *model.EventChestOrder) (*model.Connection[catalogue.EventChest], error) {
-	return list(ctx, catalogue.Events, (*catalogue.Snapshot).EventChests, eventChestQuery(filter, orderBy), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.Events, (*catalogue.Snapshot).EventChests, eventChestQuery(filter, orderBy), eventChestFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) EventChest(ctx context.Context, id int) (*catalogue.EventChest, error) {
 	return lookup(ctx, catalogue.Events, loader.EventChest, id)
+}
+
+func (r *queryResolver) Search(ctx context.Context, text string, first *int) ([]*model.SearchResult, error) {
+	return search(ctx, text, first)
 }
 
 func (r *subscriptionResolver) CatalogueChanged(ctx context.Context) (<-chan *model.CatalogueChange, error) {

@@ -16,6 +16,8 @@ type Connection[T any] struct {
 	cursor func(i int) string
 	// total counts the records matching the filter.
 	total func() int
+	// facets counts the filter's equality fields' values.
+	facets func() []catalogue.Facet
 }
 
 // NewConnection returns a connection over nodes; cursor(i) is the cursor
@@ -24,6 +26,22 @@ type Connection[T any] struct {
 // list stops testing records once its page is full).
 func NewConnection[T any](total func() int, nodes []*T, info PageInfo, cursor func(i int) string) *Connection[T] {
 	return &Connection[T]{Nodes: nodes, PageInfo: info, cursor: cursor, total: total}
+}
+
+// WithFacets returns c, its facets counted by facets when a query asks
+// for them.
+func (c *Connection[T]) WithFacets(facets func() []catalogue.Facet) *Connection[T] {
+	c.facets = facets
+	return c
+}
+
+// Facets are the values of the filter's equality fields among the
+// records matching the filter, with counts; none without WithFacets.
+func (c *Connection[T]) Facets() []catalogue.Facet {
+	if c.facets == nil {
+		return []catalogue.Facet{}
+	}
+	return c.facets()
 }
 
 // TotalCount is the number of records matching the filter, on every page

@@ -189,6 +189,17 @@ type QuestOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
+// A record `search` found, and how its name matched.
+type SearchResult struct {
+	// How the name matched: a client shows "did you mean" when no result is
+	// `EXACT` (or none is better than `FUZZY`).
+	Match SearchMatch `json:"match"`
+	// The record's name, as the upstream spells it.
+	Name string `json:"name"`
+	// The record.
+	Record SearchRecord `json:"record"`
+}
+
 // Conditions on `/secretrares` records; a record must meet all that are given.
 type SecretRareFilter struct {
 	// Records whose `itemName` contains this text, ignoring case.
@@ -966,6 +977,73 @@ func (e *QuestOrderField) UnmarshalJSON(b []byte) error {
 }
 
 func (e QuestOrderField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a record's name matched a search, best first.
+type SearchMatch string
+
+const (
+	// The name is the text, ignoring case.
+	SearchMatchExact SearchMatch = "EXACT"
+	// The name starts with the text.
+	SearchMatchPrefix SearchMatch = "PREFIX"
+	// A later word of the name starts with the text.
+	SearchMatchWord SearchMatch = "WORD"
+	// The name contains the text elsewhere.
+	SearchMatchSubstring SearchMatch = "SUBSTRING"
+	// A word of the name starts with the text but for one typo.
+	SearchMatchFuzzy SearchMatch = "FUZZY"
+)
+
+var AllSearchMatch = []SearchMatch{
+	SearchMatchExact,
+	SearchMatchPrefix,
+	SearchMatchWord,
+	SearchMatchSubstring,
+	SearchMatchFuzzy,
+}
+
+func (e SearchMatch) IsValid() bool {
+	switch e {
+	case SearchMatchExact, SearchMatchPrefix, SearchMatchWord, SearchMatchSubstring, SearchMatchFuzzy:
+		return true
+	}
+	return false
+}
+
+func (e SearchMatch) String() string {
+	return string(e)
+}
+
+func (e *SearchMatch) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SearchMatch(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SearchMatch", str)
+	}
+	return nil
+}
+
+func (e SearchMatch) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SearchMatch) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SearchMatch) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -38,10 +38,11 @@ type Generator struct {
 	Strings []string
 
 	// per operation
-	frags []string
-	vars  map[string]any
-	defs  []string
-	n     int
+	aliasAll bool // alias the next selection's fields (a union's fragment)
+	frags    []string
+	vars     map[string]any
+	defs     []string
+	n        int
 	// failing is set once the operation holds a field that fails (a
 	// made-up cursor): one at most, since gqlgen runs root fields at
 	// once and reports several errors in no fixed order.
@@ -86,6 +87,24 @@ func (g *Generator) variable(t *ast.Type, v any) string {
 
 // selection picks some fields of def, at nesting depth.
 func (g *Generator) selection(def *ast.Definition, depth int) string {
+	if def.IsAbstractType() {
+		// A union: fragments on some of its types, and at times its name.
+		possible := g.schema.GetPossibleTypes(def)
+		parts := []string{}
+		for range 1 + g.rng.IntN(2) {
+			pt := possible[g.rng.IntN(len(possible))]
+			// Each type's fields under their own names: a field of one
+			// type and another's of the same name may differ in type.
+			g.aliasAll = true
+			parts = append(parts, "... on "+pt.Name+" "+g.selection(pt, depth))
+		}
+		if g.rng.IntN(2) == 0 {
+			parts = append(parts, "__typename")
+		}
+		return "{ " + strings.Join(parts, " ") + " }"
+	}
+	aliasAll := g.aliasAll
+	g.aliasAll = false
 	var fields []*ast.FieldDefinition
 	for _, f := range def.Fields {
 		if !strings.HasPrefix(f.Name, "__") {
@@ -101,6 +120,9 @@ func (g *Generator) selection(def *ast.Definition, depth int) string {
 		head, set, ok := g.field(fields[g.rng.IntN(len(fields))], depth)
 		if !ok {
 			continue
+		}
+		if aliasAll && !strings.Contains(head, ":") {
+			head = g.name("u") + ": " + head
 		}
 		field := head + set
 		switch g.rng.IntN(9) {

@@ -17,7 +17,8 @@ const filterCatalogue = "package catalogue\n" +
 
 const filterSchema = `
 type Query { items(first: Int, filter: ItemFilter, orderBy: ItemOrder): ItemConnection! }
-type ItemConnection { totalCount: Int! nodes: [Item!]! }
+type ItemConnection { totalCount: Int! nodes: [Item!]! facets: [Facet!]! }
+type Facet { field: String! }
 type Item @record(collection: "items") {
   id: Int!
   name: String!
@@ -78,7 +79,7 @@ func TestOneLineAddsAFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withLines := strings.Replace(filterSchema, "  tradable: Boolean @equals", "  valueMin: Float @atLeast(field: \"value\")\n  tradable: Boolean @equals", 1)
+	withLines := strings.Replace(filterSchema, "  tradable: Boolean @equals", "  valueMin: Float @atLeast(field: \"value\")\n  area: String @equals(field: \"area\")\n  tradable: Boolean @equals", 1)
 	withLines = strings.Replace(withLines, "  NAME @order", "  WEIGHT @order(by: \"weight\")\n  NAME @order", 1)
 	cat, res, desc, err := filterFilesOf(t, withLines)
 	if err != nil {
@@ -90,6 +91,7 @@ func TestOneLineAddsAFilter(t *testing.T) {
 		{"catalogue", beforeCat, cat, `orders: []string{"id", "weight"}`},
 		{"resolvers", beforeRes, res, `q.AtLeast = with(q.AtLeast, "value", float64(*f.ValueMin))`},
 		{"resolvers", beforeRes, res, "case \"WEIGHT\":\n\t\t\tq.OrderBy = \"weight\""},
+		{"resolvers", beforeRes, res, `{Name: "area", Field: "area"},`},
 		{"description", beforeDesc, desc, `"name": "valueMin",`},
 		{"description", beforeDesc, desc, `"value": "WEIGHT",`},
 	} {
@@ -128,6 +130,7 @@ func TestFilterMistakesAreReported(t *testing.T) {
 		{"two names", `tradable: Boolean @equals(field: "tradable")`, `area: String @contains(field: "area")`,
 			"ItemFilter: more than one @contains"},
 		{"an order value without @order", `NAME @order(by: "name")`, `NAME`, "ItemOrderField.NAME: an order value needs @order"},
+		{"a list without facets", `facets: [Facet!]!`, ``, "Query.items: takes a filter or an orderBy, but ItemConnection has no facets field"},
 		{"an order on a Boolean", `NAME @order(by: "name")`, `NAME @order(by: "tradable")`, "ItemOrderField.NAME: @order(by: \"tradable\") is neither"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
