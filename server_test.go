@@ -646,9 +646,9 @@ func TestBinary(t *testing.T) {
 	}
 }
 
-// TestBrowserAppsRouted: the playground at /, the explorer at /explorer and
-// at every route of its own (so a bookmarked page reloads), their assets,
-// and both gone when turned off.
+// TestBrowserAppsRouted: the playground at / (and /playground redirected
+// there), the explorer at /explorer and at every route of its own (so a
+// bookmarked page reloads), their assets, and both gone when turned off.
 func TestBrowserAppsRouted(t *testing.T) {
 	isPage := func(resp *http.Response, body []byte) bool {
 		return resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") &&
@@ -670,7 +670,8 @@ func TestBrowserAppsRouted(t *testing.T) {
 			if tt.playground {
 				want = isPage
 			}
-			for _, path := range []string{"/", "/explorer", "/explorer/", "/explorer/items/3", "/explorer/search?q=ore"} {
+			// /playground redirects to / (followed here).
+			for _, path := range []string{"/", "/playground", "/explorer", "/explorer/", "/explorer/items/3", "/explorer/search?q=ore"} {
 				if path == "/explorer" {
 					want = isNotFound
 					if tt.explorer {
@@ -701,7 +702,7 @@ func TestBrowserAppsRouted(t *testing.T) {
 						resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.page)
 				}
 			}
-			for _, path := range []string{"/explorer/assets/no-such.js", "/playground/assets/no-such.js", "/playground", "/explorer/items/../../etc/passwd"} {
+			for _, path := range []string{"/explorer/assets/no-such.js", "/playground/assets/no-such.js", "/explorer/items/../../etc/passwd"} {
 				if resp, body := get(t, client, base+path); !isNotFound(resp, body) {
 					t.Errorf("GET %s: %d, %.80s; want the JSON 404", path, resp.StatusCode, body)
 				}

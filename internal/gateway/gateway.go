@@ -209,6 +209,8 @@ func (g *Gateway) Handler() http.Handler {
 	if g.playground != nil {
 		mux.Handle("GET /{$}", g.playground.Index())
 		mux.Handle("GET /playground/assets/{name...}", g.playground.Assets(notFound))
+		mux.HandleFunc("GET /playground", toPlayground)
+		mux.HandleFunc("GET /playground/{$}", toPlayground)
 	}
 	if g.explorer != nil {
 		// The explorer's own routes (/explorer/items/7, …) are all its
@@ -252,6 +254,20 @@ func (g *Gateway) corsOrigins() []string {
 		return nil
 	}
 	return strings.Split(g.cfg.CORSOrigins, ",")
+}
+
+// toPlayground sends a browser that looks for the playground at
+// /playground to /, where it is served, keeping the query string. The
+// redirect is a 302, not a permanent one: /playground is a convenience,
+// and a browser that cached a permanent /playground → / would loop if
+// the playground ever moved to /playground. For GET and HEAD, the only
+// methods routed here, 302 and 307 mean the same.
+func toPlayground(w http.ResponseWriter, r *http.Request) {
+	target := "/"
+	if r.URL.RawQuery != "" {
+		target += "?" + r.URL.RawQuery
+	}
+	http.Redirect(w, r, target, http.StatusFound)
 }
 
 // pageForBrowsers answers a browser opening /graphql (a GET with no query

@@ -3,6 +3,9 @@ package gateway
 import (
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,5 +65,66 @@ func TestStartupAttrs(t *testing.T) {
 		if diff := cmp.Diff(want, attrs); diff != "" {
 			t.Errorf("startupAttrs(%s) mismatch (-want +got):\n%s", tt.addr, diff)
 		}
+	}
+}
+
+// TestPlaygroundRedirect: /playground (and /playground/) send a browser to
+// the playground at / with a temporary redirect, keeping the query string,
+// for GET and HEAD; other methods, and every path when the playground is
+// off, get the JSON 404 as before.
+func TestPlaygroundRedirect(t *testing.T) {
+	handler := func(t *testing.T, playground bool) http.Handler {
+		cfg := config.Default()
+		cfg.Playground, cfg.Explorer = playground, false
+		// Never read: Handler does not start the refresher.
+		cfg.BaseURL, cfg.WorldBossURL = "http://127.0.0.1:9", "http://127.0.0.1:9"
+		g, err := New(cfg, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Handler()
+	}
+	on := handler(t, true)
+	for _, tt := range []struct {
+		method, target, location string
+	}{
+		{http.MethodGet, "/playground", "/"},
+		{http.MethodHead, "/playground", "/"},
+		{http.MethodGet, "/playground/", "/"},
+		{http.MethodGet, "/playground?query=%7B+items+%7B+totalCount+%7D+%7D&x=1", "/?query=%7B+items+%7B+totalCount+%7D+%7D&x=1"},
+		{http.MethodHead, "/playground/?a=b", "/?a=b"},
+	} {
+		t.Run(tt.method+" "+tt.target, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			on.ServeHTTP(rec, httptest.NewRequest(tt.method, tt.target, nil))
+			if rec.Code != http.StatusFound {
+				t.Errorf("status %d, want %d", rec.Code, http.StatusFound)
+			}
+			if got := rec.Header().Get("Location"); got != tt.location {
+				t.Errorf("Location %q, want %q", got, tt.location)
+			}
+			// And the target is the playground's page.
+			page := httptest.NewRecorder()
+			on.ServeHTTP(page, httptest.NewRequest(http.MethodGet, rec.Header().Get("Location"), nil))
+			if page.Code != http.StatusOK || !strings.HasPrefix(page.Header().Get("Content-Type"), "text/html") {
+				t.Errorf("GET %s: %d %q, want the playground's page", rec.Header().Get("Location"), page.Code, page.Header().Get("Content-Type"))
+			}
+		})
+	}
+	notFound := func(t *testing.T, h http.Handler, method, target string) {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(method, target, nil))
+		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"NOT_FOUND"`) {
+			t.Errorf("%s %s: %d %.80s, want the JSON 404", method, target, rec.Code, rec.Body)
+		}
+	}
+	for _, target := range []string{"/playground/x", "/playgroundx", "/playground/assets/"} {
+		notFound(t, on, http.MethodGet, target)
+	}
+	notFound(t, on, http.MethodPost, "/playground")
+	off := handler(t, false)
+	for _, target := range []string{"/playground", "/playground/", "/"} {
+		notFound(t, off, http.MethodGet, target)
 	}
 }

@@ -1,7 +1,7 @@
 // The playground at /, as someone exploring the API meets it: it loads
 // with nothing from another host and no console error, opens on a nested
 // example query that runs, runs a query typed into the editor (by GET), and
-// its docs show the schema's descriptions.
+// its docs show the schema's descriptions; /playground leads to it.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -85,5 +85,22 @@ test('the playground loads offline and runs its example and a typed query', asyn
   await page.waitForSelector('.graphiql-doc-explorer-content :text("The catalogue of the game")');
   await screenshot(page, 'playground-docs');
 
+  check();
+});
+
+test('/playground leads to the playground, keeping its query string; the example query is above the fold', async () => {
+  // A laptop's window, less the browser's own bars.
+  const { page, check } = await openPage(browser, { viewport: { width: 1280, height: 600 } });
+  await page.goto(`${gateway.url}/playground?from=bookmark`);
+  assert.equal(page.url(), `${gateway.url}/?from=bookmark`);
+  await page.waitForSelector(editor);
+  // The query's first line is in the editor's visible part, under the
+  // three-line comment.
+  const line = page.locator(`${editor} .CodeMirror-line:has-text("query MonsterLoot")`);
+  await line.waitFor({ state: 'attached' });
+  const [box, shown] = await Promise.all([line.boundingBox(), page.locator(`${editor} .CodeMirror-scroll`).boundingBox()]);
+  assert.ok(box && box.y + box.height <= shown.y + shown.height,
+    `the query's first line ends at ${box && box.y + box.height}px, the editor shows down to ${shown.y + shown.height}px`);
+  await screenshot(page, 'playground-above-the-fold');
   check();
 });

@@ -83,6 +83,7 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
   if (current) current.controller.abort();
 
   const view = viewOf(route);
+  markCollection(route.field);
   const controller = new AbortController();
   const token = { route, controller, key: locationKey() };
   current = token;
@@ -140,11 +141,13 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
     const path = focused?.getAttribute('href');
     const y = window.scrollY;
     finish([partial, view.render(data, route)], view.title(data, route), { focus: false, scrollY: y });
+    view.mounted?.(main);
     const again = path && main.querySelector(`a[href="${CSS.escape(path)}"]`);
     if (again) again.focus({ preventScroll: true });
     return;
   }
   finish([partial, view.render(data, route)], view.title(data, route), { focus, scrollY });
+  view.mounted?.(main);
 }
 
 function finish(content, title, { focus, scrollY }) {
@@ -275,11 +278,39 @@ main.addEventListener('submit', (e) => {
   navigate(filterURL(f));
 });
 
-// The site's navigation: every collection's list.
+// The site's navigation: every collection's list, in one line that
+// scrolls sideways when the screen is narrower. A fade at a cut edge
+// (style.css) shows that there is more that way: data-more-before and
+// data-more-after say which edges cut links off, kept as the line
+// scrolls and as its size changes.
+const nav = document.querySelector('.site-nav');
+const navList = document.getElementById('site-nav-list');
 replace(
-  document.getElementById('site-nav-list'),
-  FIELDS.map((f) => h('li', null, h('a', { href: paths.list(f) }, KINDS[f].label))),
+  navList,
+  FIELDS.map((f) => h('li', null, h('a', { href: paths.list(f), 'data-field': f }, KINDS[f].label))),
 );
+
+function navHint() {
+  const max = navList.scrollWidth - navList.clientWidth;
+  nav.toggleAttribute('data-more-before', navList.scrollLeft > 1);
+  nav.toggleAttribute('data-more-after', navList.scrollLeft < max - 1);
+}
+navList.addEventListener('scroll', navHint, { passive: true });
+new ResizeObserver(navHint).observe(navList);
+
+// markCollection marks the navigation's link to the collection on screen
+// (aria-current) and scrolls the line, not the page, to show it.
+function markCollection(field) {
+  for (const a of navList.querySelectorAll('a[aria-current]')) a.removeAttribute('aria-current');
+  const a = field && navList.querySelector(`a[data-field="${field}"]`);
+  if (!a) return;
+  a.setAttribute('aria-current', 'page');
+  const list = navList.getBoundingClientRect();
+  const link = a.getBoundingClientRect();
+  if (link.left < list.left || link.right > list.right) {
+    navList.scrollLeft += link.left - list.left - (list.width - link.width) / 2;
+  }
+}
 
 const suggestions = typeahead({ input, form, navigate: (to) => navigate(to) });
 

@@ -7,7 +7,7 @@ import { buildSchema, parse, validate } from 'graphql';
 import { defaultQuery } from './default-query.js';
 import { fetcher } from './fetcher.js';
 
-test('the default query and the subscription it shows are valid against the schema', () => {
+test('the default query and the subscription its comment shows are valid against the schema', () => {
   // Every schema file, the reference graph's directive declarations too.
   const dir = new URL('../../../graph/', import.meta.url);
   const sdl = readdirSync(dir)
@@ -16,14 +16,19 @@ test('the default query and the subscription it shows are valid against the sche
     .map((f) => readFileSync(new URL(f, dir), 'utf8'))
     .join('\n');
   const schema = buildSchema(sdl);
-  const subscription = defaultQuery
-    .split('\n')
-    .filter((l) => l.startsWith('#   '))
-    .map((l) => l.slice(1))
-    .join('\n');
+  const subscription = defaultQuery.match(/^# Live: (subscription \{.*\})$/m)?.[1];
+  assert.ok(subscription, 'the comment shows the subscription');
   for (const doc of [defaultQuery, subscription]) {
     assert.deepEqual(validate(schema, parse(doc)).map((e) => e.message), []);
   }
+});
+
+test('the opening comment is three lines, so the example query is above the fold', () => {
+  const lines = defaultQuery.split('\n');
+  const comment = lines.findIndex((l) => !l.startsWith('#'));
+  assert.equal(comment, 3, `the comment is ${comment} lines`);
+  assert.equal(lines[3], '');
+  assert.match(lines[4], /^query \w+ \{$/, 'the query starts on the fifth line');
 });
 
 // sent records the requests the fetcher makes, answering each with body.

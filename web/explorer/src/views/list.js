@@ -68,20 +68,27 @@ const COLUMNS = {
 };
 
 // The columns every list starts with: the id and the name, both links.
+// On a phone the id is an extra, as the name links the same page.
 const leading = (field) => [
   { label: 'Name', sort: 'NAME', cell: (r) => ref(field, r, null, { 'data-testid': 'list-link' }) },
-  { label: 'ID', num: true, sort: 'ID', cell: (r) => link(paths.record(field, r.id), `#${r.id}`, { 'aria-label': `${KINDS[field].one} ${r.id}` }) },
+  { label: 'ID', num: true, extra: true, sort: 'ID', cell: (r) => link(paths.record(field, r.id), `#${r.id}`, { 'aria-label': `${KINDS[field].one} ${r.id}` }) },
 ];
+
+// The columns as shown in this order: the sorted column is never an extra
+// (hidden on a phone), so the reader sees what the list is sorted by.
+const shownColumns = (columns, state) => columns.map((c) => (c.extra && c.sort && c.sort === state.sort ? { ...c, extra: false } : c));
 
 export function listView(field) {
   const kind = KINDS[field];
-  const columns = [...leading(field), ...COLUMNS[field]];
+  const allColumns = [...leading(field), ...COLUMNS[field]];
   return {
     operation: (route) => ({ ...LIST_QUERIES[field], variables: listVariables(route.state) }),
     title: (_data, route) => (filtered(route.state) ? `${kind.label} (filtered)` : kind.label),
+    mounted: showSorted,
     render(data, route) {
       const conn = data[field];
       const state = route.state;
+      const columns = shownColumns(allColumns, state);
       for (const c of columns) {
         if (!c.seen) continue;
         const [param, get] = c.seen;
@@ -125,6 +132,16 @@ export function listView(field) {
 
 function filtered(state) {
   return Object.keys(state.filter).length > 0;
+}
+
+// showSorted scrolls a table wider than its box (a phone's) so that the
+// sorted column is in view beside the name, which stays put (sticky).
+function showSorted(root) {
+  const box = root.querySelector('.list-page .table-scroll');
+  const sorted = box?.querySelector('thead th[aria-sort="ascending"], thead th[aria-sort="descending"]');
+  if (!sorted || box.scrollWidth <= box.clientWidth) return;
+  const over = sorted.getBoundingClientRect().right - box.getBoundingClientRect().right;
+  if (over > 0) box.scrollLeft += over;
 }
 
 function sortCaption(columns, state) {
@@ -181,9 +198,9 @@ function filterForm(field, state) {
     ];
   };
   const fields = [{ param: 'q', key: 'nameContains', label: 'Name contains', type: 'text' }, ...kind.filters];
-  return h(
+  const form = h(
     'form',
-    { class: 'filters card', 'data-testid': 'filters', 'aria-label': `Filter ${kind.label.toLowerCase()}`, action: paths.list(field), method: 'get' },
+    { class: 'filters card', id: 'filters-form', 'data-testid': 'filters', 'aria-label': `Filter ${kind.label.toLowerCase()}`, action: paths.list(field), method: 'get' },
     fields.map((f) => h('div', { class: 'filter' }, h('label', { for: id(f.param) }, f.label), control(f))),
     state.sort ? h('input', { type: 'hidden', name: 'sort', value: state.sort.toLowerCase() }) : null,
     state.sort && state.desc ? h('input', { type: 'hidden', name: 'dir', value: 'desc' }) : null,
@@ -194,6 +211,24 @@ function filterForm(field, state) {
       filtered(state) ? link(paths.list(field, listParams(field, { ...state, filter: {}, after: null, before: null, last: false })), 'Clear filters') : null,
     ),
   );
+  // On a phone the form folds behind a button that counts the filters in
+  // use: style.css shows the button, and folds the form, on narrow screens
+  // only; elsewhere the form is always open.
+  const box = h('div', { class: 'filters-box' });
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'filters-toggle',
+      'data-testid': 'filters-toggle',
+      'aria-expanded': 'false',
+      'aria-controls': form.id,
+      onclick: () => toggle.setAttribute('aria-expanded', String(box.classList.toggle('open'))),
+    },
+    `Filters (${Object.keys(state.filter).length})`,
+  );
+  box.append(toggle, form);
+  return box;
 }
 
 // First, previous, next and last pages, by cursor.

@@ -239,7 +239,8 @@ export const RECORD_VIEWS = {
         ? table({ 'data-testid': 'boss-loot' }, [
             // Loot names a hashed id, not a catalogue item: the link finds it by name.
             { label: 'Item', cell: (l) => link(paths.search(l.name), l.name) },
-            { label: 'Quality', cell: (l) => l.quality },
+            // On a phone the quality gives way, so that the chance fits.
+            { label: 'Quality', extra: true, cell: (l) => l.quality },
             { label: 'Quantity', num: true, cell: (l) => num(l.quantity) },
             { label: 'Chance', num: true, cell: (l) => chanceCell(l.chance) },
           ], b.loot)
