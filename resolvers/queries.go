@@ -20,7 +20,7 @@ func with[V any](m map[string]V, k string, v V) map[string]V {
 }
 
 // The readers of the inputs' scalars for decodeInput (filters_gen.go), as
-// strict as the JSON decoding inputArgument does otherwise: a value of
+// strict as the JSON decoding of the model would be: a value of
 // another type is an error, and a number is read from any type gqlgen or
 // the variables hand over.
 
