@@ -235,7 +235,7 @@ test('a list sorts and pages by its URL; Back and Forward walk through it; a rep
   assert.equal(await page.getAttribute('th:has([data-testid="sort-value"])', 'aria-sort'), 'descending');
 
   // A filter is a URL too.
-  await page.fill('#filter-rarity', 'Epic');
+  await page.selectOption('#filter-rarity', 'Epic');
   await page.click(`${byTestId('filters')} button[type="submit"]`);
   await page.waitForURL('**/explorer/items?rarity=Epic&sort=value&dir=desc');
   await settle(page);
@@ -273,5 +273,47 @@ test('on a phone: nothing wider than the screen, and the keyboard reaches the li
   await page.keyboard.press('Tab');
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.notEqual(outline, 'none', 'the focused element shows it');
+  check();
+});
+
+test('filters are choices with counts, from the list\'s own query, ignoring case', async () => {
+  const { page, check } = await openPage(browser);
+  const sent = watchQueries(page);
+  await page.goto(`${gateway.url}/explorer/items`);
+  await settle(page);
+  assert.deepEqual(sent.map((s) => s.name), ['ItemList'], 'the list and its choices come in one GET');
+  assert.match(new URL(sent[0].url).searchParams.get('query'), /facets \{ field values \{ value count \} \}/);
+  // The rarity is a choice among the rarities the items hold, each with
+  // its count; no free text.
+  assert.equal(await page.$eval('#filter-rarity', (el) => el.tagName), 'SELECT');
+  const labels = await page.$$eval('#filter-rarity option', (os) => os.map((o) => o.textContent));
+  assert.equal(labels[0], 'Any');
+  const epic = labels.find((l) => /^Epic \(/.test(l));
+  assert.ok(epic, `an Epic choice among ${labels}`);
+  const count = epic.match(/\(([\d,]+)\)/)[1];
+  // Type the first letters of "epic" in the closed choice, as a keyboard
+  // user would, and filter.
+  await page.focus('#filter-rarity');
+  await page.keyboard.type('epic');
+  assert.equal(await page.inputValue('#filter-rarity'), 'Epic');
+  const from = sent.length;
+  await page.click(`${byTestId('filters')} button[type="submit"]`);
+  await page.waitForURL('**/explorer/items?rarity=Epic');
+  await settle(page);
+  assert.equal(sent.length - from, 1, 'the filtered list sent one query');
+  assert.equal(await page.textContent(byTestId('list-count')), `${count} items match.`, 'the choice counted the list');
+  const rarities = await page.$$eval(`${byTestId('list-table')} tbody .badge`, (bs) => bs.map((b) => b.textContent));
+  assert.ok(rarities.length > 0 && rarities.every((r) => r === 'Epic'), `only Epic items: ${rarities}`);
+  // Under this filter the type's counts are the Epic items'.
+  const typeCounts = await page.$$eval('#filter-type option', (os) => os.slice(1).map((o) => Number(o.textContent.match(/\(([\d,]+)\)$/)[1].replace(/,/g, ''))));
+  assert.equal(typeCounts.reduce((a, b) => a + b, 0), Number(count.replace(/,/g, '')), 'the types of the Epic items add up to them');
+  assert.deepEqual(await axeViolations(page), [], 'the choices pass axe');
+  await screenshot(page, 'site-list-choices');
+
+  // "epic" in the URL, as typed by hand: the same list, Epic chosen.
+  await page.goto(`${gateway.url}/explorer/items?rarity=epic`);
+  await settle(page);
+  assert.equal(await page.textContent(byTestId('list-count')), `${count} items match.`);
+  assert.equal(await page.inputValue('#filter-rarity'), 'Epic');
   check();
 });

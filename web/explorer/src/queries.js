@@ -35,6 +35,7 @@ function listQuery(field, { type, row }) {
     totalCount
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     nodes { ${row} }
+    facets { field values { value count } }
   }
 }`;
 }
