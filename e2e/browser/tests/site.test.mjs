@@ -317,3 +317,66 @@ test('filters are choices with counts, from the list\'s own query, ignoring case
   assert.equal(await page.inputValue('#filter-rarity'), 'Epic');
   check();
 });
+
+test('search ranks names, forgives a typo with "Did you mean", shows each kind, one GET', async () => {
+  const { page, check } = await openPage(browser);
+  const sent = watchQueries(page);
+  await page.goto(`${gateway.url}/explorer`);
+  await settle(page);
+  const input = page.locator(byTestId('search-input'));
+
+  // "tro": Troll Tooth (a prefix) before Beetroot Seed (inside a word).
+  await input.fill('tro');
+  let from = sent.length;
+  await page.click(byTestId('search-submit'));
+  await page.waitForURL('**/explorer/search?q=tro');
+  await settle(page);
+  assert.deepEqual(sent.slice(from).map((s) => s.name).filter((n) => n === 'Search').length, 1, 'the search page sent one query');
+  const names = await page.$$eval(`${byTestId('search-results')} li > a`, (as) => as.map((a) => a.textContent));
+  assert.ok(names.indexOf('Troll Tooth') >= 0, `Troll Tooth among ${names}`);
+  assert.ok(names.indexOf('Beetroot Seed') > names.indexOf('Troll Tooth'), 'Troll Tooth before Beetroot Seed');
+  assert.equal(await page.$(byTestId('did-you-mean')), null, '"tro" is in names: no "did you mean"');
+  // Each result names its kind and links its record's page.
+  const kinds = await page.$$eval(byTestId('result-kind'), (ks) => ks.map((k) => k.textContent));
+  assert.ok(kinds.includes('item') && kinds.includes('monster'), `kinds: ${[...new Set(kinds)]}`);
+  const troll = page.locator(`${byTestId('search-results')} li`, { hasText: 'Troll Tooth' }).first();
+  assert.match(await troll.locator('a').getAttribute('href'), /^\/explorer\/items\/\d+$/);
+  assert.deepEqual(await axeViolations(page), [], 'the search page passes axe');
+
+  // "bnoe": no name has it; Bones is one typo away.
+  await input.fill('bnoe');
+  from = sent.length;
+  await page.click(byTestId('search-submit'));
+  await page.waitForURL('**/explorer/search?q=bnoe');
+  await settle(page);
+  assert.equal(sent.slice(from).filter((s) => s.name === 'Search').length, 1, 'one query');
+  assert.equal((await page.textContent(byTestId('did-you-mean'))).trim(), 'Did you mean Bones?');
+  const href = await page.getAttribute(`${byTestId('did-you-mean')} a`, 'href');
+  assert.match(href, /^\/explorer\/items\/\d+$/);
+  await screenshot(page, 'site-search-did-you-mean');
+  assert.deepEqual(await axeViolations(page), [], '"did you mean" passes axe');
+
+  // Back to "tro", Forward to "bnoe"; then the suggestion is a link.
+  await page.goBack();
+  await page.waitForURL('**/explorer/search?q=tro');
+  await page.waitForSelector(`${byTestId('search-results')} li`);
+  assert.equal(await page.$(byTestId('did-you-mean')), null);
+  await page.goForward();
+  await page.waitForURL('**/explorer/search?q=bnoe');
+  await page.waitForSelector(byTestId('did-you-mean'));
+  await page.click(`${byTestId('did-you-mean')} a`);
+  await page.waitForURL(`**${href}`);
+  await settle(page);
+  assert.equal((await page.textContent('main h1')).trim(), 'Bones');
+
+  // A suggestion for a monster with no level or area shows no "null".
+  await input.focus();
+  await input.fill('');
+  await page.keyboard.type('cockatrice', { delay: 30 });
+  const option = page.locator(`${byTestId('suggestions')} [role="option"]`, { hasText: 'Cockatrice' }).first();
+  await option.waitFor();
+  const texts = await page.$$eval(`${byTestId('suggestions')} [role="option"]`, (os) => os.map((o) => o.textContent));
+  assert.ok(texts.includes('Cockatrice'), `a bare Cockatrice among ${texts}`);
+  for (const t of texts) assert.doesNotMatch(t, /null|undefined/, `suggestion "${t}"`);
+  check();
+});
