@@ -299,7 +299,8 @@ test('filters are choices with counts, from the list\'s own query, ignoring case
   const from = sent.length;
   await page.click(`${byTestId('filters')} button[type="submit"]`);
   await page.waitForURL('**/explorer/items?rarity=Epic');
-  await settle(page);
+  // The list on screen stays until the filtered one is drawn.
+  await page.waitForFunction(() => /match\.$/.test(document.querySelector('main:not([aria-busy]) [data-testid="list-count"]')?.textContent ?? ''));
   assert.equal(sent.length - from, 1, 'the filtered list sent one query');
   assert.equal(await page.textContent(byTestId('list-count')), `${count} items match.`, 'the choice counted the list');
   const rarities = await page.$$eval(`${byTestId('list-table')} tbody .badge`, (bs) => bs.map((b) => b.textContent));
@@ -318,6 +319,12 @@ test('filters are choices with counts, from the list\'s own query, ignoring case
   check();
 });
 
+// shownFor waits for the search page of a text: the page on screen stays
+// until the next is drawn.
+async function shownFor(page, text) {
+  await page.waitForFunction((t) => document.querySelector('main:not([aria-busy]) h1 q')?.textContent === t, text);
+}
+
 test('search ranks names, forgives a typo with "Did you mean", shows each kind, one GET', async () => {
   const { page, check } = await openPage(browser);
   const sent = watchQueries(page);
@@ -330,7 +337,7 @@ test('search ranks names, forgives a typo with "Did you mean", shows each kind, 
   let from = sent.length;
   await page.click(byTestId('search-submit'));
   await page.waitForURL('**/explorer/search?q=tro');
-  await settle(page);
+  await shownFor(page, 'tro');
   assert.deepEqual(sent.slice(from).map((s) => s.name).filter((n) => n === 'Search').length, 1, 'the search page sent one query');
   const names = await page.$$eval(`${byTestId('search-results')} li > a`, (as) => as.map((a) => a.textContent));
   assert.ok(names.indexOf('Troll Tooth') >= 0, `Troll Tooth among ${names}`);
@@ -348,7 +355,7 @@ test('search ranks names, forgives a typo with "Did you mean", shows each kind, 
   from = sent.length;
   await page.click(byTestId('search-submit'));
   await page.waitForURL('**/explorer/search?q=bnoe');
-  await settle(page);
+  await shownFor(page, 'bnoe');
   assert.equal(sent.slice(from).filter((s) => s.name === 'Search').length, 1, 'one query');
   assert.equal((await page.textContent(byTestId('did-you-mean'))).trim(), 'Did you mean Bones?');
   const href = await page.getAttribute(`${byTestId('did-you-mean')} a`, 'href');
@@ -359,7 +366,7 @@ test('search ranks names, forgives a typo with "Did you mean", shows each kind, 
   // Back to "tro", Forward to "bnoe"; then the suggestion is a link.
   await page.goBack();
   await page.waitForURL('**/explorer/search?q=tro');
-  await page.waitForSelector(`${byTestId('search-results')} li`);
+  await shownFor(page, 'tro');
   assert.equal(await page.$(byTestId('did-you-mean')), null);
   await page.goForward();
   await page.waitForURL('**/explorer/search?q=bnoe');
