@@ -221,7 +221,7 @@ test('on a phone the filters fold behind a "Filters (n)" button', async () => {
   await screenshot(page, 'phone-filters-open');
 
   // Two filters: the list, and the button counting them.
-  await page.fill('#filter-rarity', 'Epic');
+  await page.selectOption('#filter-rarity', 'Epic');
   await page.fill('#filter-q', 'a');
   await page.click(`${byTestId('filters')} button[type="submit"]`);
   await page.waitForURL('**/explorer/items?q=a&rarity=Epic');

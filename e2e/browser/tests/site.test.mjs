@@ -235,7 +235,7 @@ test('a list sorts and pages by its URL; Back and Forward walk through it; a rep
   assert.equal(await page.getAttribute('th:has([data-testid="sort-value"])', 'aria-sort'), 'descending');
 
   // A filter is a URL too.
-  await page.fill('#filter-rarity', 'Epic');
+  await page.selectOption('#filter-rarity', 'Epic');
   await page.click(`${byTestId('filters')} button[type="submit"]`);
   await page.waitForURL('**/explorer/items?rarity=Epic&sort=value&dir=desc');
   await settle(page);
@@ -273,5 +273,117 @@ test('on a phone: nothing wider than the screen, and the keyboard reaches the li
   await page.keyboard.press('Tab');
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.notEqual(outline, 'none', 'the focused element shows it');
+  check();
+});
+
+test('filters are choices with counts, from the list\'s own query, ignoring case', async () => {
+  const { page, check } = await openPage(browser);
+  const sent = watchQueries(page);
+  await page.goto(`${gateway.url}/explorer/items`);
+  await settle(page);
+  assert.deepEqual(sent.map((s) => s.name), ['ItemList'], 'the list and its choices come in one GET');
+  assert.match(new URL(sent[0].url).searchParams.get('query'), /facets \{ field values \{ value count \} \}/);
+  // The rarity is a choice among the rarities the items hold, each with
+  // its count; no free text.
+  assert.equal(await page.$eval('#filter-rarity', (el) => el.tagName), 'SELECT');
+  const labels = await page.$$eval('#filter-rarity option', (os) => os.map((o) => o.textContent));
+  assert.equal(labels[0], 'Any');
+  const epic = labels.find((l) => /^Epic \(/.test(l));
+  assert.ok(epic, `an Epic choice among ${labels}`);
+  const count = epic.match(/\(([\d,]+)\)/)[1];
+  // Type the first letters of "epic" in the closed choice, as a keyboard
+  // user would, and filter.
+  await page.focus('#filter-rarity');
+  await page.keyboard.type('epic');
+  assert.equal(await page.inputValue('#filter-rarity'), 'Epic');
+  const from = sent.length;
+  await page.click(`${byTestId('filters')} button[type="submit"]`);
+  await page.waitForURL('**/explorer/items?rarity=Epic');
+  // The list on screen stays until the filtered one is drawn.
+  await page.waitForFunction(() => /match\.$/.test(document.querySelector('main:not([aria-busy]) [data-testid="list-count"]')?.textContent ?? ''));
+  assert.equal(sent.length - from, 1, 'the filtered list sent one query');
+  assert.equal(await page.textContent(byTestId('list-count')), `${count} items match.`, 'the choice counted the list');
+  const rarities = await page.$$eval(`${byTestId('list-table')} tbody .badge`, (bs) => bs.map((b) => b.textContent));
+  assert.ok(rarities.length > 0 && rarities.every((r) => r === 'Epic'), `only Epic items: ${rarities}`);
+  // Under this filter the type's counts are the Epic items'.
+  const typeCounts = await page.$$eval('#filter-type option', (os) => os.slice(1).map((o) => Number(o.textContent.match(/\(([\d,]+)\)$/)[1].replace(/,/g, ''))));
+  assert.equal(typeCounts.reduce((a, b) => a + b, 0), Number(count.replace(/,/g, '')), 'the types of the Epic items add up to them');
+  assert.deepEqual(await axeViolations(page), [], 'the choices pass axe');
+  await screenshot(page, 'site-list-choices');
+
+  // "epic" in the URL, as typed by hand: the same list, Epic chosen.
+  await page.goto(`${gateway.url}/explorer/items?rarity=epic`);
+  await settle(page);
+  assert.equal(await page.textContent(byTestId('list-count')), `${count} items match.`);
+  assert.equal(await page.inputValue('#filter-rarity'), 'Epic');
+  check();
+});
+
+// shownFor waits for the search page of a text: the page on screen stays
+// until the next is drawn.
+async function shownFor(page, text) {
+  await page.waitForFunction((t) => document.querySelector('main:not([aria-busy]) h1 q')?.textContent === t, text);
+}
+
+test('search ranks names, forgives a typo with "Did you mean", shows each kind, one GET', async () => {
+  const { page, check } = await openPage(browser);
+  const sent = watchQueries(page);
+  await page.goto(`${gateway.url}/explorer`);
+  await settle(page);
+  const input = page.locator(byTestId('search-input'));
+
+  // "tro": Troll Tooth (a prefix) before Beetroot Seed (inside a word).
+  await input.fill('tro');
+  let from = sent.length;
+  await page.click(byTestId('search-submit'));
+  await page.waitForURL('**/explorer/search?q=tro');
+  await shownFor(page, 'tro');
+  assert.deepEqual(sent.slice(from).map((s) => s.name).filter((n) => n === 'Search').length, 1, 'the search page sent one query');
+  const names = await page.$$eval(`${byTestId('search-results')} li > a`, (as) => as.map((a) => a.textContent));
+  assert.ok(names.indexOf('Troll Tooth') >= 0, `Troll Tooth among ${names}`);
+  assert.ok(names.indexOf('Beetroot Seed') > names.indexOf('Troll Tooth'), 'Troll Tooth before Beetroot Seed');
+  assert.equal(await page.$(byTestId('did-you-mean')), null, '"tro" is in names: no "did you mean"');
+  // Each result names its kind and links its record's page.
+  const kinds = await page.$$eval(byTestId('result-kind'), (ks) => ks.map((k) => k.textContent));
+  assert.ok(kinds.includes('item') && kinds.includes('monster'), `kinds: ${[...new Set(kinds)]}`);
+  const troll = page.locator(`${byTestId('search-results')} li`, { hasText: 'Troll Tooth' }).first();
+  assert.match(await troll.locator('a').getAttribute('href'), /^\/explorer\/items\/\d+$/);
+  assert.deepEqual(await axeViolations(page), [], 'the search page passes axe');
+
+  // "bnoe": no name has it; Bones is one typo away.
+  await input.fill('bnoe');
+  from = sent.length;
+  await page.click(byTestId('search-submit'));
+  await page.waitForURL('**/explorer/search?q=bnoe');
+  await shownFor(page, 'bnoe');
+  assert.equal(sent.slice(from).filter((s) => s.name === 'Search').length, 1, 'one query');
+  assert.equal((await page.textContent(byTestId('did-you-mean'))).trim(), 'Did you mean Bones?');
+  const href = await page.getAttribute(`${byTestId('did-you-mean')} a`, 'href');
+  assert.match(href, /^\/explorer\/items\/\d+$/);
+  await screenshot(page, 'site-search-did-you-mean');
+  assert.deepEqual(await axeViolations(page), [], '"did you mean" passes axe');
+
+  // Back to "tro", Forward to "bnoe"; then the suggestion is a link.
+  await page.goBack();
+  await page.waitForURL('**/explorer/search?q=tro');
+  await shownFor(page, 'tro');
+  assert.equal(await page.$(byTestId('did-you-mean')), null);
+  await page.goForward();
+  await page.waitForURL('**/explorer/search?q=bnoe');
+  await page.waitForSelector(byTestId('did-you-mean'));
+  await page.click(`${byTestId('did-you-mean')} a`);
+  await page.waitForURL(`**${href}`);
+  await settle(page);
+  assert.equal((await page.textContent('main h1')).trim(), 'Bones');
+
+  // A suggestion for a monster with no level or area shows no "null".
+  await input.focus();
+  await input.fill('');
+  await page.keyboard.type('cockatrice', { delay: 30 });
+  const option = page.locator(`${byTestId('suggestions')} [role="option"]`, { hasText: 'Cockatrice' }).first();
+  await option.waitFor();
+  const texts = await page.$$eval(`${byTestId('suggestions')} [role="option"]`, (os) => os.map((o) => o.textContent));
+  assert.ok(texts.includes('Cockatrice'), `a bare Cockatrice among ${texts}`);
+  for (const t of texts) assert.doesNotMatch(t, /null|undefined/, `suggestion "${t}"`);
   check();
 });

@@ -35,6 +35,7 @@ function listQuery(field, { type, row }) {
     totalCount
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     nodes { ${row} }
+    facets { field values { value count } }
   }
 }`;
 }
@@ -82,33 +83,44 @@ export const HOME = {
 }`,
 };
 
-// What a search result shows of each kind: its id, its name and a hint.
+// What a search result shows of each kind: its id, its name and a hint
+// (the search asks for the name apart, as `name`, the same on every kind).
 const SEARCH_FIELDS = {
-  items: 'id name type rarity',
-  monsters: 'id name area combatLevel',
-  quests: 'id questName questSeries',
-  baseCamps: 'id baseTowerLevel',
-  discoveryLocations: 'id discoveryLocation discoveryLevel',
-  miningRocks: 'id miningRock minimumMiningLevel',
-  cookingRecipes: 'id name requiredLevel',
-  fletchingRecipes: 'id name fletchingLevel',
-  farmingSeeds: 'id seedName seedLevel',
-  forestryTrees: 'id tree minimumForestryLevel',
-  eventChests: 'id name',
-  secretRares: 'id itemName',
-  worldBosses: 'id name level status',
+  items: 'id type rarity',
+  monsters: 'id area combatLevel',
+  quests: 'id questSeries',
+  baseCamps: 'id',
+  discoveryLocations: 'id discoveryLevel',
+  miningRocks: 'id minimumMiningLevel',
+  cookingRecipes: 'id requiredLevel',
+  fletchingRecipes: 'id fletchingLevel',
+  farmingSeeds: 'id seedLevel',
+  forestryTrees: 'id minimumForestryLevel',
+  eventChests: 'id',
+  secretRares: 'id',
+  worldBosses: 'id level status',
 };
 
-// One query finds a text in the names of every collection: the search page
-// asks for more of each, the suggestions under the search box for fewer.
+// One query finds a text in the names of every kind at once, ranked by
+// the gateway (exact, prefix, word start, substring, then one typo): the
+// search page asks for more, the suggestions under the search box for
+// fewer. `record` is a union: each kind's fields by its type.
 export const SEARCH = {
   operationName: 'Search',
   query: `query Search($text: String!, $first: Int!) {
-  ${Object.keys(COLLECTIONS)
-    .map((f) => `${f}(first: $first, filter: { nameContains: $text }) { totalCount nodes { ${SEARCH_FIELDS[f]} } }`)
-    .join('\n  ')}
+  search(text: $text, first: $first) {
+    match
+    name
+    record {
+      __typename
+      ${Object.entries(COLLECTIONS).map(([f, c]) => `... on ${c.type} { ${SEARCH_FIELDS[f]} }`).join('\n      ')}
+    }
+  }
 }`,
 };
+
+// The list field (items, monsters, …) of a search result's record type.
+export const FIELD_OF_TYPE = Object.fromEntries(Object.entries(COLLECTIONS).map(([f, c]) => [c.type, f]));
 
 // ---------------------------------------------------------------------------
 // Record pages: one record, its references resolved, its reverse relations.

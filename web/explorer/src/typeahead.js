@@ -1,17 +1,18 @@
 // Suggestions under the search box as you type: the combobox pattern of
 // the ARIA Authoring Practices (a listbox of options grouped by kind),
 // with arrows, Enter and Escape. One Search query per pause in typing
-// (debounced); a newer one aborts the request before it.
+// (debounced); a newer one aborts the request before it. The gateway ranks
+// the results; the kinds are grouped in the order of their best result.
 
 import { h, replace } from './dom.js';
 import { runQuery } from './graphql.js';
-import { FIELDS, KINDS } from './kinds.js';
+import { KINDS } from './kinds.js';
 import { SEARCH } from './queries.js';
 import { paths } from './routes.js';
-import { hint } from './views/search.js';
+import { didYouMean, hint, results } from './views/search.js';
 
 const DEBOUNCE_MS = 200;
-const PER_KIND = 4;
+const FIRST = 8;
 const MIN_CHARS = 2;
 
 export function typeahead({ input, form, navigate }) {
@@ -63,7 +64,7 @@ export function typeahead({ input, form, navigate }) {
     controller = new AbortController();
     const mine = controller;
     try {
-      const { data } = await runQuery({ ...SEARCH, variables: { text, first: PER_KIND } }, { signal: mine.signal });
+      const { data } = await runQuery({ ...SEARCH, variables: { text, first: FIRST } }, { signal: mine.signal });
       if (mine !== controller) return;
       show(text, data);
     } catch (err) {
@@ -78,26 +79,32 @@ export function typeahead({ input, form, navigate }) {
     shownFor = text;
     let n = 0;
     const option = (href, ...content) => h('li', { role: 'option', id: `suggestion-${n++}`, 'aria-selected': 'false', 'data-href': href }, ...content);
-    const groups = FIELDS.filter((f) => data[f].nodes.length).map((f) =>
+    const found = results(data);
+    const guess = didYouMean(found);
+    const fields = [...new Set(found.map((s) => s.field))];
+    const groups = fields.map((f) =>
       h(
         'li',
         { role: 'presentation' },
         h(
           'ul',
           { role: 'group', 'aria-labelledby': `suggestion-group-${f}` },
-          h('li', { role: 'presentation', id: `suggestion-group-${f}`, class: 'group-label' }, KINDS[f].label),
-          data[f].nodes.map((r) => option(paths.record(f, r.id), KINDS[f].name(r), h('span', { class: 'muted' }, ` ${hint(f, r)}`))),
+          h('li', { role: 'presentation', id: `suggestion-group-${f}`, class: 'group-label' }, guess ? `${KINDS[f].label}: did you mean` : KINDS[f].label),
+          found
+            .filter((s) => s.field === f)
+            .map((s) => option(paths.record(f, s.record.id), s.name, hint(f, s.record) ? h('span', { class: 'muted' }, ` ${hint(f, s.record)}`) : null)),
         ),
       ),
     );
-    const found = FIELDS.reduce((sum, f) => sum + data[f].totalCount, 0);
-    const all = option(paths.search(text), `All results for “${text}”`, h('span', { class: 'muted' }, ` (${found})`));
+    const all = option(paths.search(text), `All results for “${text}”`);
     all.classList.add('all-results');
     replace(listbox, groups, h('li', { role: 'presentation' }, h('ul', { role: 'group', 'aria-label': 'Everything' }, all)));
     options = [...listbox.querySelectorAll('[role="option"]')];
     active = -1;
     input.removeAttribute('aria-activedescendant');
-    status.textContent = found ? `${found} found; ${options.length - 1} suggested. Use the arrow keys to choose.` : 'Nothing found.';
+    status.textContent = found.length
+      ? `${guess ? `Did you mean ${guess.name}? ` : ''}${found.length} suggested. Use the arrow keys to choose.`
+      : 'Nothing found.';
     if (document.activeElement === input) open();
   }
 

@@ -9,10 +9,6 @@ import { LIST_QUERIES, listVariables } from '../queries.js';
 import { listParams, paths } from '../routes.js';
 import { cls, link, ref } from './common.js';
 
-// The values a text filter has been seen to take, offered as suggestions
-// (the schema has no list of types or areas; the lists shown so far do).
-const seen = new Map();
-
 const yesNo = (v) => (v == null ? '—' : v ? 'Yes' : 'No');
 // A filter link: the list with this value as its filter.
 const filterLink = (field, param, value) => (value ? link(paths.list(field, { [param]: value }), value) : '—');
@@ -21,20 +17,20 @@ const lvl = (label, key, sort) => ({ label, num: true, sort, cell: (r) => num(r[
 // The columns of each list; `sort` names the order field the column sorts by.
 const COLUMNS = {
   items: [
-    { label: 'Type', cell: (r) => filterLink('items', 'type', r.type), seen: ['type', (r) => r.type] },
-    { label: 'Rarity', cell: (r) => (r.rarity ? link(paths.list('items', { rarity: r.rarity }), rarityBadge(r.rarity)) : '—'), seen: ['rarity', (r) => r.rarity] },
+    { label: 'Type', cell: (r) => filterLink('items', 'type', r.type) },
+    { label: 'Rarity', cell: (r) => (r.rarity ? link(paths.list('items', { rarity: r.rarity }), rarityBadge(r.rarity)) : '—') },
     { label: 'Value', num: true, sort: 'VALUE', cell: (r) => num(r.value) },
     { label: 'Tradable', extra: true, cell: (r) => yesNo(r.tradable) },
   ],
   monsters: [
-    { label: 'Area', cell: (r) => filterLink('monsters', 'area', r.area), seen: ['area', (r) => r.area] },
+    { label: 'Area', cell: (r) => filterLink('monsters', 'area', r.area) },
     lvl('Combat level', 'combatLevel', 'COMBAT_LEVEL'),
     { ...lvl('Slayer level', 'slayerLevel', 'SLAYER_LEVEL'), extra: true },
     { ...lvl('Health', 'health', 'HEALTH'), extra: true },
     { label: 'God', extra: true, cell: (r) => yesNo(r.isGod) },
   ],
   quests: [
-    { label: 'Series', cell: (r) => filterLink('quests', 'series', r.questSeries), seen: ['series', (r) => r.questSeries] },
+    { label: 'Series', cell: (r) => filterLink('quests', 'series', r.questSeries) },
     { label: 'After', extra: true, cell: (r) => ref('quests', r.prerequisite) ?? '—' },
   ],
   baseCamps: [{ label: 'Benefit', cell: (r) => r.baseTowerBenefit }],
@@ -61,7 +57,7 @@ const COLUMNS = {
   secretRares: [{ label: 'Item', cell: (r) => (r.item ? [ref('items', r.item), ' ', rarityBadge(r.item.rarity)] : '—') }],
   worldBosses: [
     lvl('Level', 'level', 'LEVEL'),
-    { label: 'Status', cell: (r) => statusBadge(r.status), seen: ['status', (r) => r.status] },
+    { label: 'Status', cell: (r) => statusBadge(r.status) },
     { label: 'Battle', cell: (r) => timeCell(r.battleStartsAt) },
     { label: 'Location', extra: true, cell: (r) => r.location?.name },
   ],
@@ -89,12 +85,6 @@ export function listView(field) {
       const conn = data[field];
       const state = route.state;
       const columns = shownColumns(allColumns, state);
-      for (const c of columns) {
-        if (!c.seen) continue;
-        const [param, get] = c.seen;
-        if (!seen.has(param)) seen.set(param, new Set());
-        for (const r of conn.nodes) if (get(r)) seen.get(param).add(get(r));
-      }
       return h(
         'div',
         { class: 'list-page', 'data-testid': 'list-page' },
@@ -104,7 +94,7 @@ export function listView(field) {
           h('h1', { tabindex: '-1' }, kind.label),
           h('p', { class: 'lede', 'data-testid': 'list-count' }, `${num(conn.totalCount)} ${conn.totalCount === 1 ? kind.one : kind.label.toLowerCase()}${filtered(state) ? ' match' : ''}.`),
         ),
-        filterForm(field, state),
+        filterForm(field, state, conn.facets),
         conn.nodes.length
           ? h(
               'div',
@@ -168,34 +158,50 @@ function header(field, c, state) {
   );
 }
 
-function filterForm(field, state) {
+// The filter form. An equality filter is a choice among the values its
+// facet gives, each with how many records the list would hold choosing it
+// (the gateway counts them under the other filters, in the list's own
+// request); the rest are typed.
+function filterForm(field, state, facets = []) {
   const kind = KINDS[field];
   const id = (p) => `filter-${p}`;
+  const counts = Object.fromEntries(facets.map((f) => [f.field, f.values]));
+  const choice = (text, n) => (n == null ? text : `${text} (${num(n)})`);
   const control = (f) => {
     const value = state.filter[f.key];
+    const values = counts[f.key];
     if (f.type === 'bool') {
+      const n = (b) => (values ? (values.find((v) => v.value === String(b))?.count ?? 0) : null);
       return h(
         'select',
         { id: id(f.param), name: f.param },
         h('option', { value: '' }, 'Any'),
-        h('option', { value: 'yes', selected: value === true }, f.yes),
-        h('option', { value: 'no', selected: value === false }, f.no),
+        h('option', { value: 'yes', selected: value === true }, choice(f.yes, n(true))),
+        h('option', { value: 'no', selected: value === false }, choice(f.no, n(false))),
       );
     }
-    const list = seen.get(f.param);
-    return [
-      h('input', {
-        id: id(f.param),
-        name: f.param,
-        type: f.type === 'number' ? 'number' : 'text',
-        step: f.type === 'number' ? 'any' : null,
-        inputmode: f.type === 'number' ? 'decimal' : null,
-        value: value ?? '',
-        list: list?.size ? `${id(f.param)}-values` : null,
-        autocomplete: 'off',
-      }),
-      list?.size ? h('datalist', { id: `${id(f.param)}-values` }, [...list].sort().map((v) => h('option', { value: v }))) : null,
-    ];
+    if (values && f.type === 'text') {
+      // The value in the URL may differ in case from the records' (the
+      // gateway ignores case when none holds it exactly): choose the
+      // record's; one no record holds stays, with no count.
+      const current = value == null ? null : (values.find((v) => v.value === value) ?? values.find((v) => v.value.toLowerCase() === String(value).toLowerCase()));
+      return h(
+        'select',
+        { id: id(f.param), name: f.param, 'data-testid': `choices-${f.param}` },
+        h('option', { value: '' }, 'Any'),
+        values.map((v) => h('option', { value: v.value, selected: v === current }, choice(v.value, v.count))),
+        value != null && !current ? h('option', { value, selected: true }, value) : null,
+      );
+    }
+    return h('input', {
+      id: id(f.param),
+      name: f.param,
+      type: f.type === 'number' ? 'number' : 'text',
+      step: f.type === 'number' ? 'any' : null,
+      inputmode: f.type === 'number' ? 'decimal' : null,
+      value: value ?? '',
+      autocomplete: 'off',
+    });
   };
   const fields = [{ param: 'q', key: 'nameContains', label: 'Name contains', type: 'text' }, ...kind.filters];
   const form = h(
