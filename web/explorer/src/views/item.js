@@ -59,7 +59,7 @@ function itemStats(it) {
 }
 
 function droppedBy(it) {
-  const drops = [...(it.monsterDrops ?? [])].sort((a, b) => b.baseChance - a.baseChance);
+  const drops = it.monsterDrops ?? [];
   if (drops.length === 0) return section('dropped-by', 'Dropped by', empty('No monster drops this item.'));
   return section(
     'dropped-by',
@@ -68,6 +68,7 @@ function droppedBy(it) {
       const m = d.monster;
       const name = m?.name ?? d.monsterName;
       return {
+        name,
         head: [
           m
             ? link(paths.monster(m.id), name, {

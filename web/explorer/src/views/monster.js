@@ -53,6 +53,8 @@ function lootTable(m) {
     dropTable({ 'data-testid': 'loot-table' }, 'Item', drops, (d) => {
       const name = d.item?.name ?? d.name ?? 'Unknown item';
       return {
+        name,
+        value: d.item?.value,
         head: [
           d.item ? link(paths.item(d.item.id), name, { 'data-testid': 'loot-item-link' }) : name,
           d.item ? h('span', { class: 'sub' }, rarityBadge(d.item.rarity), ` ${d.item.type}`) : null,
@@ -61,6 +63,6 @@ function lootTable(m) {
         max: d.max,
         chanceAttrs: {},
       };
-    }),
+    }, { value: true }),
   );
 }

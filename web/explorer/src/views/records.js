@@ -2,11 +2,12 @@
 // monster.js): what it is, what it needs and gives, every reference a link.
 
 import { h } from '../dom.js';
-import { chance, chanceCell, duration, localTime, num, statusBadge, timeCell } from '../format.js';
+import { bossTiming } from '../drops.js';
+import { chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, statusBadge, timeCell } from '../format.js';
 import { KINDS } from '../kinds.js';
 import { COLLECTIONS, PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, itemRef, link, linkList, materials, pageHeader, ref, section, skills, stats, table } from './common.js';
+import { dropTable, empty, itemRef, link, linkList, materials, pageHeader, ref, section, skills, sortableTable, stats, table } from './common.js';
 
 // recordView makes the view of one kind's page from its title and body:
 // the operation is the kind's page query, and a null record is "not found".
@@ -106,7 +107,7 @@ export const RECORD_VIEWS = {
       'drops',
       `Drops here (${d.drops.length})`,
       d.drops.length
-        ? dropTable({ 'data-testid': 'drop-table' }, 'Item', d.drops, (x) => ({ head: [itemRef(x.item, x.name)], min: null, max: null, chanceAttrs: {} }))
+        ? dropTable({ 'data-testid': 'drop-table' }, 'Item', d.drops, (x) => ({ name: x.item?.name ?? x.name, head: [itemRef(x.item, x.name)], min: null, max: null, chanceAttrs: {} }))
         : empty('Nothing drops here.'),
     ),
   ]),
@@ -224,7 +225,7 @@ export const RECORD_VIEWS = {
       'battle',
       'Battle',
       stats('record-stats', [
-        ['Status', b.status],
+        ['Status', h('span', { 'data-testid': 'boss-status-note' }, bossStatusNote(b))],
         ['Starts', timeCell(b.battleStartsAt)],
         ['Ends', timeCell(b.battleEndsAt)],
         ['Level', n(b.level)],
@@ -236,15 +237,39 @@ export const RECORD_VIEWS = {
       'loot',
       `Loot (${b.loot.length})`,
       b.loot.length
-        ? table({ 'data-testid': 'boss-loot' }, [
-            // Loot names a hashed id, not a catalogue item: the link finds it by name.
-            { label: 'Item', cell: (l) => link(paths.search(l.name), l.name) },
+        ? sortableTable({ 'data-testid': 'boss-loot' }, [
+            // Loot names its item by name (and a hashed id no collection
+            // has): the gateway finds the catalogue's item of that name.
+            {
+              label: 'Item',
+              key: (l) => l.name,
+              cell: (l) =>
+                l.item
+                  ? [ref('items', l.item, l.name, { 'data-testid': 'boss-loot-link' }), l.item.rarity ? [' ', rarityBadge(l.item.rarity)] : null]
+                  : [l.name, h('span', { class: 'sub', 'data-testid': 'boss-loot-missing' }, 'not in the catalogue')],
+            },
             // On a phone the quality gives way, so that the chance fits.
-            { label: 'Quality', extra: true, cell: (l) => l.quality },
-            { label: 'Quantity', num: true, cell: (l) => num(l.quantity) },
-            { label: 'Chance', num: true, cell: (l) => chanceCell(l.chance) },
-          ], b.loot)
+            { label: 'Quality', extra: true, key: (l) => l.quality, cell: (l) => l.quality },
+            { label: 'Quantity', num: true, desc: true, key: (l) => Number(l.quantity), cell: (l) => num(l.quantity) },
+            { label: 'Chance', num: true, desc: true, key: (l) => Number(l.chance), cell: (l) => chanceCell(l.chance) },
+          ], b.loot, { column: 3, desc: true })
         : empty('No loot is listed.'),
     ),
   ]),
 };
+
+// The boss's status is the game's word, as of its last update; the
+// battle's times may tell another story by now (an "active" battle that
+// ended days ago), so the note says both.
+function bossStatusNote(b, now = Date.now()) {
+  const timing = bossTiming(b.battleStartsAt, b.battleEndsAt, now);
+  const byTimes =
+    timing === 'after'
+      ? `ended ${fromNow(b.battleEndsAt, now)} by its end time`
+      : timing === 'during'
+        ? `under way by its times, ending ${fromNow(b.battleEndsAt, now)}`
+        : timing === 'before'
+          ? `starts ${fromNow(b.battleStartsAt, now)} by its start time`
+          : null;
+  return `${b.status ?? 'unknown'} (as of the game's last update${byTimes ? `; ${byTimes}` : ''})`;
+}
