@@ -64,3 +64,14 @@ export function bossTiming(startsAt, endsAt, now = Date.now()) {
   if (now < e) return 'during';
   return 'after';
 }
+
+// bestDrop is the drop of the highest chance (the first of equals), as an
+// infobox's "obtained from" names it; null for none.
+export function bestDrop(drops) {
+  let best = null;
+  for (const d of drops ?? []) {
+    if (d?.baseChance == null || !Number.isFinite(Number(d.baseChance))) continue;
+    if (best == null || Number(d.baseChance) > Number(best.baseChance)) best = d;
+  }
+  return best;
+}

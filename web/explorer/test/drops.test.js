@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bossTiming, dropRarityRank, expectedCoins, meanAmount, sortRows } from '../src/drops.js';
+import { bestDrop, bossTiming, dropRarityRank, expectedCoins, meanAmount, sortRows } from '../src/drops.js';
 
 // A monster's drops as the catalogue gives them (Chicken's, abridged):
 // chances are percentages, 100 for "Always".
@@ -60,4 +60,12 @@ test("a boss's battle against its times", () => {
   assert.equal(bossTiming(start, end, Date.parse('2026-11-22T12:00:00Z')), 'during');
   assert.equal(bossTiming(start, end, Date.parse('2026-11-25T12:00:00Z')), 'after');
   assert.equal(bossTiming(null, end), null);
+});
+
+test('the best drop is the one of the highest chance, the first of equals', () => {
+  assert.equal(bestDrop(drops).name, 'Bones');
+  assert.equal(bestDrop(drops.slice(1)).name, 'Feather');
+  assert.equal(bestDrop([{ name: 'a', baseChance: 2 }, { name: 'b', baseChance: 2 }]).name, 'a');
+  assert.equal(bestDrop([]), null);
+  assert.equal(bestDrop([{ name: 'x', baseChance: null }]), null);
 });

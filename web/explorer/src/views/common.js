@@ -202,3 +202,33 @@ export function materials(testid, list) {
     list.map((m) => h('li', null, m.amount != null ? `${num(m.amount)} × ` : null, itemRef(m.item, m.name ?? m.itemName))),
   );
 }
+
+// A wiki's infobox: the record's key facts in a box beside the page on a
+// desktop and first on a phone (style.css, .with-infobox), with a slot for
+// its picture. Pictures are not served yet, so the slot is a placeholder
+// drawn per kind (no request leaves the gateway). rows are [label, value]
+// pairs; null values are left out.
+export function infobox(kind, title, rows, attrs = {}) {
+  return h(
+    'aside',
+    { class: 'infobox card', 'data-testid': 'infobox', 'aria-label': `${title} at a glance`, ...attrs },
+    h('div', { class: `infobox-picture picture-${kind}`, role: 'img', 'aria-label': `No picture of ${title} yet` }, h('span', { 'aria-hidden': 'true' }, PICTURE_MARK[kind] ?? '?')),
+    h('p', { class: 'infobox-title' }, title),
+    h(
+      'dl',
+      { class: 'infobox-facts' },
+      rows
+        .filter(([, value]) => value != null && value !== '')
+        .map(([label, value]) => h('div', { class: 'fact' }, h('dt', null, label), h('dd', null, value))),
+    ),
+  );
+}
+
+// The placeholder's letter per kind, until the gateway serves pictures.
+const PICTURE_MARK = { item: 'I', monster: 'M', boss: 'B' };
+
+// A page with an infobox: its header across, then the infobox, then the
+// body (sections); on a desktop the infobox stands at the side.
+export function withInfobox(header, box, ...body) {
+  return [header, box, h('div', { class: 'page-body' }, ...body)];
+}

@@ -7,11 +7,11 @@ import { chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, sta
 import { KINDS } from '../kinds.js';
 import { COLLECTIONS, PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, itemRef, link, linkList, materials, pageHeader, ref, section, skills, sortableTable, stats, table } from './common.js';
+import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, ref, section, skills, sortableTable, stats, table, withInfobox } from './common.js';
 
 // recordView makes the view of one kind's page from its title and body:
 // the operation is the kind's page query, and a null record is "not found".
-export function recordView(field, render) {
+export function recordView(field, render, pageClass) {
   const one = COLLECTIONS[field].one;
   const name = KINDS[field].name;
   return {
@@ -22,7 +22,7 @@ export function recordView(field, render) {
       const r = data[one];
       return h(
         'article',
-        { class: 'record-page', 'data-testid': 'record-page', 'data-kind': KINDS[field].path },
+        { class: pageClass ? `record-page ${pageClass}` : 'record-page', 'data-testid': 'record-page', 'data-kind': KINDS[field].path },
         render(r, name(r)),
         h('p', { class: 'muted back' }, 'All ', link(paths.list(field), KINDS[field].label.toLowerCase()), '.'),
       );
@@ -47,9 +47,9 @@ function questChain(q) {
   return h(
     'ol',
     { class: 'chain', 'data-testid': 'quest-chain' },
-    before.map((p) => h('li', null, ref('quests', p))),
+    before.map((p, i) => h('li', null, ref('quests', p, null, i === before.length - 1 ? { 'data-testid': 'prerequisite-link' } : undefined))),
     h('li', { 'aria-current': 'page' }, h('strong', null, q.questName)),
-    after.map((u) => h('li', null, ref('quests', u))),
+    after.map((u, i) => h('li', null, ref('quests', u, null, i === 0 ? { 'data-testid': 'unlock-link' } : undefined))),
   );
 }
 
@@ -57,18 +57,14 @@ export const RECORD_VIEWS = {
   quests: recordView('quests', (q, title) => [
     head('quests', q, title, link(paths.list('quests', { series: q.questSeries }), q.questSeries, { class: 'badge' })),
     section('quest-chain', 'Quest chain', questChain(q)),
-    h(
-      'div',
-      { class: 'columns' },
-      section(
-        'prerequisite',
-        'Comes after',
-        q.prerequisite
-          ? h('p', null, ref('quests', q.prerequisite, null, { 'data-testid': 'prerequisite-link' }))
-          : empty(q.prerequisiteQuest ? `${q.prerequisiteQuest} (not in the catalogue)` : 'No quest comes first.'),
-      ),
-      section('unlocks', 'Unlocks', linkList('unlocks-list', q.unlocks.map((u) => ref('quests', u)), 'No quest follows it.')),
-    ),
+    // The chain shows the quest before and the first it unlocks; only
+    // what it does not show is listed again.
+    q.prerequisite == null && q.prerequisiteQuest
+      ? section('prerequisite', 'Comes after', empty(`${q.prerequisiteQuest} (not in the catalogue)`))
+      : null,
+    q.unlocks.length > 1
+      ? section('unlocks', 'Also unlocks', linkList('unlocks-list', q.unlocks.slice(1).map((u) => ref('quests', u)), ''))
+      : null,
     section('required-skills', 'Required skills', skills(q.requiredSkills)),
     section('quest-items', 'Items needed', materials('quest-items-list', q.questItems)),
     section(
@@ -79,7 +75,7 @@ export const RECORD_VIEWS = {
             'ul',
             { class: 'plain-list' },
             q.questRewards.map((w) =>
-              h('li', null, `${num(w.amount)} × `, w.item ? itemRef(w.item) : w.skill ? `${w.skill} experience` : w.name || w.type),
+              h('li', null, w.item ? [`${num(w.amount)} × `, itemRef(w.item)] : w.skill ? `${num(w.amount)} ${w.skill} XP` : [`${num(w.amount)} × `, w.name || w.type]),
             ),
           )
         : empty('No reward.'),
@@ -219,20 +215,16 @@ export const RECORD_VIEWS = {
     ),
   ]),
 
-  worldBosses: recordView('worldBosses', (b, title) => [
+  worldBosses: recordView('worldBosses', (b, title) => withInfobox(
     head('worldBosses', b, title, statusBadge(b.status)),
-    section(
-      'battle',
-      'Battle',
-      stats('record-stats', [
-        ['Status', h('span', { 'data-testid': 'boss-status-note' }, bossStatusNote(b))],
-        ['Starts', timeCell(b.battleStartsAt)],
-        ['Ends', timeCell(b.battleEndsAt)],
-        ['Level', n(b.level)],
-        ['Location', b.location?.name],
-      ]),
-      h('p', { class: 'muted' }, `Times are in your time zone. The game last updated this at ${localTime(b.endpointUpdatesAt)}.`),
-    ),
+    infobox('boss', title, [
+      ['Status', h('span', { 'data-testid': 'boss-status-note' }, bossStatusNote(b))],
+      ['Level', n(b.level)],
+      ['Location', b.location?.name],
+      ['Starts', timeCell(b.battleStartsAt)],
+      ['Ends', timeCell(b.battleEndsAt)],
+    ], { 'data-testid': 'battle' }),
+    h('p', { class: 'muted' }, `Times are in your time zone. The game last updated this at ${localTime(b.endpointUpdatesAt)}.`),
     section(
       'loot',
       `Loot (${b.loot.length})`,
@@ -255,7 +247,7 @@ export const RECORD_VIEWS = {
           ], b.loot, { column: 3, desc: true })
         : empty('No loot is listed.'),
     ),
-  ]),
+  ), 'with-infobox'),
 };
 
 // The boss's status is the game's word, as of its last update; the
