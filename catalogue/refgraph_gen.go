@@ -123,6 +123,7 @@ const (
 	RefUsedInBasecampBasecamp
 	RefMonsterDropItem
 	RefSecretRareItem
+	RefWorldBossLootItem
 	RefQuestPrerequisite
 	RefQuestRewardItem
 	RefBaseTowerRewardItem
@@ -197,6 +198,8 @@ var References = [NumRefs]Reference{
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refMonsterDropItem(s, rec.(*MonsterDrop)) }},
 	RefSecretRareItem: {Owner: "SecretRare", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refSecretRareItem(s, rec.(*SecretRare)) }},
+	RefWorldBossLootItem: {Owner: "WorldBossLoot", Field: "item", Source: "name", GoSource: "Name", Target: ItemKind, ByName: true,
+		ID: func(s *Snapshot, rec any) (int64, bool) { return refWorldBossLootItem(s, rec.(*WorldBossLoot)) }},
 	RefQuestPrerequisite: {Owner: "Quest", Field: "prerequisite", Source: "prerequisiteQuest", GoSource: "PrerequisiteQuest", Target: QuestKind, ByName: true,
 		ID: func(s *Snapshot, rec any) (int64, bool) { return refQuestPrerequisite(s, rec.(*Quest)) }},
 	RefQuestRewardItem: {Owner: "QuestReward", Field: "item", Source: "itemId", GoSource: "ItemID", Target: ItemKind, ByName: false,
@@ -313,6 +316,11 @@ func refSecretRareItem(s *Snapshot, r *SecretRare) (int64, bool) {
 	return r.ItemID, true
 }
 
+// refWorldBossLootItem is the id WorldBossLoot.item names.
+func refWorldBossLootItem(s *Snapshot, r *WorldBossLoot) (int64, bool) {
+	return s.IDNamed(ItemKind, r.Name)
+}
+
 // refQuestPrerequisite is the id Quest.prerequisite names.
 func refQuestPrerequisite(s *Snapshot, r *Quest) (int64, bool) {
 	return s.IDNamed(QuestKind, r.PrerequisiteQuest)
@@ -419,6 +427,7 @@ type relations struct {
 	itemSecretRares                 map[int64][]*SecretRare
 	monsterDroppedItems             map[int64][]*Item
 	questUnlocks                    map[int64][]*Quest
+	itemByName                      map[string]*Item
 	questByName                     map[string]*Quest
 }
 
@@ -479,6 +488,12 @@ func (s *Snapshot) MonsterDroppedItems(id int64) []*Item { return s.relations.mo
 // QuestUnlocks answers Quest.unlocks: Quests whose `prerequisiteQuest` is this quest, in `/quests` order. Computed by the gateway; not in the upstream record.
 func (s *Snapshot) QuestUnlocks(id int64) []*Quest { return s.relations.questUnlocks[id] }
 
+// ItemNamed returns the first Item, in upstream order, whose name is name.
+func (s *Snapshot) ItemNamed(name string) (*Item, bool) {
+	r, ok := s.relations.itemByName[name]
+	return r, ok
+}
+
 // QuestNamed returns the first Quest, in upstream order, whose questName is name.
 func (s *Snapshot) QuestNamed(name string) (*Quest, bool) {
 	r, ok := s.relations.questByName[name]
@@ -493,6 +508,10 @@ func (s *Snapshot) IDNamed(k Kind, name string) (int64, bool) {
 		return 0, false
 	}
 	switch k {
+	case ItemKind:
+		if r, ok := s.relations.itemByName[name]; ok {
+			return r.ID, true
+		}
 	case QuestKind:
 		if r, ok := s.relations.questByName[name]; ok {
 			return r.ID, true
@@ -519,9 +538,16 @@ func (s *Snapshot) buildRelations() {
 		itemSecretRares:                 map[int64][]*SecretRare{},
 		monsterDroppedItems:             map[int64][]*Item{},
 		questUnlocks:                    map[int64][]*Quest{},
+		itemByName:                      map[string]*Item{},
 		questByName:                     map[string]*Quest{},
 	}
 	// The indexes by name first: references by name read them.
+	for t, i := table[Item](s.parts[itemRecords]), 0; i < t.Len(); i++ {
+		rec := t.At(i)
+		if _, dup := r.itemByName[rec.Name]; !dup {
+			r.itemByName[rec.Name] = rec
+		}
+	}
 	for t, i := table[Quest](s.parts[questRecords]), 0; i < t.Len(); i++ {
 		rec := t.At(i)
 		if _, dup := r.questByName[rec.QuestName]; !dup {
@@ -817,6 +843,16 @@ func (s *Snapshot) checkIntegrity() []Dangling {
 		rec := t.At(i)
 		if id, ok := refSecretRareItem(s, rec); ok {
 			c.ref("secretrares.itemId", ItemKind, id)
+		}
+	}
+	for t, i := table[WorldBoss](s.parts[worldBossRecords]), 0; i < t.Len(); i++ {
+		rec := t.At(i)
+		for i2 := range rec.Loot {
+			v2 := &rec.Loot[i2]
+			if v2.Name != "" {
+				_, found := refWorldBossLootItem(s, v2)
+				c.named("worldboss.loot.name", ItemKind, found)
+			}
 		}
 	}
 	for t, i := table[Quest](s.parts[questRecords]), 0; i < t.Len(); i++ {

@@ -60,6 +60,7 @@ type ResolverRoot interface {
 	UsedInFletching() UsedInFletchingResolver
 	UsedInForestry() UsedInForestryResolver
 	UsedInQuest() UsedInQuestResolver
+	WorldBossLoot() WorldBossLootResolver
 }
 
 type DirectiveRoot struct {
@@ -834,6 +835,7 @@ type ComplexityRoot struct {
 		Chance       func(childComplexity int) int
 		HashedItemID func(childComplexity int) int
 		ImageURL     func(childComplexity int) int
+		Item         func(childComplexity int) int
 		Name         func(childComplexity int) int
 		Quality      func(childComplexity int) int
 		Quantity     func(childComplexity int) int
@@ -977,6 +979,9 @@ type UsedInForestryResolver interface {
 }
 type UsedInQuestResolver interface {
 	Quest(ctx context.Context, obj *catalogue.UsedInQuest) (*catalogue.Quest, error)
+}
+type WorldBossLootResolver interface {
+	Item(ctx context.Context, obj *catalogue.WorldBossLoot) (*catalogue.Item, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -4307,6 +4312,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WorldBossLoot.ImageURL(childComplexity), true
+	case "WorldBossLoot.item":
+		if e.ComplexityRoot.WorldBossLoot.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorldBossLoot.Item(childComplexity), true
 	case "WorldBossLoot.name":
 		if e.ComplexityRoot.WorldBossLoot.Name == nil {
 			break
@@ -5934,6 +5945,8 @@ func (ec *executionContext) childFields_WorldBossLoot(ctx context.Context, field
 		return ec.fieldContext_WorldBossLoot_quantity(ctx, field)
 	case "chance":
 		return ec.fieldContext_WorldBossLoot_chance(ctx, field)
+	case "item":
+		return ec.fieldContext_WorldBossLoot_item(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WorldBossLoot", field.Name)
 }
@@ -21000,6 +21013,38 @@ func (ec *executionContext) fieldContext_WorldBossLoot_chance(_ context.Context,
 	return graphql.NewScalarFieldContext("WorldBossLoot", field, false, false, "Float")
 }
 
+func (ec *executionContext) _WorldBossLoot_item(ctx context.Context, field graphql.CollectedField, obj *catalogue.WorldBossLoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorldBossLoot_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WorldBossLoot().Item(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *catalogue.Item) graphql.Marshaler {
+			return ec.marshalOItem2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WorldBossLoot_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WorldBossLoot",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28487,33 +28532,39 @@ func (ec *executionContext) _WorldBossLoot(ctx context.Context, sel ast.Selectio
 		case "hashedItemId":
 			out.Values[i] = ec._WorldBossLoot_hashedItemId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._WorldBossLoot_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "imageUrl":
 			out.Values[i] = ec._WorldBossLoot_imageUrl(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "quality":
 			out.Values[i] = ec._WorldBossLoot_quality(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "quantity":
 			out.Values[i] = ec._WorldBossLoot_quantity(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "chance":
 			out.Values[i] = ec._WorldBossLoot_chance(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "item":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WorldBossLoot_item(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

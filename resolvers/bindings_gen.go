@@ -1402,6 +1402,7 @@ func newBindings() *boundTypes {
 		"quality":      {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Quality }},
 		"quantity":     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Quantity }},
 		"chance":       {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Chance }},
+		"item":         {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefWorldBossLootItem]},
 	}
 	t.list_AlchemyMaterial.Elem = t.AlchemyMaterial
 	t.list_AlchemyMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.AlchemyMaterial) == nil }

@@ -47,6 +47,7 @@ func TestIntegrityReport(t *testing.T) {
 		"quests.questItems.itemId":           {1, 2},
 		"quests.questRewards.itemId":         {0, 2},
 		"secretrares.itemId":                 {1, 2},
+		"worldboss.loot.name":                {1, 1},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("integrity report (-want +got)\n%s", diff)

@@ -181,6 +181,10 @@ func (r *usedInQuestResolver) Quest(ctx context.Context, obj *catalogue.UsedInQu
 	return loader.QuestRef(ctx, catalogue.RefUsedInQuestQuest, obj)
 }
 
+func (r *worldBossLootResolver) Item(ctx context.Context, obj *catalogue.WorldBossLoot) (*catalogue.Item, error) {
+	return loader.ItemRef(ctx, catalogue.RefWorldBossLootItem, obj)
+}
+
 func (r *Resolver) AlchemyMaterial() graph.AlchemyMaterialResolver {
 	return &alchemyMaterialResolver{r}
 }
@@ -253,6 +257,8 @@ func (r *Resolver) UsedInForestry() graph.UsedInForestryResolver { return &usedI
 
 func (r *Resolver) UsedInQuest() graph.UsedInQuestResolver { return &usedInQuestResolver{r} }
 
+func (r *Resolver) WorldBossLoot() graph.WorldBossLootResolver { return &worldBossLootResolver{r} }
+
 type (
 	alchemyMaterialResolver       struct{ *Resolver }
 	baseTowerRewardResolver       struct{ *Resolver }
@@ -283,4 +289,5 @@ type (
 	usedInFletchingResolver       struct{ *Resolver }
 	usedInForestryResolver        struct{ *Resolver }
 	usedInQuestResolver           struct{ *Resolver }
+	worldBossLootResolver         struct{ *Resolver }
 )

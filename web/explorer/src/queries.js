@@ -176,7 +176,7 @@ export const PAGES = {
     treasureScrollChance treasureScrollChanceWithWwMax treasureScrollChanceWithWwMaxAndBC72
     drops {
       itemId name min max baseChance luckChance extremeLuckChance rarity
-      item { id name rarity type }
+      item { id name rarity type value }
     }
   }
 }`),
@@ -258,7 +258,7 @@ export const PAGES = {
   worldBoss(id: $id) {
     id name level status battleStartsAt battleEndsAt endpointUpdatesAt
     location { id name }
-    loot { name quality quantity chance }
+    loot { name quality quantity chance item { id name rarity } }
   }
 }`),
 };

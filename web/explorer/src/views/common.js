@@ -1,4 +1,5 @@
 import { h } from '../dom.js';
+import { dropRarityRank, expectedCoins, meanAmount, sortRows } from '../drops.js';
 import { amount, chance, chanceCell, num, rarityBadge } from '../format.js';
 import { KINDS } from '../kinds.js';
 import { paths } from '../routes.js';
@@ -42,50 +43,105 @@ export function pageHeader(testid, title, ...badges) {
   );
 }
 
-// A table of drops, as both an item's droppers and a monster's loot are
-// shown: one row per drop, with its amount, its chances and its rarity.
-// row(d) gives the first cell's content ({ head: [...] }), the drop's
-// amount bounds ({ min, max }) and the chance cell's attributes.
-export function dropTable(tableAttrs, firstColumn, drops, row) {
-  return h(
-    'div',
-    { class: 'table-scroll' },
+// A table whose rows sort by a click on a column's header, as a wiki's do:
+// each header is a <button> (so a keyboard sorts too), and the sorted one
+// carries aria-sort. columns are { label, num, extra, cell(row), key(row),
+// desc } (key gives the value sorted by, a number or a string; desc makes
+// the column sort highest first on its first click). sort is the column
+// sorted by at first, as { column, desc }. Rows are built once and only
+// reordered; the order is the view's, not the URL's.
+export function sortableTable(attrs, columns, rows, sort) {
+  let state = { ...sort };
+  const trs = new Map(
+    rows.map((r) => [
+      r,
+      h('tr', null, columns.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, class: cls(c), ...(c.attrs?.(r) ?? {}) }, c.cell(r)))),
+    ]),
+  );
+  const tbody = h('tbody');
+  const ths = columns.map((c, i) =>
     h(
-      'table',
-      { class: 'data', ...tableAttrs },
+      'th',
+      { scope: 'col', class: cls(c) },
       h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', { scope: 'col' }, firstColumn),
-          h('th', { scope: 'col', class: 'num' }, 'Amount'),
-          h('th', { scope: 'col', class: 'num' }, 'Chance'),
-          h('th', { scope: 'col', class: 'num extra' }, 'With luck'),
-          h('th', { scope: 'col', class: 'num extra' }, 'Extreme luck'),
-          h('th', { scope: 'col', class: 'extra' }, 'Rarity'),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        drops.map((d) => {
-          const r = row(d);
-          return h(
-            'tr',
-            null,
-            h('th', { scope: 'row' }, ...r.head),
-            h('td', { class: 'num' }, amount(r.min, r.max)),
-            h('td', { class: 'num', ...r.chanceAttrs }, chanceCell(d.baseChance)),
-            h('td', { class: 'num extra' }, chance(d.luckChance)),
-            h('td', { class: 'num extra' }, chance(d.extremeLuckChance)),
-            h('td', { class: 'extra' }, d.rarity ?? ''),
-          );
-        }),
+        'button',
+        {
+          type: 'button',
+          class: 'sort-button',
+          'data-testid': 'sort-button',
+          onclick: () => {
+            state = state.column === i ? { column: i, desc: !state.desc } : { column: i, desc: !!c.desc };
+            draw();
+          },
+        },
+        c.label,
+        h('span', { class: 'sort-mark', 'aria-hidden': 'true' }),
       ),
     ),
   );
+  function draw() {
+    ths.forEach((th, i) => {
+      const sorted = i === state.column;
+      if (sorted) th.setAttribute('aria-sort', state.desc ? 'descending' : 'ascending');
+      else th.removeAttribute('aria-sort');
+      th.querySelector('.sort-mark').textContent = sorted ? (state.desc ? ' ▼' : ' ▲') : '';
+    });
+    const key = columns[state.column].key ?? (() => null);
+    tbody.replaceChildren(...sortRows(rows, key, state.desc).map((r) => trs.get(r)));
+  }
+  draw();
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h('table', { class: 'data sortable', ...attrs }, h('thead', null, h('tr', null, ths)), tbody),
+  );
+}
+
+// A drop's rarity, as the catalogue names how often it drops ("Common",
+// "Very Rare"): not the item's rarity, so drawn as a mark and a word
+// rather than as the item's rarity badge.
+export function dropRarity(rarity) {
+  if (!rarity) return '';
+  const slug = String(rarity).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return h('span', { class: `drop-rarity drop-rarity-${slug}` }, rarity);
+}
+
+// A table of drops, as an item's droppers, a monster's loot and a
+// location's drops are shown: one row per drop, with its amount, its
+// chances and its drop rarity, highest chance first, every column
+// sortable. row(d) gives the first cell's content ({ head: [...] }), the
+// name it sorts by ({ name }), the drop's amount bounds ({ min, max }), the
+// chance cell's attributes and, with `value` set, the item's value in
+// coins ({ value }): then the table adds the value and the coins a kill
+// yields on average (drops.js, expectedCoins).
+export function dropTable(tableAttrs, firstColumn, drops, row, { value = false } = {}) {
+  const rows = drops.map((d) => ({ d, r: row(d) }));
+  const columns = [
+    { label: firstColumn, key: (x) => x.r.name ?? null, cell: (x) => x.r.head },
+    // With the coins per kill (which count the amount in), a phone leaves
+    // the amount out, so that four columns fit.
+    { label: 'Amount', num: true, extra: value, desc: true, key: (x) => meanAmount(x.r.min, x.r.max), cell: (x) => amount(x.r.min, x.r.max) },
+    { label: 'Chance', num: true, desc: true, key: (x) => numeric(x.d.baseChance), cell: (x) => chanceCell(x.d.baseChance), attrs: (x) => x.r.chanceAttrs },
+    { label: 'With luck', num: true, extra: true, desc: true, key: (x) => numeric(x.d.luckChance), cell: (x) => chance(x.d.luckChance) },
+    { label: 'Extreme luck', num: true, extra: true, desc: true, key: (x) => numeric(x.d.extremeLuckChance), cell: (x) => chance(x.d.extremeLuckChance) },
+    { label: 'Drop rarity', extra: true, key: (x) => dropRarityRank(x.d.rarity), cell: (x) => dropRarity(x.d.rarity) },
+  ];
+  if (value) {
+    const coins = (x) => expectedCoins(x.d.baseChance, x.r.value, x.r.min, x.r.max);
+    columns.push(
+      { label: 'Value', num: true, extra: true, desc: true, key: (x) => numeric(x.r.value), cell: (x) => (x.r.value == null ? '—' : num(x.r.value)) },
+      { label: 'Coins per kill', num: true, desc: true, key: coins, cell: (x) => coinsText(coins(x)) },
+    );
+  }
+  return sortableTable(tableAttrs, columns, rows, { column: 2, desc: true });
+}
+
+const numeric = (v) => (v == null || !Number.isFinite(Number(v)) ? null : Number(v));
+const smallCoins = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 2 });
+// Coins per kill: whole and tenths above 1, two significant digits below.
+function coinsText(c) {
+  if (c == null) return '—';
+  return c >= 1 ? num(Math.round(c * 10) / 10) : smallCoins.format(c);
 }
 
 // A link to a record's page, named as the record is (or as given).
@@ -145,4 +201,34 @@ export function materials(testid, list) {
     { class: 'inline-list', 'data-testid': testid },
     list.map((m) => h('li', null, m.amount != null ? `${num(m.amount)} × ` : null, itemRef(m.item, m.name ?? m.itemName))),
   );
+}
+
+// A wiki's infobox: the record's key facts in a box beside the page on a
+// desktop and first on a phone (style.css, .with-infobox), with a slot for
+// its picture. Pictures are not served yet, so the slot is a placeholder
+// drawn per kind (no request leaves the gateway). rows are [label, value]
+// pairs; null values are left out.
+export function infobox(kind, title, rows, attrs = {}) {
+  return h(
+    'aside',
+    { class: 'infobox card', 'data-testid': 'infobox', 'aria-label': `${title} at a glance`, ...attrs },
+    h('div', { class: `infobox-picture picture-${kind}`, role: 'img', 'aria-label': `No picture of ${title} yet` }, h('span', { 'aria-hidden': 'true' }, PICTURE_MARK[kind] ?? '?')),
+    h('p', { class: 'infobox-title' }, title),
+    h(
+      'dl',
+      { class: 'infobox-facts' },
+      rows
+        .filter(([, value]) => value != null && value !== '')
+        .map(([label, value]) => h('div', { class: 'fact' }, h('dt', null, label), h('dd', null, value))),
+    ),
+  );
+}
+
+// The placeholder's letter per kind, until the gateway serves pictures.
+const PICTURE_MARK = { item: 'I', monster: 'M', boss: 'B' };
+
+// A page with an infobox: its header across, then the infobox, then the
+// body (sections); on a desktop the infobox stands at the side.
+export function withInfobox(header, box, ...body) {
+  return [header, box, h('div', { class: 'page-body' }, ...body)];
 }

@@ -1,8 +1,9 @@
 import { h } from '../dom.js';
+import { bestDrop } from '../drops.js';
 import { amount, chance, num, rarityBadge } from '../format.js';
 import { PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, itemRef, link, pageHeader, ref, section, stats, table } from './common.js';
+import { dropTable, empty, infobox, itemRef, link, pageHeader, ref, section, stats, table, withInfobox } from './common.js';
 
 export const item = {
   operation: (route) => ({ ...PAGES.items, variables: { id: route.id } }),
@@ -13,37 +14,55 @@ export const item = {
     const it = data.item;
     return h(
       'article',
-      { class: 'item-page', 'data-testid': 'item-page' },
-      pageHeader(
-        'item-name',
-        it.name,
-        h('span', { class: 'badge' }, `Item #${it.id}`),
-        link(paths.list('items', { rarity: it.rarity }), rarityBadge(it.rarity)),
-        link(paths.list('items', { type: it.type }), it.type, { class: 'badge' }),
+      { class: 'item-page with-infobox', 'data-testid': 'item-page' },
+      withInfobox(
+        pageHeader('item-name', it.name, h('span', { class: 'badge' }, `Item #${it.id}`)),
+        itemBox(it),
+        it.description ? h('p', { class: 'description' }, it.description) : null,
+        itemStats(it),
+        skillUses(it),
+        droppedBy(it),
+        otherSources(it),
+        chestContents(it),
+        quests(it),
+        baseCamps(it),
+        madeFrom(it),
+        recipes(it),
       ),
-      it.description ? h('p', { class: 'description' }, it.description) : null,
-      section('item-section-stats', 'Stats', itemStats(it)),
-      skillUses(it),
-      droppedBy(it),
-      otherSources(it),
-      chestContents(it),
-      quests(it),
-      baseCamps(it),
-      madeFrom(it),
-      recipes(it),
     );
   },
 };
 
-// The stats that mean something for this item: always its rarity, type,
-// value and tradability; the bonuses and levels only when not zero.
-function itemStats(it) {
-  const nonZero = (label, v) => [label, v ? num(v) : null];
-  return stats('item-stats', [
-    ['Rarity', it.rarity],
-    ['Type', it.type],
+// The infobox: rarity, type, value, tradability, and where the item is
+// most likely to drop (the monster drop of the highest chance, and the
+// monster's area).
+function itemBox(it) {
+  const best = bestDrop(it.monsterDrops);
+  return infobox('item', it.name, [
+    ['Rarity', it.rarity ? link(paths.list('items', { rarity: it.rarity }), rarityBadge(it.rarity)) : null],
+    ['Type', it.type ? link(paths.list('items', { type: it.type }), it.type) : null],
     ['Value', `${num(it.value)} coins`],
     ['Tradable', it.tradable ? 'Yes' : 'No'],
+    [
+      'Obtained from',
+      best
+        ? h(
+            'span',
+            { 'data-testid': 'obtained-from' },
+            best.monster ? link(paths.monster(best.monster.id), best.monster.name ?? best.monsterName) : best.monsterName,
+            ` (${chance(best.baseChance)})`,
+            best.monster?.area ? h('span', { class: 'sub' }, `in ${best.monster.area}`) : null,
+          )
+        : null,
+    ],
+  ]);
+}
+
+// The stats that mean something for this item beyond its infobox: the
+// bonuses and levels when not zero. No section when there is none.
+function itemStats(it) {
+  const nonZero = (label, v) => [label, v ? num(v) : null];
+  const pairs = [
     nonZero('Healing', it.healingAmount),
     nonZero('Farming level', it.farmingLevel),
     nonZero('Attack bonus', it.attackBonus),
@@ -55,11 +74,13 @@ function itemStats(it) {
     nonZero('Bow accuracy', it.bowAccuracy),
     nonZero('Bow speed', it.bowSpeed),
     ['Limited', it.limited != null ? num(it.limited) : null],
-  ]);
+  ];
+  if (!pairs.some(([, v]) => v != null)) return null;
+  return section('item-section-stats', 'Stats', stats('item-stats', pairs));
 }
 
 function droppedBy(it) {
-  const drops = [...(it.monsterDrops ?? [])].sort((a, b) => b.baseChance - a.baseChance);
+  const drops = it.monsterDrops ?? [];
   if (drops.length === 0) return section('dropped-by', 'Dropped by', empty('No monster drops this item.'));
   return section(
     'dropped-by',
@@ -68,6 +89,7 @@ function droppedBy(it) {
       const m = d.monster;
       const name = m?.name ?? d.monsterName;
       return {
+        name,
         head: [
           m
             ? link(paths.monster(m.id), name, {

@@ -1,8 +1,9 @@
 import { h } from '../dom.js';
+import { expectedCoins } from '../drops.js';
 import { chance, num, rarityBadge } from '../format.js';
 import { PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, link, pageHeader, section, stats } from './common.js';
+import { dropTable, empty, infobox, link, pageHeader, section, stats, withInfobox } from './common.js';
 
 export const monster = {
   operation: (route) => ({ ...PAGES.monsters, variables: { id: route.id } }),
@@ -10,33 +11,54 @@ export const monster = {
   title: (data) => data.monster.name ?? `Monster ${data.monster.id}`,
   render(data) {
     const m = data.monster;
+    const title = m.name ?? `Monster ${m.id}`;
     return h(
       'article',
-      { class: 'monster-page', 'data-testid': 'monster-page' },
-      pageHeader(
-        'monster-name',
-        m.name ?? `Monster ${m.id}`,
-        h('span', { class: 'badge' }, `Monster #${m.id}`),
-        m.area ? link(paths.list('monsters', { area: m.area }), m.area, { class: 'badge' }) : null,
-        m.isGod ? h('span', { class: 'badge god' }, 'God') : null,
+      { class: 'monster-page with-infobox', 'data-testid': 'monster-page' },
+      withInfobox(
+        pageHeader('monster-name', title, h('span', { class: 'badge' }, `Monster #${m.id}`), m.isGod ? h('span', { class: 'badge god' }, 'God') : null),
+        monsterBox(m, title),
+        section('monster-section-stats', 'Stats', monsterStats(m)),
+        lootTable(m),
       ),
-      section('monster-section-stats', 'Stats', monsterStats(m)),
-      lootTable(m),
     );
   },
 };
 
-function monsterStats(m) {
-  const n = (v) => (v == null ? null : num(v));
-  return stats('monster-stats', [
+const n = (v) => (v == null ? null : num(v));
+
+// The infobox: level, health, where it lives, its weakness and speed, the
+// slayer level, and its best drop (the most coins a kill yields of one
+// drop, on average).
+function monsterBox(m, title) {
+  let best = null;
+  let bestCoins = -1;
+  for (const d of m.drops ?? []) {
+    const c = expectedCoins(d.baseChance, d.item?.value, d.min, d.max);
+    if (c != null && c > bestCoins) [best, bestCoins] = [d, c];
+  }
+  return infobox('monster', title, [
     ['Combat level', n(m.combatLevel)],
     ['Health', n(m.health)],
+    ['Area', m.area ? link(paths.list('monsters', { area: m.area }), m.area) : null],
+    ['Weakness', m.weakness],
+    ['Attack speed', m.attackSpeedText],
+    ['Slayer level', n(m.slayerLevel)],
+    [
+      'Best drop',
+      best
+        ? h('span', { 'data-testid': 'best-drop' }, best.item ? link(paths.item(best.item.id), best.item.name) : best.name, ` (${chance(best.baseChance)})`,
+            h('span', { class: 'sub' }, `${num(Math.round(bestCoins * 10) / 10)} coins per kill`))
+        : null,
+    ],
+  ]);
+}
+
+function monsterStats(m) {
+  return stats('monster-stats', [
     ['Attack', n(m.attack)],
     ['Strength', n(m.strength)],
     ['Defence', n(m.defence)],
-    ['Attack speed', m.attackSpeedText],
-    ['Weakness', m.weakness],
-    ['Slayer level', n(m.slayerLevel)],
     ['Slayer experience', n(m.slayerExp)],
     ['Treasure scroll', m.treasureScrollChance == null ? null : chance(m.treasureScrollChance)],
     ['… max wishing well', m.treasureScrollChanceWithWwMax == null ? null : chance(m.treasureScrollChanceWithWwMax)],
@@ -53,6 +75,8 @@ function lootTable(m) {
     dropTable({ 'data-testid': 'loot-table' }, 'Item', drops, (d) => {
       const name = d.item?.name ?? d.name ?? 'Unknown item';
       return {
+        name,
+        value: d.item?.value,
         head: [
           d.item ? link(paths.item(d.item.id), name, { 'data-testid': 'loot-item-link' }) : name,
           d.item ? h('span', { class: 'sub' }, rarityBadge(d.item.rarity), ` ${d.item.type}`) : null,
@@ -61,6 +85,6 @@ function lootTable(m) {
         max: d.max,
         chanceAttrs: {},
       };
-    }),
+    }, { value: true }),
   );
 }

@@ -2,15 +2,16 @@
 // monster.js): what it is, what it needs and gives, every reference a link.
 
 import { h } from '../dom.js';
-import { chance, chanceCell, duration, localTime, num, statusBadge, timeCell } from '../format.js';
+import { bossTiming } from '../drops.js';
+import { chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, statusBadge, timeCell } from '../format.js';
 import { KINDS } from '../kinds.js';
 import { COLLECTIONS, PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, itemRef, link, linkList, materials, pageHeader, ref, section, skills, stats, table } from './common.js';
+import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, ref, section, skills, sortableTable, stats, table, withInfobox } from './common.js';
 
 // recordView makes the view of one kind's page from its title and body:
 // the operation is the kind's page query, and a null record is "not found".
-export function recordView(field, render) {
+export function recordView(field, render, pageClass) {
   const one = COLLECTIONS[field].one;
   const name = KINDS[field].name;
   return {
@@ -21,7 +22,7 @@ export function recordView(field, render) {
       const r = data[one];
       return h(
         'article',
-        { class: 'record-page', 'data-testid': 'record-page', 'data-kind': KINDS[field].path },
+        { class: pageClass ? `record-page ${pageClass}` : 'record-page', 'data-testid': 'record-page', 'data-kind': KINDS[field].path },
         render(r, name(r)),
         h('p', { class: 'muted back' }, 'All ', link(paths.list(field), KINDS[field].label.toLowerCase()), '.'),
       );
@@ -46,9 +47,9 @@ function questChain(q) {
   return h(
     'ol',
     { class: 'chain', 'data-testid': 'quest-chain' },
-    before.map((p) => h('li', null, ref('quests', p))),
+    before.map((p, i) => h('li', null, ref('quests', p, null, i === before.length - 1 ? { 'data-testid': 'prerequisite-link' } : undefined))),
     h('li', { 'aria-current': 'page' }, h('strong', null, q.questName)),
-    after.map((u) => h('li', null, ref('quests', u))),
+    after.map((u, i) => h('li', null, ref('quests', u, null, i === 0 ? { 'data-testid': 'unlock-link' } : undefined))),
   );
 }
 
@@ -56,18 +57,14 @@ export const RECORD_VIEWS = {
   quests: recordView('quests', (q, title) => [
     head('quests', q, title, link(paths.list('quests', { series: q.questSeries }), q.questSeries, { class: 'badge' })),
     section('quest-chain', 'Quest chain', questChain(q)),
-    h(
-      'div',
-      { class: 'columns' },
-      section(
-        'prerequisite',
-        'Comes after',
-        q.prerequisite
-          ? h('p', null, ref('quests', q.prerequisite, null, { 'data-testid': 'prerequisite-link' }))
-          : empty(q.prerequisiteQuest ? `${q.prerequisiteQuest} (not in the catalogue)` : 'No quest comes first.'),
-      ),
-      section('unlocks', 'Unlocks', linkList('unlocks-list', q.unlocks.map((u) => ref('quests', u)), 'No quest follows it.')),
-    ),
+    // The chain shows the quest before and the first it unlocks; only
+    // what it does not show is listed again.
+    q.prerequisite == null && q.prerequisiteQuest
+      ? section('prerequisite', 'Comes after', empty(`${q.prerequisiteQuest} (not in the catalogue)`))
+      : null,
+    q.unlocks.length > 1
+      ? section('unlocks', 'Also unlocks', linkList('unlocks-list', q.unlocks.slice(1).map((u) => ref('quests', u)), ''))
+      : null,
     section('required-skills', 'Required skills', skills(q.requiredSkills)),
     section('quest-items', 'Items needed', materials('quest-items-list', q.questItems)),
     section(
@@ -78,7 +75,7 @@ export const RECORD_VIEWS = {
             'ul',
             { class: 'plain-list' },
             q.questRewards.map((w) =>
-              h('li', null, `${num(w.amount)} × `, w.item ? itemRef(w.item) : w.skill ? `${w.skill} experience` : w.name || w.type),
+              h('li', null, w.item ? [`${num(w.amount)} × `, itemRef(w.item)] : w.skill ? `${num(w.amount)} ${w.skill} XP` : [`${num(w.amount)} × `, w.name || w.type]),
             ),
           )
         : empty('No reward.'),
@@ -106,7 +103,7 @@ export const RECORD_VIEWS = {
       'drops',
       `Drops here (${d.drops.length})`,
       d.drops.length
-        ? dropTable({ 'data-testid': 'drop-table' }, 'Item', d.drops, (x) => ({ head: [itemRef(x.item, x.name)], min: null, max: null, chanceAttrs: {} }))
+        ? dropTable({ 'data-testid': 'drop-table' }, 'Item', d.drops, (x) => ({ name: x.item?.name ?? x.name, head: [itemRef(x.item, x.name)], min: null, max: null, chanceAttrs: {} }))
         : empty('Nothing drops here.'),
     ),
   ]),
@@ -218,33 +215,53 @@ export const RECORD_VIEWS = {
     ),
   ]),
 
-  worldBosses: recordView('worldBosses', (b, title) => [
+  worldBosses: recordView('worldBosses', (b, title) => withInfobox(
     head('worldBosses', b, title, statusBadge(b.status)),
-    section(
-      'battle',
-      'Battle',
-      stats('record-stats', [
-        ['Status', b.status],
-        ['Starts', timeCell(b.battleStartsAt)],
-        ['Ends', timeCell(b.battleEndsAt)],
-        ['Level', n(b.level)],
-        ['Location', b.location?.name],
-      ]),
-      h('p', { class: 'muted' }, `Times are in your time zone. The game last updated this at ${localTime(b.endpointUpdatesAt)}.`),
-    ),
+    infobox('boss', title, [
+      ['Status', h('span', { 'data-testid': 'boss-status-note' }, bossStatusNote(b))],
+      ['Level', n(b.level)],
+      ['Location', b.location?.name],
+      ['Starts', timeCell(b.battleStartsAt)],
+      ['Ends', timeCell(b.battleEndsAt)],
+    ], { 'data-testid': 'battle' }),
+    h('p', { class: 'muted' }, `Times are in your time zone. The game last updated this at ${localTime(b.endpointUpdatesAt)}.`),
     section(
       'loot',
       `Loot (${b.loot.length})`,
       b.loot.length
-        ? table({ 'data-testid': 'boss-loot' }, [
-            // Loot names a hashed id, not a catalogue item: the link finds it by name.
-            { label: 'Item', cell: (l) => link(paths.search(l.name), l.name) },
+        ? sortableTable({ 'data-testid': 'boss-loot' }, [
+            // Loot names its item by name (and a hashed id no collection
+            // has): the gateway finds the catalogue's item of that name.
+            {
+              label: 'Item',
+              key: (l) => l.name,
+              cell: (l) =>
+                l.item
+                  ? [ref('items', l.item, l.name, { 'data-testid': 'boss-loot-link' }), l.item.rarity ? [' ', rarityBadge(l.item.rarity)] : null]
+                  : [l.name, h('span', { class: 'sub', 'data-testid': 'boss-loot-missing' }, 'not in the catalogue')],
+            },
             // On a phone the quality gives way, so that the chance fits.
-            { label: 'Quality', extra: true, cell: (l) => l.quality },
-            { label: 'Quantity', num: true, cell: (l) => num(l.quantity) },
-            { label: 'Chance', num: true, cell: (l) => chanceCell(l.chance) },
-          ], b.loot)
+            { label: 'Quality', extra: true, key: (l) => l.quality, cell: (l) => l.quality },
+            { label: 'Quantity', num: true, desc: true, key: (l) => Number(l.quantity), cell: (l) => num(l.quantity) },
+            { label: 'Chance', num: true, desc: true, key: (l) => Number(l.chance), cell: (l) => chanceCell(l.chance) },
+          ], b.loot, { column: 3, desc: true })
         : empty('No loot is listed.'),
     ),
-  ]),
+  ), 'with-infobox'),
 };
+
+// The boss's status is the game's word, as of its last update; the
+// battle's times may tell another story by now (an "active" battle that
+// ended days ago), so the note says both.
+function bossStatusNote(b, now = Date.now()) {
+  const timing = bossTiming(b.battleStartsAt, b.battleEndsAt, now);
+  const byTimes =
+    timing === 'after'
+      ? `ended ${fromNow(b.battleEndsAt, now)} by its end time`
+      : timing === 'during'
+        ? `under way by its times, ending ${fromNow(b.battleEndsAt, now)}`
+        : timing === 'before'
+          ? `starts ${fromNow(b.battleStartsAt, now)} by its start time`
+          : null;
+  return `${b.status ?? 'unknown'} (as of the game's last update${byTimes ? `; ${byTimes}` : ''})`;
+}
