@@ -82,25 +82,33 @@ func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 // coster measures operations against one schema.
 type coster struct {
 	schema *ast.Schema
+	// walked, when set, is told of every walk of an operation: tests count
+	// them.
+	walked func()
 }
 
 // costKey names a cost in a document's memo: the cost of an operation
-// without variables is fixed for its document and the lengths of one
-// snapshot.
+// none of whose variables it reads is fixed for its document and the
+// lengths of one snapshot.
 type costKey struct {
 	operation string
 	lengths   Lengths
 }
+
+// costVarsKey names, in a document's memo, whether the cost of an
+// operation reads any of its variables.
+type costVarsKey struct{ operation string }
 
 func newCoster(schema *ast.Schema) *coster {
 	return &coster{schema: schema}
 }
 
 // cached returns the cost of oc's operation, as operation does, measured
-// once for an operation without variables and kept in the memo of its
-// document.
+// once and kept in the memo of its document when the cost reads none of
+// the operation's variables (see readsVariables), and measured each time
+// when it reads one.
 func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Lengths) int {
-	if memo == nil || len(oc.Operation.VariableDefinitions) > 0 || !keyable(lengths) {
+	if memo == nil || !keyable(lengths) || c.dependsOnVariables(oc, memo) {
 		return c.operation(oc, lengths)
 	}
 	key := costKey{oc.OperationName, lengths}
@@ -111,6 +119,109 @@ func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Length
 	// The key and the int, each boxed in an interface of the memo.
 	memo.Store(key, cost, heapSize(int64(unsafe.Sizeof(key)))+8)
 	return cost
+}
+
+// dependsOnVariables reports whether the cost of oc's operation reads any
+// of its variables, found once per document and operation and kept in
+// memo.
+func (c *coster) dependsOnVariables(oc *graphql.OperationContext, memo *Memo) bool {
+	if len(oc.Operation.VariableDefinitions) == 0 {
+		return false
+	}
+	key := costVarsKey{oc.OperationName}
+	if v, ok := memo.Load(key); ok {
+		return v.(bool)
+	}
+	depends := readsVariables(oc.Operation.SelectionSet, oc.Doc)
+	// The key's string header and the bool, each boxed.
+	memo.Store(key, depends, heapSize(int64(unsafe.Sizeof(key)))+1)
+	return depends
+}
+
+// readsVariables reports whether the cost walk could read a variable in
+// set, its fragments followed: the walk reads the if: of @skip and
+// @include (CollectFields applies them), a field's first and last (page)
+// and __type's name (introspect), and nothing else a request sends. It
+// looks at those arguments on every field, whatever its type, so it may
+// say yes where the walk would not read the value, never no where it
+// would.
+func readsVariables(set ast.SelectionSet, doc *ast.QueryDocument) bool {
+	seen := map[string]bool{}
+	var walk func(ast.SelectionSet) bool
+	directives := func(ds ast.DirectiveList) bool {
+		for _, d := range ds {
+			if d.Name != "skip" && d.Name != "include" {
+				continue
+			}
+			for _, a := range d.Arguments {
+				if hasVariable(a.Value) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk = func(set ast.SelectionSet) bool {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				if directives(sel.Directives) {
+					return true
+				}
+				for _, a := range sel.Arguments {
+					switch a.Name {
+					case "first", "last", "name":
+						if hasVariable(a.Value) {
+							return true
+						}
+					}
+				}
+				if walk(sel.SelectionSet) {
+					return true
+				}
+			case *ast.InlineFragment:
+				if directives(sel.Directives) || walk(sel.SelectionSet) {
+					return true
+				}
+			case *ast.FragmentSpread:
+				if directives(sel.Directives) {
+					return true
+				}
+				if seen[sel.Name] {
+					continue
+				}
+				seen[sel.Name] = true
+				def := sel.Definition
+				if def == nil && doc != nil {
+					def = doc.Fragments.ForName(sel.Name)
+				}
+				if def == nil {
+					return true // not found: say yes rather than guess
+				}
+				if directives(def.Directives) || walk(def.SelectionSet) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(set)
+}
+
+// hasVariable reports whether v is, or holds, a variable.
+func hasVariable(v *ast.Value) bool {
+	if v == nil {
+		return false
+	}
+	if v.Kind == ast.Variable {
+		return true
+	}
+	for _, c := range v.Children {
+		if hasVariable(c.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyable reports whether v can be part of a memo's key: comparing a
@@ -137,6 +248,9 @@ func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
 	}
 	if root == nil {
 		return 0
+	}
+	if c.walked != nil {
+		c.walked()
 	}
 	w := costWalk{c: c, oc: oc, lengths: lengths}
 	return w.selection(oc.Operation.SelectionSet, root.Name, -1)

@@ -230,3 +230,22 @@ func TestCostFollowsTheSnapshot(t *testing.T) {
 		t.Errorf("on the embedded catalogue, with longer lists: %s", r.raw)
 	}
 }
+
+// TestCostOfAVariablePage: one document, its page a variable, is priced
+// by each request's page, whichever came first: the cost kept for a
+// document is kept only when no variable can change it.
+func TestCostOfAVariablePage(t *testing.T) {
+	snap := fixture(t)
+	const query = `query($n: Int, $term: String) { items(first: $n, filter: {nameContains: $term}) { nodes { name } } }`
+	srv := serveWith(t, storeOf(snap), loader.Options{}, graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: 1000}})
+	for _, tt := range []struct {
+		n       int
+		refused bool
+	}{{5, false}, {100000, true}, {5, false}, {100000, true}} {
+		r := post(t, srv, query, map[string]any{"n": tt.n, "term": "e"})
+		refused := len(r.Errors) == 1 && r.Errors[0].Extensions["code"] == graphqlhttp.CodeTooComplex
+		if refused != tt.refused || (!refused && len(r.Errors) > 0) {
+			t.Errorf("first: %d: refused %t, want %t: %s", tt.n, refused, tt.refused, r.raw)
+		}
+	}
+}
