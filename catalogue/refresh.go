@@ -123,7 +123,12 @@ func NewRefresher(store *Store, cfg RefresherConfig) *Refresher {
 	if cfg.Observer == nil {
 		cfg.Observer = nopObserver{}
 	}
-	return &Refresher{cfg: cfg, store: store}
+	r := &Refresher{cfg: cfg, store: store}
+	// The first round's flights open here, before the server listens, so a
+	// request arriving before Run has started (or while it loads the disk
+	// cache) waits for the upstream rather than answering 503.
+	r.openFlights()
+	return r
 }
 
 type nopObserver struct{}
@@ -143,9 +148,6 @@ func (r *Refresher) States() [NumCollections]CollectionState {
 // while every collection has a good body, and sooner, with growing waits,
 // while some has none.
 func (r *Refresher) Run(ctx context.Context) {
-	// The first round's flights open before the cache loads, so requests
-	// arriving meanwhile wait for them rather than answering 503.
-	r.openFlights()
 	r.LoadCache()
 	wait := r.cfg.ColdRetryBase
 	for {

@@ -445,6 +445,35 @@ func TestAwaitFlight(t *testing.T) {
 	}
 }
 
+// TestAwaitFlightBeforeFirstRound: a request arriving after the server
+// listens but before the refresher's first round has begun (Run starts in
+// its own goroutine, and loads the disk cache first) waits for that round
+// rather than finding no flight and answering 503 at once.
+func TestAwaitFlightBeforeFirstRound(t *testing.T) {
+	f := newFixture(t, "")
+	woke := make(chan bool, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		f.refresher.AwaitFlight(ctx, catalogue.Items)
+		woke <- f.store.Current() != nil && f.store.Current().Body(catalogue.Items) != nil
+	}()
+	select {
+	case <-woke:
+		t.Fatal("a waiter returned before any round began: no flight was open")
+	case <-time.After(50 * time.Millisecond):
+	}
+	f.refresh(t)
+	select {
+	case loaded := <-woke:
+		if !loaded {
+			t.Error("the waiter woke without items loaded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiter did not wake when the first round landed")
+	}
+}
+
 // TestHungPathDelaysOnlyItself: a collection is published as soon as it is
 // read, so a path that hangs does not hold back the others' new data.
 func TestHungPathDelaysOnlyItself(t *testing.T) {
