@@ -14,6 +14,8 @@ import (
 	coderws "github.com/coder/websocket"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
+	"github.com/catalogue-gateway/gateway/internal/memlimit"
 )
 
 // TestStoreMetricsMove: /metrics reports each store of the memory budget,
@@ -92,4 +94,56 @@ func TestStoreMetricsMove(t *testing.T) {
 		}
 		t.Logf("store series:\n%s", strings.Join(lines, "\n"))
 	}
+}
+
+// TestGCHeadroom: run as built, with no memory limit and no GOGC, the
+// gateway lets the heap grow by at least memlimit.HeadroomFloor between
+// collections (GOGC above Go's 100 over the embedded catalogue's small
+// live heap); an explicit GOGC, or a memory limit, is left as it is.
+func TestGCHeadroom(t *testing.T) {
+	t.Parallel()
+	bin := gatewaytest.Build(t)
+	gogcOf := func(t *testing.T, env map[string]string) (gogc, live float64) {
+		g := gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Env: env})
+		base := "http://" + g.Addr
+		gatewaytest.WaitAnswering(t, base)
+		// KeepHeadroom reads the live heap every second: wait for the
+		// start-up garbage to be returned and two readings after it.
+		deadline := time.Now().Add(20 * time.Second)
+		for !strings.Contains(g.Logs.String(), "start-up garbage returned") {
+			if time.Now().After(deadline) {
+				t.Fatalf("no start-up garbage returned within 20 s; log: %s", g.Logs.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(2500 * time.Millisecond)
+		m, err := scrape(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m["go_gc_gogc_percent"], m["go_gc_heap_live_bytes"]
+	}
+	t.Run("no limit, no GOGC: the floor", func(t *testing.T) {
+		t.Parallel()
+		gogc, live := gogcOf(t, nil)
+		if live <= 0 || live >= memlimit.HeadroomFloor {
+			t.Skipf("live heap %.0f bytes: not small enough for the floor to show", live)
+		}
+		if gogc <= 100 || gogc > memlimit.HighGCPercent || live*gogc/100 < memlimit.HeadroomFloor*0.99 && gogc < memlimit.HighGCPercent {
+			t.Errorf("GOGC %.0f over a %.1f MiB live heap: want above 100, at most %d, letting it grow by %d MiB",
+				gogc, live/(1<<20), memlimit.HighGCPercent, memlimit.HeadroomFloor>>20)
+		}
+	})
+	t.Run("GOGC set: left as it is", func(t *testing.T) {
+		t.Parallel()
+		if gogc, _ := gogcOf(t, map[string]string{"GOGC": "100"}); gogc != 100 {
+			t.Errorf("GOGC %.0f with GOGC=100 in the environment", gogc)
+		}
+	})
+	t.Run("memory limit: the high GOGC", func(t *testing.T) {
+		t.Parallel()
+		if gogc, _ := gogcOf(t, map[string]string{"GOMEMLIMIT": "256MiB"}); gogc != memlimit.HighGCPercent {
+			t.Errorf("GOGC %.0f under GOMEMLIMIT, want %d", gogc, memlimit.HighGCPercent)
+		}
+	})
 }

@@ -33,9 +33,13 @@ func main() {
 		// one, and memlimit.Log reports what was chosen.
 		limit = 0
 	}
-	memlimit.Choose(os.Getenv, limit).Apply()
+	gc := memlimit.Choose(os.Getenv, limit)
+	gc.Apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if gc.KeepsHeadroom() {
+		go memlimit.KeepHeadroom(ctx)
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 

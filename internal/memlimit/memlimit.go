@@ -1,7 +1,8 @@
 // Package memlimit sets the garbage collector for the memory the process
-// may use: a cgroup's limit becomes the heap's, and GOGC is raised only
-// under such a limit. It also returns the start-up garbage once the first
-// snapshot is whole.
+// may use: a cgroup's limit becomes the heap's, and GOGC is raised under
+// such a limit; with none, GOGC keeps the heap's growth between
+// collections at least HeadroomFloor, however small the live heap. It also
+// returns the start-up garbage once the first snapshot is whole.
 package memlimit
 
 import (
@@ -28,19 +29,33 @@ import (
 // resident), so then Go's default, 100, stays.
 const HighGCPercent = 400
 
+// HeadroomFloor is, with no memory limit, the least the heap may grow by
+// between two collections. Go's GOGC=100 lets it grow by what is live: over
+// the embedded catalogue's few MiB a stream of small queries ran 20–50
+// collections a second, each scanning the snapshot again and stopping
+// every P, descheduled ones included (docs/speed.md, Q1's fixed cost and
+// the tail). A floor in bytes bounds what that saves: the heap grows by at
+// most this much more than GOGC=100 would let it, and a live heap larger
+// than the floor is collected at Go's default.
+const HeadroomFloor = 64 << 20
+
 // Setting is how the garbage collector is set at start-up. Zero fields
 // leave the runtime's own setting (from GOGC and GOMEMLIMIT, or its
 // defaults) as it is.
 type Setting struct {
 	gcPercent   int
 	memoryLimit int64
+	// floor asks for GOGC to follow the live heap (see KeepHeadroom): no
+	// memory limit bounds the heap, and GOGC is the gateway's to set.
+	floor bool
 }
 
 // Choose decides the collector's setting from the environment and the
 // memory limit of the process's cgroup (0 for none). An explicit GOGC or
 // GOMEMLIMIT always wins. Otherwise a cgroup limit becomes the memory
-// limit, less room for what is not heap; and GOGC is raised to
-// HighGCPercent only when some memory limit bounds the heap.
+// limit, less room for what is not heap; GOGC is raised to HighGCPercent
+// when some memory limit bounds the heap, and with none it follows the
+// live heap, between 100 and HighGCPercent (see KeepHeadroom).
 func Choose(getenv func(string) string, cgroupLimit int64) Setting {
 	var s Setting
 	limited := false
@@ -52,10 +67,60 @@ func Choose(getenv func(string) string, cgroupLimit int64) Setting {
 		s.memoryLimit = heapLimit(cgroupLimit)
 		limited = true
 	}
-	if getenv("GOGC") == "" && limited {
-		s.gcPercent = HighGCPercent
+	if getenv("GOGC") == "" {
+		if limited {
+			s.gcPercent = HighGCPercent
+		} else {
+			s.floor = true
+		}
 	}
 	return s
+}
+
+// KeepsHeadroom reports whether GOGC is to follow the live heap: start
+// KeepHeadroom beside the server when it does.
+func (s Setting) KeepsHeadroom() bool { return s.floor }
+
+// percentFor is the GOGC that lets a heap with live bytes grow by at least
+// HeadroomFloor before the next collection, between Go's default and
+// HighGCPercent.
+func percentFor(live uint64) int {
+	if live == 0 {
+		return HighGCPercent
+	}
+	p := (HeadroomFloor*100 + live - 1) / live // rounded up: at least the floor
+	return int(min(max(p, 100), HighGCPercent))
+}
+
+// headroomEvery is how often KeepHeadroom reads the live heap: it changes
+// with a new snapshot and as the stores fill, over seconds, not per
+// request.
+const headroomEvery = time.Second
+
+// KeepHeadroom sets GOGC from the live heap (percentFor) at once and then
+// every second, until ctx ends, so that the heap grows by at least
+// HeadroomFloor between collections while what is live is small, and by
+// Go's default proportion once it is not. Call it only for a Setting that
+// KeepsHeadroom: an explicit GOGC, or a memory limit, is not overridden.
+func KeepHeadroom(ctx context.Context) {
+	sample := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	current := -1
+	tick := time.NewTicker(headroomEvery)
+	defer tick.Stop()
+	for {
+		rtmetrics.Read(sample)
+		if sample[0].Value.Kind() == rtmetrics.KindUint64 {
+			if p := percentFor(sample[0].Value.Uint64()); p != current {
+				debug.SetGCPercent(p)
+				current = p
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // heapLimit is the memory limit for the Go heap in a cgroup limited to
@@ -132,6 +197,12 @@ func Log(logger *slog.Logger, getenv func(string) string) {
 				from = "GOMEMLIMIT"
 			}
 		}
+	}
+	if limit == "none" && getenv("GOGC") == "" {
+		// GOGC follows the live heap (KeepHeadroom): what it is now says
+		// little.
+		attrs = []any{"gogc", "follows the live heap, 100 to " + strconv.Itoa(HighGCPercent),
+			"headroom_floor_mib", HeadroomFloor >> 20}
 	}
 	logger.Info("garbage collector", append(attrs, "memory_limit", limit, "memory_limit_from", from)...)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"runtime/debug"
+	rtmetrics "runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +23,7 @@ func TestChooseGC(t *testing.T) {
 		cgroup int64
 		want   Setting
 	}{
-		{"no limit anywhere: Go's defaults", nil, 0, Setting{}},
+		{"no limit anywhere: GOGC follows the live heap", nil, 0, Setting{floor: true}},
 		{"cgroup limit: memory limit from it, high GOGC", nil, 1024 * mib,
 			Setting{gcPercent: HighGCPercent, memoryLimit: 1024*mib - 1024*mib/10}},
 		{"small cgroup limit keeps 64 MiB beside the heap", nil, 384 * mib,
@@ -32,7 +34,7 @@ func TestChooseGC(t *testing.T) {
 			Setting{gcPercent: HighGCPercent}},
 		{"GOMEMLIMIT set, no cgroup", map[string]string{"GOMEMLIMIT": "300MiB"}, 0,
 			Setting{gcPercent: HighGCPercent}},
-		{"GOMEMLIMIT=off wins over the cgroup", map[string]string{"GOMEMLIMIT": "off"}, 1024 * mib, Setting{}},
+		{"GOMEMLIMIT=off wins over the cgroup", map[string]string{"GOMEMLIMIT": "off"}, 1024 * mib, Setting{floor: true}},
 		{"GOGC set, no limit", map[string]string{"GOGC": "200"}, 0, Setting{}},
 		{"GOGC set wins over the cgroup's high GOGC", map[string]string{"GOGC": "100"}, 1024 * mib,
 			Setting{memoryLimit: 1024*mib - 1024*mib/10}},
@@ -130,6 +132,65 @@ func TestFreeStartupGarbage(t *testing.T) {
 			t.Fatal("still waiting 10 s after its context ended")
 		}
 	})
+}
+
+// TestPercentFor: with no memory limit, the heap grows by at least
+// HeadroomFloor between collections while what is live is small, by Go's
+// default proportion once it is not, and never by more than HighGCPercent.
+func TestPercentFor(t *testing.T) {
+	const mib = 1 << 20
+	for _, tt := range []struct {
+		live uint64
+		want int
+	}{
+		{0, HighGCPercent},
+		{7 * mib, HighGCPercent},                   // 64/7 would be 914 %: capped
+		{16 * mib, HighGCPercent},                  // exactly 400 %
+		{22 * mib, 291},                            // the embedded catalogue with stores warm
+		{32 * mib, 200},                            // grows by the floor, 64 MiB
+		{64 * mib, 100},                            // the floor is Go's default here
+		{250 * mib, 100},                           // the 10x catalogue: Go's default
+		{4 << 30, 100},                             // never below the default
+		{HeadroomFloor / 3 * 2, 151},               // rounded up: never under the floor
+		{HeadroomFloor*100/401 + 1, HighGCPercent}, // just over the cap's edge
+	} {
+		got := percentFor(tt.live)
+		if got != tt.want {
+			t.Errorf("percentFor(%d MiB) = %d, want %d", tt.live/mib, got, tt.want)
+		}
+		if grows := tt.live * uint64(got) / 100; tt.live > 0 && got < HighGCPercent && grows < HeadroomFloor && tt.live < HeadroomFloor {
+			t.Errorf("percentFor(%d MiB) = %d lets the heap grow by %d MiB, under the floor", tt.live/mib, got, grows/mib)
+		}
+	}
+}
+
+// TestKeepHeadroom: GOGC is set from the live heap at once, and the loop
+// ends with its context. (It sets the process's GOGC: restored after.)
+func TestKeepHeadroom(t *testing.T) {
+	before := debug.SetGCPercent(50) // a value KeepHeadroom never sets
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); KeepHeadroom(ctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sample := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}}
+		rtmetrics.Read(sample)
+		got, live := int(sample[0].Value.Uint64()), sample[1].Value.Uint64()
+		if got == percentFor(live) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GOGC %d after 10 s over a %d-byte live heap, want %d", got, live, percentFor(live))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("still running 10 s after its context ended")
+	}
 }
 
 // envOf is a getenv reading m; nil reads nothing.
