@@ -331,30 +331,23 @@ func answerUncleanPaths(next http.Handler) http.Handler {
 // Logger.LogAttrs would walk the stack for one (runtime.Callers) on every
 // request, for a source the handler is never asked to print.
 func accessLog(logger *slog.Logger, trusted []netip.Prefix, next http.Handler) http.Handler {
-	h := logger.Handler()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
-		ctx := r.Context()
-		if !h.Enabled(ctx, slog.LevelInfo) {
-			return
-		}
-		attrs := []slog.Attr{
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status),
-			slog.Int("bytes", rec.bytes),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-			slog.String("request_id", w.Header().Get("X-Request-ID")),
-			slog.String("remote", r.RemoteAddr),
+		line := telemetry.AccessLine{
+			Method:    r.Method,
+			Path:      r.URL.Path,
+			Status:    rec.status,
+			Bytes:     rec.bytes,
+			Duration:  time.Since(start),
+			RequestID: w.Header().Get("X-Request-ID"),
+			Remote:    r.RemoteAddr,
 		}
 		if len(trusted) > 0 {
-			attrs = append(attrs, slog.String("client", graphqlhttp.ClientAddr(r, trusted).String()))
+			line.Client = graphqlhttp.ClientAddr(r, trusted).String()
 		}
-		line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
-		line.AddAttrs(attrs...)
-		h.Handle(ctx, line)
+		telemetry.LogAccess(r.Context(), logger, line)
 	})
 }
 

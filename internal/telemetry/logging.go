@@ -61,18 +61,27 @@ func (l *LogLevel) Set(s string) error {
 // NewLogger builds the gateway's one logger.
 func NewLogger(w io.Writer, format LogFormat, level slog.Level) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
-	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if format == "text" {
-		h = slog.NewTextHandler(w, opts)
+		return slog.New(traceIDs{Handler: slog.NewTextHandler(w, opts)})
 	}
-	return slog.New(traceIDs{h})
+	t := traceIDs{Handler: slog.NewJSONHandler(w, opts)}
+	if lb, ok := w.(*LogBuffer); ok {
+		t.direct = &jsonLines{w: lb}
+	}
+	return slog.New(t)
 }
 
 // traceIDs adds the trace_id and span_id of the span in a record's
 // context, when there is one (tracing on, a line logged with the
 // request's context): a slow trace is then found from its log line, and
 // the other way round.
-type traceIDs struct{ slog.Handler }
+type traceIDs struct {
+	slog.Handler
+	// direct writes access lines without slog's general path (see
+	// LogAccess); nil for a logger with attributes or groups added, or
+	// one not writing JSON to a LogBuffer.
+	direct *jsonLines
+}
 
 func (t traceIDs) Handle(ctx context.Context, r slog.Record) error {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
@@ -82,7 +91,9 @@ func (t traceIDs) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (t traceIDs) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return traceIDs{t.Handler.WithAttrs(attrs)}
+	return traceIDs{Handler: t.Handler.WithAttrs(attrs)}
 }
 
-func (t traceIDs) WithGroup(name string) slog.Handler { return traceIDs{t.Handler.WithGroup(name)} }
+func (t traceIDs) WithGroup(name string) slog.Handler {
+	return traceIDs{Handler: t.Handler.WithGroup(name)}
+}
