@@ -131,6 +131,26 @@ test('on a phone the playground puts its result under its editor, as wide as the
   check();
 });
 
+test('on a phone the playground\'s buttons are a bar across the top, and its Docs open above the session', async () => {
+  const { page, check } = await openPage(browser, phone);
+  await page.goto(`${gateway.url}/`);
+  await page.waitForSelector('.graphiql-query-editor .CodeMirror');
+  const box = (s) => page.$eval(s, (el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height }; });
+  const [sidebar, editors] = await Promise.all([box('.graphiql-sidebar'), box('.graphiql-editors')]);
+  assert.ok(editors.top >= sidebar.bottom - 1, `the editors (top ${editors.top}) are under the buttons (bottom ${sidebar.bottom})`);
+  assert.ok(editors.width >= 320, `the editors are ${editors.width}px wide of 360`);
+
+  await page.click('button[aria-label="Show Documentation Explorer"]');
+  await page.waitForSelector('.graphiql-doc-explorer');
+  const [plugin, session] = await Promise.all([box('.graphiql-plugin'), box('.graphiql-sessions')]);
+  assert.ok(session.top >= plugin.bottom - 1, `the session (top ${session.top}) is under the Docs (bottom ${plugin.bottom})`);
+  assert.ok(plugin.width >= 320 && session.width >= 320, `the Docs are ${plugin.width}px and the session ${session.width}px wide`);
+  assert.ok(plugin.height >= 150, `the Docs are ${plugin.height}px high`);
+  assert.ok((await overflow(page)) <= 0, `the playground is ${await overflow(page)}px wider than the 360px screen with its Docs open`);
+  await screenshot(page, 'phone-playground-docs');
+  check();
+});
+
 test('on a phone the navigation shows that it scrolls, and marks the collection on screen', async () => {
   const { page, check } = await openPage(browser, phone);
   await page.goto(`${gateway.url}/explorer/items`);
