@@ -191,13 +191,17 @@ func TestDefaultCost(t *testing.T) {
 // be priced as the largest page, refusing honest queries.
 func TestEveryListHasALength(t *testing.T) {
 	lengths := resolvers.LengthsOf(embedded(t))
-	for _, def := range schema.Schema().Types {
+	served := graph.ServedSchema()
+	for _, def := range served.Types {
 		if strings.HasPrefix(def.Name, "__") || def.Kind != ast.Object {
 			continue
 		}
 		for _, f := range def.Fields {
 			if f.Type.Elem == nil || strings.HasPrefix(f.Name, "__") {
 				continue
+			}
+			if def == served.Query && f.Name == "_entities" {
+				continue // as long as its representations
 			}
 			if strings.HasSuffix(def.Name, "Connection") && (f.Name == "nodes" || f.Name == "edges") ||
 				f.Arguments.ForName("first") != nil {
