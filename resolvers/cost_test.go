@@ -253,3 +253,27 @@ func TestCostOfAVariablePage(t *testing.T) {
 		}
 	}
 }
+
+// TestCostOfEntities: _entities is priced by its representations' count,
+// each an entity of the dearest type selected: twice the representations,
+// (about) twice the cost, and a list past the limit refused before it runs.
+func TestCostOfEntities(t *testing.T) {
+	costOf := costMeter(t, fixture(t))
+	const query = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Item { id name } ... on Monster { id drops { itemId } } } }`
+	reps := func(n int) map[string]any {
+		r := make([]any, n)
+		for i := range r {
+			r[i] = map[string]any{"__typename": "Item", "id": i + 1}
+		}
+		return map[string]any{"r": r}
+	}
+	one, ten, hundred := costOf(query, reps(1)), costOf(query, reps(10)), costOf(query, reps(100))
+	each := one - 1
+	if each < 2 || ten != 1+10*each || hundred != 1+100*each {
+		t.Errorf("costs %d, %d, %d for 1, 10 and 100 representations: want 1 plus each's %d times their count", one, ten, hundred, each)
+	}
+	// Two aliases of _entities cost the two together.
+	if two := costOf(`query($r: [_Any!]!) { a: _entities(representations: $r) { ... on Item { id name } ... on Monster { id drops { itemId } } } b: _entities(representations: $r) { ... on Item { id name } ... on Monster { id drops { itemId } } } }`, reps(10)); two != 2*ten {
+		t.Errorf("two aliases of 10 representations cost %d, want %d", two, 2*ten)
+	}
+}
