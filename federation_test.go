@@ -177,8 +177,9 @@ func TestFederationSubgraph(t *testing.T) {
 		}{
 			{"a wrong __typename", []any{rep("Item", 1), rep("Nope", 1)}, `representation 1: "Nope" is not an entity type`},
 			{"a type that is no entity", []any{rep("WorldBossLoot", 1)}, `"WorldBossLoot" is not an entity type`},
-			{"a non-numeric id", []any{map[string]any{"__typename": "Item", "id": "abc"}}, `representation 0 (Item): id must be an Int (a whole number), not the string "abc"`},
+			{"a non-numeric id", []any{map[string]any{"__typename": "Item", "id": "abc"}}, `representation 0 (Item): id must be an Int (a whole number, written as one), not the string "abc"`},
 			{"a fraction", []any{map[string]any{"__typename": "Monster", "id": 1.5}}, `id must be an Int`},
+			{"a whole number spelled as a fraction", []any{map[string]any{"__typename": "Monster", "id": json.Number("3.0")}}, `id must be an Int`},
 			{"an id beyond 32 bits", []any{map[string]any{"__typename": "Monster", "id": int64(1) << 40}}, `id must be an Int`},
 			{"no id", []any{map[string]any{"__typename": "Item"}}, `representation 0 (Item) has no id`},
 			{"no __typename", []any{map[string]any{"id": 1}}, `representation 0 has no __typename`},
