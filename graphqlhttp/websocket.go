@@ -789,16 +789,16 @@ func (c *wsConn) keepAlive(ctx context.Context) {
 // takes a place of its own, or is refused.
 func (c *wsConn) enter(oc *graphql.OperationContext, with func(context.Context) context.Context) *gqlerror.Error {
 	sub := oc.Operation.Operation == ast.Subscription
+	// Decided and counted under one lock, as leave gives places back:
+	// two subscriptions starting at once must not both see none open
+	// and both go without a place. (takePlace never blocks.)
 	c.mu.Lock()
-	extra := sub && c.subs > 0
-	c.mu.Unlock()
-	if extra {
+	defer c.mu.Unlock()
+	if sub && c.subs > 0 {
 		if herr := c.e.takePlace(c.client); herr != nil {
 			return &gqlerror.Error{Message: herr.message, Extensions: map[string]any{"code": herr.code}}
 		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if sub {
 		c.subs++
 	}
