@@ -80,25 +80,41 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo
 				Detail: fmt.Sprint(p), Stack: debug.Stack()}
 		}
 	}()
-	key := keyOf(oc)
-	var c compiled
-	if kept, seen := memo.Load(key); seen {
-		c = kept.(compiled)
-	} else {
-		// A plan is compiled once per document and operation while the
-		// document is kept, and so is a decline; a panic compiling it
-		// leaves nothing kept, and panics each time.
-		c.plan, c.declined = compileOperation(oc, e.roots)
-		size := planSize(c.plan) + int64(len(key.operation)+len(key.booleans))
-		if c.declined != nil {
-			size += declinedSize + int64(len(c.declined.Detail))
-		}
-		memo.Store(key, c, size)
-	}
+	c := e.compiled(oc, memo)
 	if c.declined != nil {
 		return graphqlhttp.Answer{}, c.declined
 	}
 	return c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
+}
+
+// Prepare compiles the plan of oc's operation into memo, as its first
+// Execute would: the endpoint prepares its trusted documents so when they
+// are loaded (graphqlhttp.Preparer). A panic compiling it is the
+// caller's to recover.
+func (e *Engine) Prepare(oc *graphql.OperationContext, memo *graphqlhttp.Memo) {
+	if oc.Operation != nil && oc.Operation.Operation == ast.Query {
+		e.compiled(oc, memo)
+	}
+}
+
+// compiled is the plan of oc's operation, from memo or compiled now and
+// kept there.
+func (e *Engine) compiled(oc *graphql.OperationContext, memo *graphqlhttp.Memo) compiled {
+	key := keyOf(oc)
+	if kept, seen := memo.Load(key); seen {
+		return kept.(compiled)
+	}
+	// A plan is compiled once per document and operation while the
+	// document is kept, and so is a decline; a panic compiling it
+	// leaves nothing kept, and panics each time.
+	var c compiled
+	c.plan, c.declined = compileOperation(oc, e.roots)
+	size := planSize(c.plan) + int64(len(key.operation)+len(key.booleans))
+	if c.declined != nil {
+		size += declinedSize + int64(len(c.declined.Detail))
+	}
+	memo.Store(key, c, size)
+	return c
 }
 
 // declinedSize is a graphqlhttp.Declined's struct, rounded up as the
