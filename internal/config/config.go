@@ -126,6 +126,7 @@ func Default() Config {
 
 		MaxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
 		SubscriptionMaxAge:        endpoint.StreamMaxAge,
+		TrustedDocumentsMode:      graphqlhttp.TrustedOff,
 	}
 }
 
