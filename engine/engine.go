@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -52,6 +53,8 @@ type Engine struct {
 	// fragments are the renderings of records kept for the newest
 	// snapshot.
 	fragments fragments
+	// compiles counts the operations compiled, for tests.
+	compiles atomic.Int64
 }
 
 // New returns an engine over the schema's root fields, by name, keeping
@@ -108,6 +111,7 @@ func (e *Engine) compiled(oc *graphql.OperationContext, memo *graphqlhttp.Memo) 
 	// document is kept, and so is a decline; a panic compiling it
 	// leaves nothing kept, and panics each time.
 	var c compiled
+	e.compiles.Add(1)
 	c.plan, c.declined = compileOperation(oc, e.roots)
 	size := planSize(c.plan) + int64(len(key.operation)+len(key.booleans))
 	if c.declined != nil {
