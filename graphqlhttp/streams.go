@@ -27,11 +27,17 @@ import (
 // for gqlgen to report, since the report would take a stream's place.
 func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError {
 	query := req.query
-	if s := e.docs.pinned.Load(); query == "" && s != nil {
-		// A trusted document asked for by id: its kind is the listed
-		// text's (the check that runs it finds the text again).
-		if td := s.byID[strings.TrimPrefix(persistedHash(req.extensions), "sha256:")]; td != nil {
+	if s := e.docs.pinned.Load(); s != nil {
+		if td := s.byID[strings.TrimPrefix(persistedHash(req.extensions), "sha256:")]; query == "" && td != nil {
+			// A trusted document asked for by id: its kind is the
+			// listed text's (the check that runs it finds the text
+			// again).
 			query = td.text
+		}
+		if s.mode == TrustedEnforce && s.byText[query] == nil {
+			// Not listed: the check refuses it before anything parses
+			// it, as it refuses a POST's.
+			return nil
 		}
 	}
 	if query == "" {

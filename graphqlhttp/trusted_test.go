@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -461,5 +462,34 @@ func TestCheckManifestNamesTheDocument(t *testing.T) {
 	m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "d1", Body: `{ __schema { types { name } } }`}}}
 	if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), graphqlhttp.Limits{}, false); err == nil || !strings.Contains(err.Error(), "introspection") {
 		t.Errorf("introspection with introspection off: %v, want it refused", err)
+	}
+}
+
+// TestEnforcedUnlistedCostNothing: in enforce mode, distinct unlisted
+// queries by every transport are refused before anything parses them:
+// the documents' store keeps no parse and no verdict of them.
+func TestEnforcedUnlistedCostNothing(t *testing.T) {
+	mem := graphqlhttp.NewMemory(64 << 20)
+	td := graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(listedItem))
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, Memory: mem, TrustedDocuments: td})
+	ws := wstest.Connect(t, http.DefaultClient, srv.URL)
+	for i := range 50 {
+		query := fmt.Sprintf(`{ item(id: %d) { name } }`, i)
+		wantRefused(t, "POST", postQuery(t, srv.URL, query, nil), http.StatusUnprocessableEntity, graphqlhttp.CodeNotListed)
+		wantRefused(t, "GET", getTrusted(t, srv.URL, map[string]string{"query": query}), http.StatusUnprocessableEntity, graphqlhttp.CodeNotListed)
+		s := openStreamWith(t, client, srv.URL, map[string]any{"query": "subscription S" + fmt.Sprint(i) + " { catalogueChanged { version } }"})
+		if ev, ok := s.next(t, 10*time.Second); !ok || ev.event != "next" || !strings.Contains(ev.data, graphqlhttp.CodeNotListed) {
+			t.Fatalf("event stream: %+v, want the refusal as its one event", ev)
+		}
+		b, _ := json.Marshal(map[string]any{"query": query})
+		ws.Send(t, wstest.Message{Type: "subscribe", ID: fmt.Sprint(i), Payload: b})
+		if m := ws.Next(t); m.Type != "error" || !strings.Contains(string(m.Payload), graphqlhttp.CodeNotListed) {
+			t.Fatalf("WebSocket: %+v, want the refusal", m)
+		}
+	}
+	for _, s := range mem.Stats() {
+		if s.Store == "documents" && (s.Entries != 0 || s.Bytes != 0) {
+			t.Errorf("the documents' store holds %+v after refused texts, want nothing", s)
+		}
 	}
 }
