@@ -96,7 +96,7 @@ func (t *TrustedDocuments) attach(e *endpoint) {
 	s, err := e.prepareTrusted(t.manifest)
 	if err != nil {
 		e.opts.Logger.Error("trusted documents: the manifest cannot be loaded; no document is trusted", "err", err)
-		s = &trustedSet{byID: map[string]*trustedDoc{}, byText: map[string]*trustedDoc{}}
+		s = &trustedSet{mode: t.mode, byID: map[string]*trustedDoc{}, byText: map[string]*trustedDoc{}}
 	}
 	e.docs.pin(s)
 	t.endpoints = append(t.endpoints, e)
@@ -138,11 +138,11 @@ type trustedSet struct {
 	nNote atomic.Int64
 }
 
-// trustedDoc is one trusted document: the document kept of its text,
-// pinned (never evicted), and what the log names it by.
+// trustedDoc is one trusted document: its text, and the document kept of
+// it, pinned (never evicted).
 type trustedDoc struct {
-	id, name, text string
-	doc            *document
+	text string
+	doc  *document
 }
 
 // maxUnlistedNoted bounds the unlisted documents logged once each in log
@@ -156,7 +156,6 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 	s := &trustedSet{byID: make(map[string]*trustedDoc, 2*len(m.Documents)), byText: make(map[string]*trustedDoc, len(m.Documents))}
 	var size int64
 	for _, md := range m.Documents {
-		name := md.Name
 		td := s.byText[md.Body]
 		if td == nil {
 			doc, n := d.examine(md.Body)
@@ -164,13 +163,10 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 			d.parses++
 			d.mu.Unlock()
 			if err := d.trustedVerdict(doc, md.Body); err != nil {
-				return nil, fmt.Errorf("document %q%s: %w", md.ID, operationNamed(name), err)
-			}
-			if name == "" && len(doc.parsed.Operations) == 1 {
-				name = doc.parsed.Operations[0].Name
+				return nil, fmt.Errorf("document %q%s: %w", md.ID, operationNamed(md.Name), err)
 			}
 			doc.memo = &Memo{docs: d, key: docKey{text: md.Body}, pin: s}
-			td = &trustedDoc{id: md.ID, name: name, text: md.Body, doc: doc}
+			td = &trustedDoc{text: md.Body, doc: doc}
 			s.byText[md.Body] = td
 			sum := sha256.Sum256([]byte(md.Body))
 			s.byID[hex.EncodeToString(sum[:])] = td
@@ -178,11 +174,13 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 			size += n + 2*lruEntryOverhead(2*ptrSize) + heapSize(int64(unsafe.Sizeof(trustedDoc{}))) + heapSize(2*sha256.Size)
 		}
 		id := strings.TrimPrefix(md.ID, "sha256:")
-		if other, dup := s.byID[id]; dup && other != td {
-			return nil, fmt.Errorf("document %q: its id is another document's SHA-256", md.ID)
+		switch other, dup := s.byID[id]; {
+		case dup && other != td:
+			return nil, fmt.Errorf("document %q: the id also names another document (as its id or its SHA-256)", md.ID)
+		case !dup:
+			s.byID[id] = td
+			size += lruEntryOverhead(2*ptrSize) + heapSize(int64(len(id)))
 		}
-		s.byID[id] = td
-		size += lruEntryOverhead(2*ptrSize) + heapSize(int64(len(id)))
 	}
 	s.bytes.Store(size)
 	return s, nil
