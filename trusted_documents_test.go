@@ -155,6 +155,7 @@ func TestTrustedDocumentsReloadedOnSIGHUP(t *testing.T) {
 		`gateway_trusted_documents_reloads_total{result="error"} 1`,
 		`graphql_trusted_documents_total{outcome="refused"} 3`,
 		`gateway_store_entries{store="trusted_documents"} 1`,
+		"gateway_trusted_documents_reload_failed 1",
 	} {
 		if !bytes.Contains(metrics, []byte(want)) {
 			t.Errorf("/metrics has no %s", want)

@@ -38,6 +38,7 @@ type Metrics struct {
 	engineDeclines  *prometheus.CounterVec
 	trustedChecks   *prometheus.CounterVec
 	trustedReloads  *prometheus.CounterVec
+	trustedStale    prometheus.Gauge
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -131,6 +132,10 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Name: "gateway_trusted_documents_reloads_total",
 			Help: "Reloads of -trusted-documents (SIGHUP), by result: ok, or error (the file was refused, and the previous manifest stays).",
 		}, []string{"result"}),
+		trustedStale: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gateway_trusted_documents_reload_failed",
+			Help: "1 while the last reload of -trusted-documents was refused: the file on disk is not the manifest in force (the previous one is). 0 otherwise.",
+		}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
@@ -143,7 +148,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
-		m.trustedChecks, m.trustedReloads,
+		m.trustedChecks, m.trustedReloads, m.trustedStale,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
 		buildInfoGauge(buildinfo.Get()),
@@ -192,11 +197,12 @@ func (m *Metrics) Trusted(outcome string) { m.trustedChecks.WithLabelValues(outc
 // TrustedReload counts a reload of the trusted documents, taken (ok) or
 // refused.
 func (m *Metrics) TrustedReload(ok bool) {
-	result := "ok"
+	result, failed := "ok", 0.0
 	if !ok {
-		result = "error"
+		result, failed = "error", 1
 	}
 	m.trustedReloads.WithLabelValues(result).Inc()
+	m.trustedStale.Set(failed)
 }
 
 // buildInfoGauge is gateway_build_info: always 1, its labels saying which
