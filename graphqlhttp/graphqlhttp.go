@@ -1,7 +1,8 @@
 // Package graphqlhttp serves a gqlgen schema over HTTP for a public,
 // unauthenticated endpoint: GraphQL over HTTP as the specification and
 // common clients expect it (POST with JSON, GET for queries, automatic
-// persisted queries), subscriptions as Server-Sent Events (POST and GET)
+// persisted queries, and trusted documents: only the operations a
+// manifest lists, asked by id or text), subscriptions as Server-Sent Events (POST and GET)
 // and over WebSockets (graphql-transport-ws), the schema as SDL for code
 // generators, with every request bounded before it runs (body, URL,
 // tokens, depth, fields, aliases, directives, complexity, time), errors

@@ -19,4 +19,12 @@ curl -sf "http://$addr/schema.graphql" -o e2e/trusted/generated/schema.graphql
 cd e2e/trusted
 npm ci --no-audit --no-fund
 npm run manifests
+# The Go tests read copies of what the tools wrote; the tools are
+# deterministic, so a difference means the copies are stale.
+for f in persisted-query-manifest.json:apollo-persisted-query-manifest.json gql/persisted-documents.json:codegen-persisted-documents.json; do
+  if ! cmp -s "generated/${f%%:*}" "../../graphqlhttp/testdata/trusted/${f##*:}"; then
+    echo "graphqlhttp/testdata/trusted/${f##*:} differs from what the tool writes now (e2e/trusted/generated/${f%%:*}): copy it over"
+    exit 1
+  fi
+done
 GATEWAY_BIN="$tmp/gateway" npm test
