@@ -68,7 +68,8 @@ func (t *TrustedDocuments) Mode() TrustedMode { return t.mode }
 // its documents is parsed, measured against the limits and validated,
 // then planned by the endpoint's Executor (if it is a Preparer), before
 // any request sees it; if any document is refused, nothing changes and
-// the error names it.
+// the error names it. Before any endpoint is built with t, m is only
+// kept, for the first: check it first (CheckManifest).
 func (t *TrustedDocuments) Replace(m Manifest) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
