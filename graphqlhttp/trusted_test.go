@@ -493,3 +493,21 @@ func TestEnforcedUnlistedCostNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustedDocumentsStillBounded: a listed document asked by id is held
+// to every limit its request can change, as a text is: its cost, priced
+// with the variables sent, and its variables' coercion.
+func TestTrustedDocumentsStillBounded(t *testing.T) {
+	const pages = `query Pages($n: Int!) { items(first: $n) { nodes { droppedByMonsters { drops { item { name } } } } } }`
+	td := graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(pages))
+	srv := newServer(t, graphqlhttp.Options{TrustedDocuments: td, Limits: graphqlhttp.Limits{MaxComplexity: 2000}})
+	id := "sha256:" + sha(pages)
+	if a := postObject(t, srv.URL, map[string]any{"documentId": id, "variables": map[string]any{"n": 1}}); a.status != http.StatusOK || len(decode(t, a).Errors) != 0 {
+		t.Errorf("a small page: %d %s", a.status, a.body)
+	}
+	wantRefused(t, "a page too costly", postObject(t, srv.URL, map[string]any{"documentId": id, "variables": map[string]any{"n": 1000}}),
+		http.StatusUnprocessableEntity, graphqlhttp.CodeTooComplex)
+	if r := decode(t, postObject(t, srv.URL, map[string]any{"documentId": id, "variables": map[string]any{"n": "many"}})); len(r.Errors) != 1 || r.Errors[0].code() != "GRAPHQL_VALIDATION_FAILED" {
+		t.Errorf("variables that do not coerce: %+v, want GRAPHQL_VALIDATION_FAILED", r.Errors)
+	}
+}
