@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/gateway"
@@ -64,6 +65,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.Version {
 		fmt.Fprintln(stdout, buildinfo.Get())
 		return 0
+	}
+	// A trusted documents file is read here, before anything is logged,
+	// so that a bad one is refused as a bad flag is.
+	if cfg.TrustedDocuments != "" && cfg.TrustedDocumentsMode != graphqlhttp.TrustedOff {
+		if _, err := gateway.ReadTrustedDocuments(cfg); err != nil {
+			fmt.Fprintln(stderr, "gateway:", err)
+			return 2
+		}
 	}
 	// Listening comes before the first log line: an address in use is
 	// the commonest first-run mistake (a second gateway, another server

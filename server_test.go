@@ -100,6 +100,8 @@ func TestRunHelp(t *testing.T) {
 		"max-subscriptions-per-client": "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT",
 		"trusted-proxies":              "GATEWAY_TRUSTED_PROXIES",
 		"subscription-max-age":         "GATEWAY_SUBSCRIPTION_MAX_AGE",
+		"trusted-documents":            "GATEWAY_TRUSTED_DOCUMENTS",
+		"trusted-documents-mode":       "GATEWAY_TRUSTED_DOCUMENTS_MODE",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {

@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -52,6 +53,8 @@ type Engine struct {
 	// fragments are the renderings of records kept for the newest
 	// snapshot.
 	fragments fragments
+	// compiles counts the operations compiled, for tests.
+	compiles atomic.Int64
 }
 
 // New returns an engine over the schema's root fields, by name, keeping
@@ -80,25 +83,42 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo
 				Detail: fmt.Sprint(p), Stack: debug.Stack()}
 		}
 	}()
-	key := keyOf(oc)
-	var c compiled
-	if kept, seen := memo.Load(key); seen {
-		c = kept.(compiled)
-	} else {
-		// A plan is compiled once per document and operation while the
-		// document is kept, and so is a decline; a panic compiling it
-		// leaves nothing kept, and panics each time.
-		c.plan, c.declined = compileOperation(oc, e.roots)
-		size := planSize(c.plan) + int64(len(key.operation)+len(key.booleans))
-		if c.declined != nil {
-			size += declinedSize + int64(len(c.declined.Detail))
-		}
-		memo.Store(key, c, size)
-	}
+	c := e.compiled(oc, memo)
 	if c.declined != nil {
 		return graphqlhttp.Answer{}, c.declined
 	}
 	return c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
+}
+
+// Prepare compiles the plan of oc's operation into memo, as its first
+// Execute would: the endpoint prepares its trusted documents so when they
+// are loaded (graphqlhttp.Preparer). A panic compiling it is the
+// caller's to recover.
+func (e *Engine) Prepare(oc *graphql.OperationContext, memo *graphqlhttp.Memo) {
+	if oc.Operation != nil && oc.Operation.Operation == ast.Query {
+		e.compiled(oc, memo)
+	}
+}
+
+// compiled is the plan of oc's operation, from memo or compiled now and
+// kept there.
+func (e *Engine) compiled(oc *graphql.OperationContext, memo *graphqlhttp.Memo) compiled {
+	key := keyOf(oc)
+	if kept, seen := memo.Load(key); seen {
+		return kept.(compiled)
+	}
+	// A plan is compiled once per document and operation while the
+	// document is kept, and so is a decline; a panic compiling it
+	// leaves nothing kept, and panics each time.
+	var c compiled
+	e.compiles.Add(1)
+	c.plan, c.declined = compileOperation(oc, e.roots)
+	size := planSize(c.plan) + int64(len(key.operation)+len(key.booleans))
+	if c.declined != nil {
+		size += declinedSize + int64(len(c.declined.Detail))
+	}
+	memo.Store(key, c, size)
+	return c
 }
 
 // declinedSize is a graphqlhttp.Declined's struct, rounded up as the

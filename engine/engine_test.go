@@ -21,6 +21,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
+	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
@@ -499,5 +500,55 @@ func TestEngineEscapesOpenValuesAsGqlgen(t *testing.T) {
 	p := newPair(catalogue.NewSnapshot(parts...))
 	if !p.compare(t, "open values", `{ eventChests(first: 20) { nodes { id itemId } } }`, nil) {
 		t.Errorf("the engine left open values to gqlgen, want them answered")
+	}
+}
+
+// TestTrustedDocumentsPlannedAtLoad: the trusted documents' queries are
+// compiled when the manifest is loaded, for the operation name a client
+// sends (or none) and each value of their Boolean variables, so that
+// their first requests compile nothing, as their hundredth; an unlisted
+// query, run in log mode, is compiled on its first request, once.
+func TestTrustedDocumentsPlannedAtLoad(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	const (
+		page    = `query Page($first: Int!, $withDroppers: Boolean!) { items(first: $first) { nodes { id droppedByMonsters @include(if: $withDroppers) { id } } } }`
+		monster = `query Monster($id: Int!) { monster(id: $id) { name drops { item { name } } } }`
+	)
+	m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "page", Body: page}, {ID: "monster", Body: monster}}}
+	eng := resolvers.NewEngine(nil)
+	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: eng,
+		TrustedDocuments: graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedLog, m)})
+	loaded := engine.Compiles(eng)
+	// Page: named and not, each with true and false; Monster: named and not.
+	if loaded != 4+2 {
+		t.Errorf("%d operations compiled at load, want 6", loaded)
+	}
+	for range 100 {
+		for _, c := range []struct {
+			query string
+			vars  map[string]any
+		}{
+			{page, map[string]any{"first": 3, "withDroppers": true}},
+			{page, map[string]any{"first": 5, "withDroppers": false}},
+			{monster, map[string]any{"id": 1}},
+		} {
+			if status, body := post(h, c.query, c.vars); status != http.StatusOK || bytes.Contains(body, []byte(`"errors"`)) {
+				t.Fatalf("%d %s", status, body)
+			}
+		}
+	}
+	if n := engine.Compiles(eng); n != loaded {
+		t.Errorf("%d compiled by 300 requests for listed documents, want none", n-loaded)
+	}
+	for range 3 {
+		post(h, `{ item(id: 1) { name } }`, nil)
+	}
+	if n := engine.Compiles(eng); n != loaded+1 {
+		t.Errorf("an unlisted query asked 3 times compiled %d times, want once", n-loaded)
 	}
 }

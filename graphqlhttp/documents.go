@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -36,6 +37,16 @@ type documents struct {
 	entries *chargedLRU[docKey, *document]
 	// parses counts the texts parsed, for tests.
 	parses int
+
+	// share is the documents' share of the memory budget: the pinned
+	// documents' bytes first, the LRU's bound what remains.
+	share int64
+	// pinned are the trusted documents (see trusted.go), kept whatever
+	// other texts come, and found before the LRU's; nil when there is no
+	// manifest.
+	pinned atomic.Pointer[trustedSet]
+	// pins counts the sets pinned, to name each.
+	pins atomic.Uint64
 }
 
 // docKey names an entry: a valid document by its text, any other by the
@@ -79,7 +90,7 @@ func verdictSize(d *document) int64 {
 }
 
 func newDocuments(schema *ast.Schema, limits Limits, maxBytes int64) *documents {
-	return &documents{schema: schema, limits: limits, rules: validationRules,
+	return &documents{schema: schema, limits: limits, rules: validationRules, share: maxBytes,
 		entries: newChargedLRU[docKey, *document](maxBytes)}
 }
 
@@ -105,6 +116,9 @@ func validationRules() *rules.Rules {
 // bringing the same new text at once may both parse it, and the first to
 // finish is kept. Only a valid document comes back with its parse.
 func (d *documents) lookup(query string) *document {
+	if doc := d.pinnedDoc(query); doc != nil {
+		return doc
+	}
 	d.mu.Lock()
 	doc, ok := d.entries.get(docKey{text: query})
 	d.mu.Unlock()
@@ -164,6 +178,9 @@ func (d *documents) forOperation(oc *graphql.OperationContext) *Memo {
 	if oc == nil || oc.Doc == nil {
 		return nil
 	}
+	if doc := d.pinnedDoc(oc.RawQuery); doc != nil && doc.parsed == oc.Doc {
+		return doc.memo
+	}
 	d.mu.Lock()
 	doc, ok := d.entries.peek(docKey{text: oc.RawQuery})
 	d.mu.Unlock()
@@ -171,6 +188,16 @@ func (d *documents) forOperation(oc *graphql.OperationContext) *Memo {
 		return nil
 	}
 	return doc.memo
+}
+
+// pinnedDoc is the pinned document of query, or nil.
+func (d *documents) pinnedDoc(query string) *document {
+	if s := d.pinned.Load(); s != nil {
+		if td := s.byText[query]; td != nil {
+			return td.doc
+		}
+	}
+	return nil
 }
 
 // charge counts n more bytes against the entry of key, if it is kept.
@@ -193,6 +220,9 @@ func (d *documents) stats() StoreStats {
 type Memo struct {
 	docs *documents
 	key  docKey
+	// pin is the trusted documents' set the memo's document is pinned
+	// in, charged instead of an LRU entry; nil for other documents.
+	pin *trustedSet
 
 	mu      sync.Mutex
 	entries map[any]any
@@ -244,6 +274,13 @@ func (m *Memo) StoreNew(key, value any, size int64) bool {
 	}
 	m.entries[key] = value
 	m.mu.Unlock()
+	if m.pin != nil {
+		m.pin.bytes.Add(size + memoEntryOverhead)
+		if m.docs.pinned.Load() == m.pin {
+			m.docs.fitPinned()
+		}
+		return true
+	}
 	m.docs.charge(m.key, size+memoEntryOverhead)
 	return true
 }
@@ -256,6 +293,9 @@ type queryCache struct{ d *documents }
 var _ graphql.Cache[*ast.QueryDocument] = queryCache{}
 
 func (c queryCache) Get(_ context.Context, query string) (*ast.QueryDocument, bool) {
+	if doc := c.d.pinnedDoc(query); doc != nil {
+		return doc.parsed, true
+	}
 	c.d.mu.Lock()
 	doc, ok := c.d.entries.peek(docKey{text: query})
 	c.d.mu.Unlock()

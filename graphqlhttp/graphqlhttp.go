@@ -1,7 +1,8 @@
 // Package graphqlhttp serves a gqlgen schema over HTTP for a public,
 // unauthenticated endpoint: GraphQL over HTTP as the specification and
 // common clients expect it (POST with JSON, GET for queries, automatic
-// persisted queries), subscriptions as Server-Sent Events (POST and GET)
+// persisted queries, and trusted documents: only the operations a
+// manifest lists, asked by id or text), subscriptions as Server-Sent Events (POST and GET)
 // and over WebSockets (graphql-transport-ws), the schema as SDL for code
 // generators, with every request bounded before it runs (body, URL,
 // tokens, depth, fields, aliases, directives, complexity, time), errors
@@ -149,6 +150,15 @@ type Options struct {
 	// checked in and to the one it runs in.
 	PerOperation func(ctx context.Context) func(context.Context) context.Context
 
+	// TrustedDocuments, if set and not off, holds every operation to a
+	// manifest of the operations the apps ship (see TrustedDocuments):
+	// in log mode it counts and logs what the manifest does not list, in
+	// enforce mode it refuses it. Either way its documents may be asked
+	// for by id: the automatic persisted queries' hash, or GraphQL over
+	// HTTP's documentId. The documents are pinned in the documents'
+	// store, charged to its share, and planned before any request.
+	TrustedDocuments *TrustedDocuments
+
 	// Tracer, if set, records each operation's phases as spans, children
 	// of the span in the request's context: graphql.parse,
 	// graphql.validate and graphql.execute (under which the loaders'
@@ -195,7 +205,7 @@ type Observer interface {
 // documented way to extend it, and it is done once, here.
 func init() {
 	for _, code := range []string{CodeTooDeep, CodeTooManyFields, CodeTooManyAliases, CodeTooManyDirective,
-		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection,
+		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection, CodeNotListed,
 		// Refusals of a subscription over a WebSocket: the protocol's
 		// error message, not a result.
 		CodeTooManyStreams, CodeTooManyStreamsForClient, CodeStreamsOff} {
@@ -270,6 +280,9 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.WebSocketWriteTimeout <= 0 {
 		opts.WebSocketWriteTimeout = def.WebSocketWriteTimeout
 	}
+	if opts.TrustedDocuments != nil && opts.TrustedDocuments.mode == TrustedOff {
+		opts.TrustedDocuments = nil
+	}
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
 		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
@@ -297,6 +310,13 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 	apq := newPersistedQueryCache(shares.PersistedQueries)
 	opts.Memory.Register("documents", e.docs.stats)
+	if opts.TrustedDocuments != nil {
+		opts.Memory.Register("trusted_documents", e.docs.trustedStats)
+		// Before the persisted queries: a hash the manifest lists is
+		// answered from it, and in enforce mode nothing unlisted
+		// reaches their store.
+		srv.Use(trustCheck{e})
+	}
 	opts.Memory.Register("persisted_queries", apq.stats)
 	opts.Memory.Register("websocket_buffers", e.websocketStats)
 	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
@@ -321,6 +341,9 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	e.exec = srv
 	e.chooser = &chooser{Executor: srv, e: e}
 	e.costs = newCoster(es.Schema())
+	if opts.TrustedDocuments != nil {
+		opts.TrustedDocuments.attach(e)
+	}
 	return e
 }
 

@@ -78,6 +78,9 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		if v := query.Get("extensions"); v != "" && decodeObject(json.RawMessage(v), &req.extensions) != nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
 		}
+		if herr := e.documentID(req, query.Get("documentId")); herr != nil {
+			return nil, herr
+		}
 		if req.query == "" && req.extensions["persistedQuery"] == nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 		}
@@ -124,6 +127,7 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		OperationName string          `json:"operationName"`
 		Variables     json.RawMessage `json:"variables"`
 		Extensions    json.RawMessage `json:"extensions"`
+		DocumentID    string          `json:"documentId"`
 	}
 	if err := json.Unmarshal(body, &params); err != nil {
 		var syntax *json.SyntaxError
@@ -140,11 +144,32 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	if v := bytes.TrimSpace(params.Extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	if params.Query == "" && extensions["persistedQuery"] == nil {
+	req := &request{query: params.Query, operationName: params.OperationName,
+		variables: variables, extensions: extensions}
+	if herr := e.documentID(req, params.DocumentID); herr != nil {
+		return nil, herr
+	}
+	if req.query == "" && req.extensions["persistedQuery"] == nil {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "no_query", "the request has no query"}}
 	}
-	return &request{query: params.Query, operationName: params.OperationName,
-		variables: variables, extensions: extensions}, nil
+	return req, nil
+}
+
+// documentID reads a persisted document request's documentId (GraphQL
+// over HTTP's appendix), when the endpoint has trusted documents to find
+// it among: as the persisted query extension naming it, which the trusted
+// documents resolve. Without them, documentId is ignored, as it was
+// before.
+func (e *endpoint) documentID(req *request, id string) *httpError {
+	if id == "" || e.opts.TrustedDocuments == nil {
+		return nil
+	}
+	if req.query != "" || req.extensions["persistedQuery"] != nil {
+		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "document_id",
+			"send a query, or the documentId of a trusted document, not both"}}
+	}
+	req.extensions = documentIDExtension(req.extensions, id)
+	return nil
 }
 
 // cacheKey names the answer to req within one version of the data: the

@@ -39,6 +39,11 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 	version, newest := "", false
 	if keyed {
 		version, newest = e.opts.Version(r.Context())
+		if s := e.docs.pinned.Load(); s != nil && version != "" {
+			// An answer kept under one manifest is not given under
+			// another, which may not list its document.
+			version += "\x00trusted " + s.gen
+		}
 	}
 	if version == "" || !newest {
 		e.noteCache(r.Context(), "bypass")

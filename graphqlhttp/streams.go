@@ -26,7 +26,21 @@ import (
 // or does not name one of its operations, is refused rather than left
 // for gqlgen to report, since the report would take a stream's place.
 func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError {
-	if req.query == "" {
+	query := req.query
+	if s := e.docs.pinned.Load(); s != nil {
+		if td := s.byID[strings.TrimPrefix(persistedHash(req.extensions), "sha256:")]; query == "" && td != nil {
+			// A trusted document asked for by id: its kind is the
+			// listed text's (the check that runs it finds the text
+			// again).
+			query = td.text
+		}
+		if s.mode == TrustedEnforce && s.byText[query] == nil {
+			// Not listed: the check refuses it before anything parses
+			// it, as it refuses a POST's.
+			return nil
+		}
+	}
+	if query == "" {
 		// Its text is in gqlgen's persisted query cache, which only
 		// gqlgen reads; its kind cannot be known before it runs.
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
@@ -34,13 +48,13 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 	}
 	// A stream's document is parsed once, however often clients
 	// reconnect with it.
-	known := e.docs.lookup(req.query)
+	known := e.docs.lookup(query)
 	doc := known.parsed
 	if doc == nil && known.parses {
 		// Only a valid query keeps its parse: the kind of a refused or
 		// invalid one is read again, within the token limit, and gqlgen
 		// reports what is wrong with it as it does over POST.
-		doc, _ = parser.ParseQueryWithTokenLimit(&ast.Source{Input: req.query}, e.opts.Limits.MaxTokens)
+		doc, _ = parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.opts.Limits.MaxTokens)
 	}
 	var op *ast.OperationDefinition
 	if doc != nil {

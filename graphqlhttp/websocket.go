@@ -491,6 +491,21 @@ func (c *wsConn) subscribe(ctx context.Context, m wsMessage, start time.Time) {
 		c.close(wsBadMessage, "Invalid message received")
 		return
 	}
+	if c.e.opts.TrustedDocuments != nil {
+		// GraphQL over HTTP's documentId, read here as over HTTP (see
+		// documentID).
+		var persisted struct {
+			DocumentID string `json:"documentId"`
+		}
+		json.Unmarshal(m.Payload, &persisted)
+		req := &request{query: params.Query, extensions: params.Extensions}
+		if herr := c.e.documentID(req, persisted.DocumentID); herr != nil {
+			c.send(marshal(wsMessage{Type: "error", ID: m.ID, Payload: marshal(gqlerror.List{{
+				Message: herr.message, Extensions: map[string]any{"code": herr.code}}})}))
+			return
+		}
+		params.Extensions = req.extensions
+	}
 	c.mu.Lock()
 	if !c.acked {
 		c.mu.Unlock()

@@ -85,6 +85,13 @@ type Config struct {
 	// TrustTraceparent makes a caller's traceparent the parent of the
 	// request's span; otherwise it is only linked (see telemetry.TraceRequests).
 	TrustTraceparent bool
+	// TrustedDocuments is the file of the operations the apps ship (see
+	// graphqlhttp.ParseManifest), read by the wiring at start and on
+	// SIGHUP; empty for none.
+	TrustedDocuments string
+	// TrustedDocumentsMode is what is done with them: off, log or
+	// enforce. Given no mode, a file means enforce, and no file off.
+	TrustedDocumentsMode graphqlhttp.TrustedMode
 }
 
 // Default is the configuration with no flag and no environment. Each
@@ -119,6 +126,7 @@ func Default() Config {
 
 		MaxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
 		SubscriptionMaxAge:        endpoint.StreamMaxAge,
+		TrustedDocumentsMode:      graphqlhttp.TrustedOff,
 	}
 }
 
@@ -212,6 +220,12 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.Var((*boolValue)(&cfg.TrustTraceparent), "trust-traceparent", "")
 	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
 
+	fs.StringVar(&cfg.TrustedDocuments, "trusted-documents", "", "")
+	def("trusted-documents", "GATEWAY_TRUSTED_DOCUMENTS", "`file` of the operations your apps ship: Apollo's persisted query manifest or GraphQL Code Generator's persisted documents; read again on SIGHUP")
+	var trustedMode string // checked by check, into cfg.TrustedDocumentsMode
+	fs.StringVar(&trustedMode, "trusted-documents-mode", "", "")
+	def("trusted-documents-mode", "GATEWAY_TRUSTED_DOCUMENTS_MODE", "`mode` of -trusted-documents: off, log (run anything, log what is not listed) or enforce (run only what is listed); default enforce with a file, off without")
+
 	// -version is parsed with the others, so that it may stand beside
 	// them, but listed in the usage's head: it has no environment
 	// variable, and serves nothing.
@@ -256,7 +270,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		return cfg, err
 	}
 	cfg.Tracing = tracing
-	return cfg, cfg.check(trustedProxies)
+	return cfg, cfg.check(trustedProxies, trustedMode)
 }
 
 // usageHead is the start of -h: the commands, then the flags.
@@ -409,9 +423,9 @@ func (b byteSize[T]) Set(s string) error {
 	return nil
 }
 
-// check checks every value, and parses trustedProxies, as given, into
-// cfg.TrustedProxies.
-func (cfg *Config) check(trustedProxies string) error {
+// check checks every value, and parses trustedProxies and trustedMode, as
+// given, into cfg.TrustedProxies and cfg.TrustedDocumentsMode.
+func (cfg *Config) check(trustedProxies, trustedMode string) error {
 	_, port, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("invalid -addr %q: want host:port", cfg.Addr)
@@ -490,6 +504,24 @@ func (cfg *Config) check(trustedProxies string) error {
 		if _, _, err := net.SplitHostPort(cfg.PprofAddr); err != nil {
 			return fmt.Errorf("invalid -pprof-addr %q: want host:port", cfg.PprofAddr)
 		}
+	}
+	// A manifest given is meant to be enforced: a file that silently did
+	// nothing would be the worse surprise, and log is one flag away.
+	switch mode := graphqlhttp.TrustedMode(trustedMode); mode {
+	case "":
+		cfg.TrustedDocumentsMode = graphqlhttp.TrustedOff
+		if cfg.TrustedDocuments != "" {
+			cfg.TrustedDocumentsMode = graphqlhttp.TrustedEnforce
+		}
+	case graphqlhttp.TrustedOff:
+		cfg.TrustedDocumentsMode = mode
+	case graphqlhttp.TrustedLog, graphqlhttp.TrustedEnforce:
+		if cfg.TrustedDocuments == "" {
+			return fmt.Errorf("-trusted-documents-mode %s needs -trusted-documents FILE, the manifest of the operations to trust", mode)
+		}
+		cfg.TrustedDocumentsMode = mode
+	default:
+		return fmt.Errorf("invalid -trusted-documents-mode %q: want off, log or enforce", trustedMode)
 	}
 	return nil
 }

@@ -124,6 +124,14 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag trusted-proxies", args: []string{"-trusted-proxies", "10.0.0.0/8, fd00::/8"}, want: with(func(c *Config) {
 			c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}
 		})},
+		// A manifest with no mode is enforced; a mode given wins, off too.
+		{name: "flag trusted-documents", args: []string{"-trusted-documents", "ops.json"}, want: with(func(c *Config) {
+			c.TrustedDocuments, c.TrustedDocumentsMode = "ops.json", graphqlhttp.TrustedEnforce
+		})},
+		{name: "env GATEWAY_TRUSTED_DOCUMENTS_MODE", args: []string{"-trusted-documents", "ops.json"}, env: map[string]string{"GATEWAY_TRUSTED_DOCUMENTS_MODE": "log"},
+			want: with(func(c *Config) { c.TrustedDocuments, c.TrustedDocumentsMode = "ops.json", graphqlhttp.TrustedLog })},
+		{name: "trusted documents off", env: map[string]string{"GATEWAY_TRUSTED_DOCUMENTS": "ops.json", "GATEWAY_TRUSTED_DOCUMENTS_MODE": "off"},
+			want: with(func(c *Config) { c.TrustedDocuments = "ops.json" })},
 		{name: "env GATEWAY_TRUSTED_PROXIES", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "192.168.1.1"}, want: with(func(c *Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("192.168.1.1/32")} })},
 		{name: "flag subscription-max-age", args: []string{"-subscription-max-age", "1h"}, want: with(func(c *Config) { c.SubscriptionMaxAge = time.Hour })},
 		{name: "env GATEWAY_SUBSCRIPTION_MAX_AGE of exactly 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "1s"}, want: with(func(c *Config) { c.SubscriptionMaxAge = time.Second })},
@@ -177,6 +185,8 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "negative max subscriptions", args: []string{"-max-subscriptions", "-1"}, wantErr: "max-subscriptions"},
 		{name: "no subscription per client", args: []string{"-max-subscriptions-per-client", "0"}, wantErr: "max-subscriptions-per-client"},
 		{name: "bad env subscriptions per client", env: map[string]string{"GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT": "ten"}, wantErr: "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT"},
+		{name: "log with no manifest", args: []string{"-trusted-documents-mode", "log"}, wantErr: "needs -trusted-documents"},
+		{name: "unknown trusted documents mode", args: []string{"-trusted-documents", "ops.json", "-trusted-documents-mode", "on"}, wantErr: "want off, log or enforce"},
 		{name: "bad trusted proxy prefix", args: []string{"-trusted-proxies", "10.0.0.0/8,10.0.0.0/33"}, wantErr: "10.0.0.0/33"},
 		{name: "trusted proxy by host name", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "proxy.internal"}, wantErr: "trusted-proxies"},
 		{name: "zero subscription max age", args: []string{"-subscription-max-age", "0s"}, wantErr: "subscription-max-age"},

@@ -73,6 +73,9 @@ type Gateway struct {
 	// websockets counts the WebSocket connections open, which the
 	// server's Shutdown does not wait for.
 	websockets sync.WaitGroup
+	// trusted are the operations the apps ship (-trusted-documents),
+	// reloaded on SIGHUP; nil when off.
+	trusted *graphqlhttp.TrustedDocuments
 }
 
 // New builds the gateway for cfg: on the embedded catalogue,
@@ -93,6 +96,9 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 		"persisted_queries_mib", shares.PersistedQueries>>20, "websocket_buffers_mib", shares.WebSocketBuffers>>20)
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
+	if err := g.loadTrustedDocuments(); err != nil {
+		return nil, err
+	}
 	var err error
 	if cfg.Introspection {
 		// Printed from the schema the server runs, descriptions and all:
@@ -166,8 +172,7 @@ func (g *Gateway) Handler() http.Handler {
 	if g.tracerProvider != nil {
 		tracer = g.tracerProvider.Tracer(telemetry.TracerName)
 	}
-	limits := g.cfg.Limits
-	limits.MaxResponseBytes = int(g.cfg.MaxResponseBytes)
+	limits := endpointLimits(g.cfg)
 	// The engine runs what it can (-engine), gqlgen's executor the rest;
 	// off, gqlgen runs everything.
 	executor := graphqlhttp.NoExecutor
@@ -199,6 +204,7 @@ func (g *Gateway) Handler() http.Handler {
 			StreamMaxAge:        g.cfg.SubscriptionMaxAge,
 			AllowedOrigins:      g.corsOrigins(),
 			Connections:         &g.websockets,
+			TrustedDocuments:    g.trusted,
 		})))
 	if g.schema != nil {
 		mux.Handle("GET /schema.graphql", g.schema)
@@ -244,6 +250,13 @@ func (g *Gateway) Handler() http.Handler {
 		h = telemetry.TraceRequests(h, g.tracerProvider, g.cfg.TrustTraceparent)
 	}
 	return h
+}
+
+// endpointLimits are the /graphql endpoint's limits for cfg.
+func endpointLimits(cfg config.Config) graphqlhttp.Limits {
+	limits := cfg.Limits
+	limits.MaxResponseBytes = int(cfg.MaxResponseBytes)
+	return limits
 }
 
 // corsOrigins are the origins whose pages may call the gateway (CORS) and

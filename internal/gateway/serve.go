@@ -91,6 +91,7 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 	srv.RegisterOnShutdown(g.closeStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	defer g.reloadOnHangup(ctx)()
 	b := buildinfo.Get()
 	logger.Info("listening", startupAttrs(cfg, ln.Addr(), b)...)
 

@@ -36,6 +36,9 @@ type Metrics struct {
 	cacheLookups    *prometheus.CounterVec
 	operationsRun   *prometheus.CounterVec
 	engineDeclines  *prometheus.CounterVec
+	trustedChecks   *prometheus.CounterVec
+	trustedReloads  *prometheus.CounterVec
+	trustedStale    prometheus.Gauge
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -121,6 +124,18 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Name: "graphql_engine_declines_total",
 			Help: "GraphQL operations the engine left to gqlgen's executor, by reason: operation (not a query), introspection, directive (@defer and the like), plan (a part the compiler declines), run, panic (a bug: logged with its stack), other.",
 		}, []string{"reason"}),
+		trustedChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "graphql_trusted_documents_total",
+			Help: "GraphQL operations checked against -trusted-documents, by outcome: listed, unlisted (run: log mode), refused (enforce mode, PERSISTED_QUERY_NOT_LISTED).",
+		}, []string{"outcome"}),
+		trustedReloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_trusted_documents_reloads_total",
+			Help: "Reloads of -trusted-documents (SIGHUP), by result: ok, or error (the file was refused, and the previous manifest stays).",
+		}, []string{"result"}),
+		trustedStale: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gateway_trusted_documents_reload_failed",
+			Help: "1 while the last reload of -trusted-documents was refused: the file on disk is not the manifest in force (the previous one is). 0 otherwise.",
+		}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
@@ -133,6 +148,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
+		m.trustedChecks, m.trustedReloads, m.trustedStale,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
 		buildInfoGauge(buildinfo.Get()),
@@ -164,7 +180,29 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	for _, reason := range graphqlhttp.DeclineReasons {
 		m.engineDeclines.WithLabelValues(reason)
 	}
+	for _, outcome := range []string{"listed", "unlisted", "refused"} {
+		m.trustedChecks.WithLabelValues(outcome)
+	}
+	for _, result := range []string{"ok", "error"} {
+		m.trustedReloads.WithLabelValues(result)
+	}
 	return m
+}
+
+var _ graphqlhttp.TrustObserver = (*Metrics)(nil)
+
+// Trusted implements graphqlhttp.TrustObserver.
+func (m *Metrics) Trusted(outcome string) { m.trustedChecks.WithLabelValues(outcome).Inc() }
+
+// TrustedReload counts a reload of the trusted documents, taken (ok) or
+// refused.
+func (m *Metrics) TrustedReload(ok bool) {
+	result, failed := "ok", 0.0
+	if !ok {
+		result, failed = "error", 1
+	}
+	m.trustedReloads.WithLabelValues(result).Inc()
+	m.trustedStale.Set(failed)
 }
 
 // buildInfoGauge is gateway_build_info: always 1, its labels saying which
