@@ -23,7 +23,7 @@ import (
 func TestStoreMetricsMove(t *testing.T) {
 	u := newUpstreams(t)
 	cfg := u.config(time.Hour, "")
-	cfg.MemoryBudget = 8 << 20 // 2 MiB of documents: some are let go
+	cfg.MemoryBudget = 8 << 20 // 1.6 MiB of documents: some are let go
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 
@@ -81,7 +81,7 @@ func TestStoreMetricsMove(t *testing.T) {
 		}
 	}
 	if ev := after[series("gateway_store_evictions_total", "documents")]; ev == 0 {
-		t.Errorf("800 documents in a 2 MiB share, and no eviction counted")
+		t.Errorf("800 documents in a 1.6 MiB share, and no eviction counted")
 	}
 	if t.Failed() {
 		var lines []string

@@ -14,6 +14,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/pictures"
 )
 
 // Metrics is the gateway's Prometheus registry, its own rather than the
@@ -36,6 +37,9 @@ type Metrics struct {
 	cacheLookups    *prometheus.CounterVec
 	operationsRun   *prometheus.CounterVec
 	engineDeclines  *prometheus.CounterVec
+	picturesServed  *prometheus.CounterVec
+	pictureFetches  *prometheus.CounterVec
+	pictureFetchDur prometheus.Histogram
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -121,6 +125,19 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Name: "graphql_engine_declines_total",
 			Help: "GraphQL operations the engine left to gqlgen's executor, by reason: operation (not a query), introspection, directive (@defer and the like), plan (a part the compiler declines), run, panic (a bug: logged with its stack), other.",
 		}, []string{"reason"}),
+		picturesServed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_pictures_served_total",
+			Help: "Answers of /images/ by outcome: memory, disk, fetched (the picture), placeholder (no address, or fetching off), failed (the fetch failed now or is remembered as failed), rate_limited, not_found, unready, canceled.",
+		}, []string{"outcome"}),
+		pictureFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_picture_fetches_total",
+			Help: "Fetches of the catalogue's pictures by outcome: ok, bad_address, refused_address (not public), redirect, timeout, connection, status, not_image, too_large, read.",
+		}, []string{"outcome"}),
+		pictureFetchDur: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gateway_picture_fetch_duration_seconds",
+			Help:    "How long a picture's fetch took, whatever its outcome.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
@@ -133,6 +150,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
+		m.picturesServed, m.pictureFetches, m.pictureFetchDur,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
 		buildInfoGauge(buildinfo.Get()),
@@ -164,7 +182,37 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	for _, reason := range graphqlhttp.DeclineReasons {
 		m.engineDeclines.WithLabelValues(reason)
 	}
+	for _, outcome := range pictures.ServedOutcomes {
+		m.picturesServed.WithLabelValues(outcome)
+	}
+	for _, outcome := range pictures.FetchOutcomes {
+		m.pictureFetches.WithLabelValues(outcome)
+	}
 	return m
+}
+
+// PictureServed implements pictures.Observer.
+func (m *Metrics) PictureServed(outcome string) { m.picturesServed.WithLabelValues(outcome).Inc() }
+
+// PictureFetched implements pictures.Observer.
+func (m *Metrics) PictureFetched(outcome string, d time.Duration) {
+	m.pictureFetches.WithLabelValues(outcome).Inc()
+	m.pictureFetchDur.Observe(d.Seconds())
+}
+
+// PictureDisk reports the pictures' disk cache (bytes and files) when
+// scraped; call it once, when there is one.
+func (m *Metrics) PictureDisk(stats func() (int64, int)) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "gateway_picture_disk_bytes",
+			Help: "Bytes of pictures kept under -cache-dir (at most -images-disk-bytes).",
+		}, func() float64 { b, _ := stats(); return float64(b) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "gateway_picture_disk_files",
+			Help: "Pictures kept under -cache-dir.",
+		}, func() float64 { _, n := stats(); return float64(n) }),
+	)
 }
 
 // buildInfoGauge is gateway_build_info: always 1, its labels saying which
@@ -333,7 +381,7 @@ type storeCollector struct{ memory *graphqlhttp.Memory }
 
 var (
 	storeBytesDesc = prometheus.NewDesc("gateway_store_bytes",
-		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries): entries at their real size, keys and overhead included.", []string{"store"}, nil)
+		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries, websocket_buffers, pictures): entries at their real size, keys and overhead included.", []string{"store"}, nil)
 	storeShareDesc = prometheus.NewDesc("gateway_store_share_bytes",
 		"A store's share of the memory budget (-memory-budget), the most it may be charged.", []string{"store"}, nil)
 	storeEntriesDesc = prometheus.NewDesc("gateway_store_entries",
