@@ -1,6 +1,7 @@
 package catalogue
 
 import (
+	"encoding/base64"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -91,7 +92,7 @@ func (im Image) URL() string {
 	b.WriteString(PicturesPath)
 	b.WriteString(im.kind.String())
 	b.WriteByte('/')
-	b.WriteString(EscapePictureID(im.id))
+	b.WriteString(PictureSegment(im.id))
 	if im.source != "" {
 		b.WriteString("?v=")
 		b.WriteString(PictureVersion(im.source))
@@ -125,34 +126,43 @@ func PictureVersion(source string) string {
 	return string(out[:])
 }
 
-// EscapePictureID writes an id as a path segment: letters, digits, '-' and
-// '_' as they are, every other byte %-escaped (so "." and ".." cannot
-// make the path unclean), and the empty id as "-" ... which is also how
-// "-" itself is written; the route reads both back as the entries whose
-// id is "" or "-", and v tells them apart.
-func EscapePictureID(id string) string {
-	if id == "" {
-		return "-"
-	}
-	const hex = "0123456789ABCDEF"
-	var b []byte
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' {
-			if b != nil {
-				b = append(b, c)
-			}
-			continue
-		}
-		if b == nil {
-			b = append(make([]byte, 0, len(id)+8), id[:i]...)
-		}
-		b = append(b, '%', hex[c>>4], hex[c&15])
-	}
-	if b == nil {
+// PictureSegment writes an id as the path segment of its picture: as it
+// is when it is made only of letters, digits, '-' and '_' (every record
+// id, every hashed item id the catalogue has sent), else "~" and the id
+// in unpadded base64url. No segment so written needs escaping, so none
+// can decode into a path the gateway refuses as unclean ("..", "a/b"), and
+// none is read back as another id.
+func PictureSegment(id string) string {
+	if id != "" && plainSegment(id) {
 		return id
 	}
-	return string(b)
+	return "~" + base64.RawURLEncoding.EncodeToString([]byte(id))
+}
+
+// ParsePictureSegment reads back what PictureSegment wrote; ok is false
+// for anything it does not write.
+func ParsePictureSegment(seg string) (id string, ok bool) {
+	if b64, found := strings.CutPrefix(seg, "~"); found {
+		raw, err := base64.RawURLEncoding.Strict().DecodeString(b64)
+		if err != nil || PictureSegment(string(raw)) != seg {
+			return "", false
+		}
+		return string(raw), true
+	}
+	if seg == "" || !plainSegment(seg) {
+		return "", false
+	}
+	return seg, true
+}
+
+func plainSegment(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Image is the item's picture.
@@ -179,8 +189,8 @@ func (l *WorldBossLoot) Image() Image {
 	return NewImage(PictureWorldBossLoot, l.HashedItemID, l.ImageURL)
 }
 
-// Picture finds the record of kind k that id (a path segment, unescaped)
-// names in the snapshot, and returns its picture and its name (for a
+// Picture finds the record of kind k that id (as ParsePictureSegment
+// reads it) names in the snapshot, and returns its picture and its name (for a
 // placeholder's initial); ok is false when there is none. An id is read
 // only in the form Image.URL writes it: a decimal id with no sign or
 // leading zero. Loot is named by its hashed item id; when several entries
@@ -194,7 +204,7 @@ func (s *Snapshot) Picture(k PictureKind, id, v string) (im Image, name string, 
 		for i := range s.worldBosses.Len() {
 			for j := range s.worldBosses.At(i).Loot {
 				l := &s.worldBosses.At(i).Loot[j]
-				if l.HashedItemID != id && (id != "-" || l.HashedItemID != "") {
+				if l.HashedItemID != id {
 					continue
 				}
 				if !ok || (v != "" && PictureVersion(l.ImageURL) == v && PictureVersion(im.source) != v) {

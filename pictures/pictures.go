@@ -57,7 +57,8 @@ const (
 	// maxClients is how many clients' rates are kept; past it, idle ones
 	// are let go, and a new client finds no room until some are.
 	maxClients = 10000
-	// maxIDBytes bounds the id in the path; no record's is longer.
+	// maxIDBytes bounds the id's segment in the path; no record's is
+	// longer.
 	maxIDBytes = 256
 	// maxSourceBytes bounds an address the gateway fetches.
 	maxSourceBytes = 2048
@@ -220,8 +221,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kind, ok := catalogue.ParsePictureKind(r.PathValue("kind"))
-	id := r.PathValue("id")
-	if !ok || id == "" || len(id) > maxIDBytes {
+	seg := r.PathValue("id")
+	var id string
+	if ok && len(seg) <= maxIDBytes {
+		id, ok = catalogue.ParsePictureSegment(seg)
+	}
+	if !ok {
 		s.served("not_found")
 		s.o.Error(w, http.StatusNotFound, "NOT_FOUND", "no such picture")
 		return
