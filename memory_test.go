@@ -33,7 +33,7 @@ func TestStoreMetricsMove(t *testing.T) {
 		t.Errorf("gateway_memory_budget_bytes = %v, want %d", got, 8<<20)
 	}
 	stores := []string{"documents", "renderings", "response_cache", "persisted_queries"}
-	for _, s := range append(stores, "websocket_buffers") {
+	for _, s := range append(stores, "websocket_buffers", "pictures") {
 		if _, ok := before[series("gateway_store_bytes", s)]; !ok {
 			t.Fatalf("/metrics has no %s", series("gateway_store_bytes", s))
 		}
@@ -42,6 +42,10 @@ func TestStoreMetricsMove(t *testing.T) {
 	// connection is an entry.
 	if got := before[series("gateway_store_share_bytes", "websocket_buffers")]; got != 8<<20/10 {
 		t.Errorf("websocket_buffers share %v, want a tenth of the budget", got)
+	}
+	// The pictures' tenth (filled in pictures_test.go).
+	if got := before[series("gateway_store_share_bytes", "pictures")]; got != 8<<20/10 {
+		t.Errorf("pictures share %v, want a tenth of the budget", got)
 	}
 	ws := wstest.Connect(t, g.client, g.URL+"/graphql")
 	if got := g.metrics(t)[series("gateway_store_entries", "websocket_buffers")]; got != 1 {
