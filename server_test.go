@@ -100,6 +100,14 @@ func TestRunHelp(t *testing.T) {
 		"max-subscriptions-per-client": "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT",
 		"trusted-proxies":              "GATEWAY_TRUSTED_PROXIES",
 		"subscription-max-age":         "GATEWAY_SUBSCRIPTION_MAX_AGE",
+
+		"images":               "GATEWAY_IMAGES",
+		"images-allow-private": "GATEWAY_IMAGES_ALLOW_PRIVATE",
+		"images-max-bytes":     "GATEWAY_IMAGES_MAX_BYTES",
+		"images-timeout":       "GATEWAY_IMAGES_TIMEOUT",
+		"images-client-rate":   "GATEWAY_IMAGES_CLIENT_RATE",
+		"images-client-burst":  "GATEWAY_IMAGES_CLIENT_BURST",
+		"images-disk-bytes":    "GATEWAY_IMAGES_DISK_BYTES",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {
