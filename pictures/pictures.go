@@ -364,7 +364,7 @@ func write(w http.ResponseWriter, r *http.Request, body []byte, contentType, eta
 	h.Set("X-Content-Type-Options", "nosniff")
 	// A picture opened on its own is a document of this origin: it may
 	// run nothing and load nothing.
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	if status != http.StatusOK {
 		h.Set("Cache-Control", "no-store")
 		h.Set("Content-Length", strconv.Itoa(len(body)))
