@@ -54,7 +54,7 @@ type imageServer struct {
 	arrived atomic.Int32
 }
 
-func newImageServer(t *testing.T) *imageServer {
+func newImageServer(t testing.TB) *imageServer {
 	s := &imageServer{behave: map[string]string{}, requests: map[string]int{}, png: testPNG(t, 32, 7), hold: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
@@ -131,7 +131,7 @@ func (s *imageServer) serve(w http.ResponseWriter, r *http.Request) {
 // fixtureStore is the fixture catalogue with its picture addresses on
 // base: item 1 → /1.png, 2 → /2.png, 3 → /3.png, 5000000000 → /big.png,
 // monster 1 → /m1.png, world boss 1 → /b1.png, its loot ab12 → /s.png.
-func fixtureStore(t *testing.T, base string) *catalogue.Store {
+func fixtureStore(t testing.TB, base string) *catalogue.Store {
 	t.Helper()
 	var parts []*catalogue.Part
 	for c, body := range upstreamtest.FixtureBodies(t) {
@@ -187,7 +187,7 @@ type fixture struct {
 // newFixture serves the pictures of the fixture catalogue, whose
 // addresses are on a new stand-in image server, over real HTTP on
 // loopback, with o (Fetch, AllowPrivate and short bounds by default).
-func newFixture(t *testing.T, adjust func(*Options)) *fixture {
+func newFixture(t testing.TB, adjust func(*Options)) *fixture {
 	t.Helper()
 	img := newImageServer(t)
 	c := &counts{served: map[string]int{}, fetchd: map[string]int{}}
@@ -688,5 +688,25 @@ func TestClientGoneLeavesTheFlight(t *testing.T) {
 	}
 	if n := f.img.count("/1.png"); n != 1 {
 		t.Errorf("fetched %d times, want once (the first flight finished for the next client)", n)
+	}
+}
+
+// BenchmarkServeFromMemory: a picture kept in memory, served through the
+// route with its headers (what every view after the first costs).
+func BenchmarkServeFromMemory(b *testing.B) {
+	f := newFixture(b, nil)
+	it, _ := f.srv.store.Current().Items().Get(1)
+	u := it.Image().URL()
+	mux := http.NewServeMux()
+	mux.Handle(catalogue.PicturesPath+"{kind}/{id}", f.srv)
+	req := httptest.NewRequest(http.MethodGet, u, nil)
+	mux.ServeHTTP(httptest.NewRecorder(), req) // fetched once
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatalf("status %d", rec.Code)
+		}
 	}
 }
