@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -223,5 +224,45 @@ func TestPicturesEmbeddedFetchNothing(t *testing.T) {
 	}
 	if m := g.metrics(t); m[`gateway_picture_fetches_total{outcome="ok"}`]+m[`gateway_picture_fetches_total{outcome="connection"}`] != 0 {
 		t.Errorf("the embedded catalogue fetched pictures: %v", m)
+	}
+}
+
+// TestPicturesRatePerClient: the rate counts clients as the per-client
+// caps do: behind a trusted proxy, by X-Forwarded-For. One client past
+// its burst gets 429 and the placeholder; another is not affected.
+func TestPicturesRatePerClient(t *testing.T) {
+	pics := newPictureServer(t)
+	u := upstreamsWithPictures(t, pics)
+	cfg := u.config(time.Hour, "")
+	cfg.ImagesAllowPrivate = true
+	cfg.ImagesClientRate, cfg.ImagesClientBurst = 1, 1
+	cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	g := startGateway(t, cfg, nil)
+	g.waitReady(t, readyWithin)
+	urls := pictureURLs(t, g)
+	status := func(path, client string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, g.URL+path, nil)
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := g.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Content-Type")
+	}
+	if s, ct := status(urls[0], "203.0.113.1"); s != 200 || ct != "image/png" {
+		t.Fatalf("a client's first miss: %d %s", s, ct)
+	}
+	if s, ct := status(urls[1], "203.0.113.1"); s != http.StatusTooManyRequests || ct != "image/svg+xml" {
+		t.Errorf("the same client's second miss: %d %s, want 429 and the placeholder", s, ct)
+	}
+	if s, _ := status(urls[0], "203.0.113.1"); s != 200 {
+		t.Errorf("the same client's hit: %d, want 200 (hits are not limited)", s)
+	}
+	if s, ct := status(urls[1], "198.51.100.2"); s != 200 || ct != "image/png" {
+		t.Errorf("another client behind the same proxy: %d %s, want the picture", s, ct)
+	}
+	if got := g.metrics(t)[`gateway_pictures_served_total{outcome="rate_limited"}`]; got != 1 {
+		t.Errorf("rate_limited %v, want 1", got)
 	}
 }
