@@ -25,7 +25,7 @@ import (
 func TestStoreMetricsMove(t *testing.T) {
 	u := newUpstreams(t)
 	cfg := u.config(time.Hour, "")
-	cfg.MemoryBudget = 8 << 20 // 2 MiB of documents: some are let go
+	cfg.MemoryBudget = 8 << 20 // 1.6 MiB of documents: some are let go
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 
@@ -35,7 +35,7 @@ func TestStoreMetricsMove(t *testing.T) {
 		t.Errorf("gateway_memory_budget_bytes = %v, want %d", got, 8<<20)
 	}
 	stores := []string{"documents", "renderings", "response_cache", "persisted_queries"}
-	for _, s := range append(stores, "websocket_buffers") {
+	for _, s := range append(stores, "websocket_buffers", "pictures") {
 		if _, ok := before[series("gateway_store_bytes", s)]; !ok {
 			t.Fatalf("/metrics has no %s", series("gateway_store_bytes", s))
 		}
@@ -44,6 +44,10 @@ func TestStoreMetricsMove(t *testing.T) {
 	// connection is an entry.
 	if got := before[series("gateway_store_share_bytes", "websocket_buffers")]; got != 8<<20/10 {
 		t.Errorf("websocket_buffers share %v, want a tenth of the budget", got)
+	}
+	// The pictures' tenth (filled in pictures_test.go).
+	if got := before[series("gateway_store_share_bytes", "pictures")]; got != 8<<20/10 {
+		t.Errorf("pictures share %v, want a tenth of the budget", got)
 	}
 	ws := wstest.Connect(t, g.client, g.URL+"/graphql")
 	if got := g.metrics(t)[series("gateway_store_entries", "websocket_buffers")]; got != 1 {
@@ -83,7 +87,7 @@ func TestStoreMetricsMove(t *testing.T) {
 		}
 	}
 	if ev := after[series("gateway_store_evictions_total", "documents")]; ev == 0 {
-		t.Errorf("800 documents in a 2 MiB share, and no eviction counted")
+		t.Errorf("800 documents in a 1.6 MiB share, and no eviction counted")
 	}
 	if t.Failed() {
 		var lines []string

@@ -102,6 +102,14 @@ func TestRunHelp(t *testing.T) {
 		"subscription-max-age":         "GATEWAY_SUBSCRIPTION_MAX_AGE",
 		"trusted-documents":            "GATEWAY_TRUSTED_DOCUMENTS",
 		"trusted-documents-mode":       "GATEWAY_TRUSTED_DOCUMENTS_MODE",
+
+		"images":               "GATEWAY_IMAGES",
+		"images-allow-private": "GATEWAY_IMAGES_ALLOW_PRIVATE",
+		"images-max-bytes":     "GATEWAY_IMAGES_MAX_BYTES",
+		"images-timeout":       "GATEWAY_IMAGES_TIMEOUT",
+		"images-client-rate":   "GATEWAY_IMAGES_CLIENT_RATE",
+		"images-client-burst":  "GATEWAY_IMAGES_CLIENT_BURST",
+		"images-disk-bytes":    "GATEWAY_IMAGES_DISK_BYTES",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/pictures"
 )
 
 // kustomization is the part of kustomize's Kustomization this base uses;
@@ -282,6 +283,58 @@ func TestMemoryFitsTheUpstreamBound(t *testing.T) {
 	if sizes["GOMEMLIMIT"]+nonHeap > limit {
 		t.Errorf("GOMEMLIMIT %d MiB + %d MiB beside the heap > the memory limit %d MiB",
 			sizes["GOMEMLIMIT"]/mib, nonHeap/mib, limit/mib)
+	}
+}
+
+// TestCacheFitsTheVolume checks that what the gateway keeps under
+// CATALOGUE_CACHE_DIR fits the volume mounted there, whose sizeLimit the
+// kubelet enforces by evicting the pod:
+//
+//	(13 + 1) × CATALOGUE_MAX_UPSTREAM_BYTES   the snapshot's bodies, one being written
+//	+ GATEWAY_IMAGES_DISK_BYTES + GATEWAY_IMAGES_MAX_BYTES   the pictures, one being written
+//	≤ the volume's sizeLimit
+//
+// The pictures' variables default to the gateway's own defaults when the
+// manifest leaves them out, so that dropping one is checked too.
+func TestCacheFitsTheVolume(t *testing.T) {
+	c, env := gateway(t)
+	dir := env["CATALOGUE_CACHE_DIR"]
+	if dir == "" {
+		t.Skip("no CATALOGUE_CACHE_DIR: nothing kept on disk")
+	}
+	size := func(name string, def int64) int64 {
+		v, ok := env[name]
+		if !ok {
+			return def
+		}
+		n, err := byteSize(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return n
+	}
+	var dep appsv1.Deployment
+	decodeStrict(t, "base/deployment.yaml", &dep)
+	var volume string
+	for _, m := range c.VolumeMounts {
+		if m.MountPath == dir {
+			volume = m.Name
+		}
+	}
+	var limit int64
+	for _, v := range dep.Spec.Template.Spec.Volumes {
+		if v.Name == volume && v.EmptyDir != nil && v.EmptyDir.SizeLimit != nil {
+			limit = v.EmptyDir.SizeLimit.Value()
+		}
+	}
+	if limit == 0 {
+		t.Fatalf("no emptyDir with a sizeLimit is mounted at %s", dir)
+	}
+	bodies := (int64(catalogue.NumCollections) + 1) * size("CATALOGUE_MAX_UPSTREAM_BYTES", catalogue.DefaultMaxBodyBytes)
+	pics := size("GATEWAY_IMAGES_DISK_BYTES", pictures.DefaultDiskBytes) + size("GATEWAY_IMAGES_MAX_BYTES", pictures.DefaultMaxBytes)
+	if bodies+pics > limit {
+		t.Errorf("%d MiB of bodies + %d MiB of pictures = %d MiB, over the cache volume's %d MiB",
+			bodies>>20, pics>>20, (bodies+pics)>>20, limit>>20)
 	}
 }
 

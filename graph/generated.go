@@ -360,6 +360,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Image struct {
+		Source func(childComplexity int) int
+		URL    func(childComplexity int) int
+	}
+
 	Item struct {
 		Alchemy                     func(childComplexity int) int
 		AttackBonus                 func(childComplexity int) int
@@ -387,6 +392,7 @@ type ComplexityRoot struct {
 		HealingAmount               func(childComplexity int) int
 		HealthBonus                 func(childComplexity int) int
 		ID                          func(childComplexity int) int
+		Image                       func(childComplexity int) int
 		ImageURL                    func(childComplexity int) int
 		InEventChests               func(childComplexity int) int
 		IngredientOf                func(childComplexity int) int
@@ -578,6 +584,7 @@ type ComplexityRoot struct {
 		Drops                                func(childComplexity int) int
 		Health                               func(childComplexity int) int
 		ID                                   func(childComplexity int) int
+		Image                                func(childComplexity int) int
 		ImageURL                             func(childComplexity int) int
 		IsGod                                func(childComplexity int) int
 		Name                                 func(childComplexity int) int
@@ -826,6 +833,7 @@ type ComplexityRoot struct {
 		BattleStartsAt    func(childComplexity int) int
 		EndpointUpdatesAt func(childComplexity int) int
 		ID                func(childComplexity int) int
+		Image             func(childComplexity int) int
 		ImageURL          func(childComplexity int) int
 		Level             func(childComplexity int) int
 		Location          func(childComplexity int) int
@@ -855,6 +863,7 @@ type ComplexityRoot struct {
 	WorldBossLoot struct {
 		Chance       func(childComplexity int) int
 		HashedItemID func(childComplexity int) int
+		Image        func(childComplexity int) int
 		ImageURL     func(childComplexity int) int
 		Item         func(childComplexity int) int
 		Name         func(childComplexity int) int
@@ -2252,6 +2261,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ForestryTreeEdge.Node(childComplexity), true
 
+	case "Image.source":
+		if e.ComplexityRoot.Image.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.Source(childComplexity), true
+	case "Image.url":
+		if e.ComplexityRoot.Image.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.URL(childComplexity), true
+
 	case "Item.alchemy":
 		if e.ComplexityRoot.Item.Alchemy == nil {
 			break
@@ -2408,6 +2430,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.ID(childComplexity), true
+	case "Item.image":
+		if e.ComplexityRoot.Item.Image == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.Image(childComplexity), true
 	case "Item.imageUrl":
 		if e.ComplexityRoot.Item.ImageURL == nil {
 			break
@@ -3248,6 +3276,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Monster.ID(childComplexity), true
+	case "Monster.image":
+		if e.ComplexityRoot.Monster.Image == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monster.Image(childComplexity), true
 	case "Monster.imageUrl":
 		if e.ComplexityRoot.Monster.ImageURL == nil {
 			break
@@ -4401,6 +4435,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WorldBoss.ID(childComplexity), true
+	case "WorldBoss.image":
+		if e.ComplexityRoot.WorldBoss.Image == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorldBoss.Image(childComplexity), true
 	case "WorldBoss.imageUrl":
 		if e.ComplexityRoot.WorldBoss.ImageURL == nil {
 			break
@@ -4507,6 +4547,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WorldBossLoot.HashedItemID(childComplexity), true
+	case "WorldBossLoot.image":
+		if e.ComplexityRoot.WorldBossLoot.Image == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorldBossLoot.Image(childComplexity), true
 	case "WorldBossLoot.imageUrl":
 		if e.ComplexityRoot.WorldBossLoot.ImageURL == nil {
 			break
@@ -5375,12 +5421,24 @@ func (ec *executionContext) childFields_ForestryTreeEdge(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ForestryTreeEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Image(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_Image_url(ctx, field)
+	case "source":
+		return ec.fieldContext_Image_source(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Image", field.Name)
+}
+
 func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Item_id(ctx, field)
 	case "imageUrl":
 		return ec.fieldContext_Item_imageUrl(ctx, field)
+	case "image":
+		return ec.fieldContext_Item_image(ctx, field)
 	case "name":
 		return ec.fieldContext_Item_name(ctx, field)
 	case "rarity":
@@ -5797,6 +5855,8 @@ func (ec *executionContext) childFields_Monster(ctx context.Context, field graph
 		return ec.fieldContext_Monster_name(ctx, field)
 	case "imageUrl":
 		return ec.fieldContext_Monster_imageUrl(ctx, field)
+	case "image":
+		return ec.fieldContext_Monster_image(ctx, field)
 	case "isGod":
 		return ec.fieldContext_Monster_isGod(ctx, field)
 	case "health":
@@ -6233,6 +6293,8 @@ func (ec *executionContext) childFields_WorldBoss(ctx context.Context, field gra
 		return ec.fieldContext_WorldBoss_name(ctx, field)
 	case "imageUrl":
 		return ec.fieldContext_WorldBoss_imageUrl(ctx, field)
+	case "image":
+		return ec.fieldContext_WorldBoss_image(ctx, field)
 	case "level":
 		return ec.fieldContext_WorldBoss_level(ctx, field)
 	case "location":
@@ -6295,6 +6357,8 @@ func (ec *executionContext) childFields_WorldBossLoot(ctx context.Context, field
 		return ec.fieldContext_WorldBossLoot_name(ctx, field)
 	case "imageUrl":
 		return ec.fieldContext_WorldBossLoot_imageUrl(ctx, field)
+	case "image":
+		return ec.fieldContext_WorldBossLoot_image(ctx, field)
 	case "quality":
 		return ec.fieldContext_WorldBossLoot_quality(ctx, field)
 	case "quantity":
@@ -12680,6 +12744,52 @@ func (ec *executionContext) fieldContext_ForestryTreeEdge_node(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Image_url(ctx context.Context, field graphql.CollectedField, obj *catalogue.Image) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Image_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Image_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Image", field, true, false, "String")
+}
+
+func (ec *executionContext) _Image_source(ctx context.Context, field graphql.CollectedField, obj *catalogue.Image) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Image_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Image_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Image", field, true, false, "String")
+}
+
 func (ec *executionContext) _Item_id(ctx context.Context, field graphql.CollectedField, obj *catalogue.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12724,6 +12834,38 @@ func (ec *executionContext) _Item_imageUrl(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Item_imageUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Item", field, false, false, "String")
+}
+
+func (ec *executionContext) _Item_image(ctx context.Context, field graphql.CollectedField, obj *catalogue.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_image(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Image(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v catalogue.Image) graphql.Marshaler {
+			return ec.marshalNImage2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐImage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_image(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Image(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Item_name(ctx context.Context, field graphql.CollectedField, obj *catalogue.Item) (ret graphql.Marshaler) {
@@ -16689,6 +16831,38 @@ func (ec *executionContext) _Monster_imageUrl(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Monster_imageUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Monster", field, false, false, "String")
+}
+
+func (ec *executionContext) _Monster_image(ctx context.Context, field graphql.CollectedField, obj *catalogue.Monster) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monster_image(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Image(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v catalogue.Image) graphql.Marshaler {
+			return ec.marshalNImage2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐImage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Monster_image(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Monster",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Image(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Monster_isGod(ctx context.Context, field graphql.CollectedField, obj *catalogue.Monster) (ret graphql.Marshaler) {
@@ -21652,6 +21826,38 @@ func (ec *executionContext) fieldContext_WorldBoss_imageUrl(_ context.Context, f
 	return graphql.NewScalarFieldContext("WorldBoss", field, false, false, "String")
 }
 
+func (ec *executionContext) _WorldBoss_image(ctx context.Context, field graphql.CollectedField, obj *catalogue.WorldBoss) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorldBoss_image(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Image(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v catalogue.Image) graphql.Marshaler {
+			return ec.marshalNImage2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐImage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorldBoss_image(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WorldBoss",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Image(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WorldBoss_level(ctx context.Context, field graphql.CollectedField, obj *catalogue.WorldBoss) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22150,6 +22356,38 @@ func (ec *executionContext) _WorldBossLoot_imageUrl(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_WorldBossLoot_imageUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("WorldBossLoot", field, false, false, "String")
+}
+
+func (ec *executionContext) _WorldBossLoot_image(ctx context.Context, field graphql.CollectedField, obj *catalogue.WorldBossLoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WorldBossLoot_image(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Image(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v catalogue.Image) graphql.Marshaler {
+			return ec.marshalNImage2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐImage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WorldBossLoot_image(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WorldBossLoot",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Image(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _WorldBossLoot_quality(ctx context.Context, field graphql.CollectedField, obj *catalogue.WorldBossLoot) (ret graphql.Marshaler) {
@@ -27351,6 +27589,44 @@ func (ec *executionContext) _ForestryTreeEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var imageImplementors = []string{"Image"}
+
+func (ec *executionContext) _Image(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Image) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, imageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Image")
+		case "url":
+			out.Values[i] = ec._Image_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._Image_source(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var itemImplementors = []string{"Item", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Item) graphql.Marshaler {
@@ -27369,6 +27645,11 @@ func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "imageUrl":
 			out.Values[i] = ec._Item_imageUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image":
+			out.Values[i] = ec._Item_image(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -28658,6 +28939,11 @@ func (ec *executionContext) _Monster(ctx context.Context, sel ast.SelectionSet, 
 		case "imageUrl":
 			out.Values[i] = ec._Monster_imageUrl(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image":
+			out.Values[i] = ec._Monster_image(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "isGod":
@@ -30344,6 +30630,11 @@ func (ec *executionContext) _WorldBoss(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "image":
+			out.Values[i] = ec._WorldBoss_image(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "level":
 			out.Values[i] = ec._WorldBoss_level(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -30548,6 +30839,11 @@ func (ec *executionContext) _WorldBossLoot(ctx context.Context, sel ast.Selectio
 			}
 		case "imageUrl":
 			out.Values[i] = ec._WorldBossLoot_imageUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "image":
+			out.Values[i] = ec._WorldBossLoot_image(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -31748,6 +32044,10 @@ func (ec *executionContext) unmarshalNForestryTreeOrderField2githubᚗcomᚋcata
 
 func (ec *executionContext) marshalNForestryTreeOrderField2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐForestryTreeOrderField(ctx context.Context, sel ast.SelectionSet, v model.ForestryTreeOrderField) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNImage2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐImage(ctx context.Context, sel ast.SelectionSet, v catalogue.Image) graphql.Marshaler {
+	return ec._Image(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {

@@ -52,6 +52,13 @@ func clientAddr(r *http.Request, trusted []netip.Prefix) netip.Addr {
 // access log uses it, so that the log and the caps name the same client.
 func ClientAddr(r *http.Request, trusted []netip.Prefix) netip.Addr { return clientAddr(r, trusted) }
 
+// ClientKey names the client r comes from as the per-client caps count
+// clients: its address (ClientAddr) as an IPv4 address or an IPv6 /64.
+// The pictures' rate counts clients by it too.
+func ClientKey(r *http.Request, trusted []netip.Prefix) netip.Prefix {
+	return clientKey(clientAddr(r, trusted))
+}
+
 func clientAddrOf(remoteAddr string, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
 	client := parseHop(remoteAddr)
 	if !isTrusted(client, trusted) {

@@ -24,7 +24,7 @@ func TestMemoryShares(t *testing.T) {
 	}
 	m := NewMemory(72 << 20)
 	s := m.Shares()
-	if sum := s.Documents + s.Renderings + s.ResponseCache + s.PersistedQueries + s.WebSocketBuffers; sum > m.Budget() || sum < m.Budget()*99/100 {
+	if sum := s.Documents + s.Renderings + s.ResponseCache + s.PersistedQueries + s.WebSocketBuffers + s.Pictures; sum > m.Budget() || sum < m.Budget()*99/100 {
 		t.Errorf("shares %+v add up to %d, want the budget %d", s, sum, m.Budget())
 	}
 	if got := m.ResponseCacheBytes(64 << 20); got != s.ResponseCache {

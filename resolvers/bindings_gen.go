@@ -48,6 +48,7 @@ type boundTypes struct {
 	ForestryTree                     *engine.Type
 	ForestryTreeConnection           *engine.Type
 	ForestryTreeEdge                 *engine.Type
+	Image                            *engine.Type
 	Item                             *engine.Type
 	ItemAlchemy                      *engine.Type
 	ItemAmount                       *engine.Type
@@ -277,6 +278,7 @@ func newBindings() *boundTypes {
 	t.ForestryTree = &engine.Type{Name: "catalogue.ForestryTree", Kind: engine.Struct}
 	t.ForestryTreeConnection = &engine.Type{Name: "model.Connection[catalogue.ForestryTree]", Kind: engine.Struct}
 	t.ForestryTreeEdge = &engine.Type{Name: "model.Edge[catalogue.ForestryTree]", Kind: engine.Struct}
+	t.Image = &engine.Type{Name: "catalogue.Image", Kind: engine.Struct}
 	t.Item = &engine.Type{Name: "catalogue.Item", Kind: engine.Struct}
 	t.ItemAlchemy = &engine.Type{Name: "catalogue.ItemAlchemy", Kind: engine.Struct}
 	t.ItemAmount = &engine.Type{Name: "catalogue.ItemAmount", Kind: engine.Struct}
@@ -813,12 +815,24 @@ func newBindings() *boundTypes {
 		"cursor": {Type: t.go_string, Get: func(v any) any { return &v.(*model.Edge[catalogue.ForestryTree]).Cursor }},
 		"node":   {Type: t.ptr_ForestryTree, Get: func(v any) any { return v.(*model.Edge[catalogue.ForestryTree]).Node }},
 	}
+	t.Image.Object = "Image"
+	t.Image.Fields = map[string]engine.Field{
+		"url": {Type: t.go_string, Get: func(v any) any {
+			r := v.(*catalogue.Image).URL()
+			return &r
+		}},
+		"source": {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.Image).Source() }},
+	}
 	t.Item.Record, t.Item.IsRecord = catalogue.ItemKind, true
 	t.kinds[catalogue.ItemKind] = t.Item
 	t.Item.Object = "Item"
 	t.Item.Fields = map[string]engine.Field{
-		"id":               {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Item).ID }},
-		"imageUrl":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Item).ImageURL }},
+		"id":       {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Item).ID }},
+		"imageUrl": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Item).ImageURL }},
+		"image": {Type: t.Image, Get: func(v any) any {
+			r := v.(*catalogue.Item).Image()
+			return &r
+		}},
 		"name":             {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Item).Name }},
 		"rarity":           {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.Item).Rarity }},
 		"value":            {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.Item).Value }},
@@ -1099,9 +1113,13 @@ func newBindings() *boundTypes {
 	t.kinds[catalogue.MonsterKind] = t.Monster
 	t.Monster.Object = "Monster"
 	t.Monster.Fields = map[string]engine.Field{
-		"id":                                   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Monster).ID }},
-		"name":                                 {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.Monster).Name }},
-		"imageUrl":                             {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.Monster).ImageURL }},
+		"id":       {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.Monster).ID }},
+		"name":     {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.Monster).Name }},
+		"imageUrl": {Type: t.ptr_go_string, Get: func(v any) any { return v.(*catalogue.Monster).ImageURL }},
+		"image": {Type: t.Image, Get: func(v any) any {
+			r := v.(*catalogue.Monster).Image()
+			return &r
+		}},
 		"isGod":                                {Type: t.ptr_go_bool, Get: func(v any) any { return v.(*catalogue.Monster).IsGod }},
 		"health":                               {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.Monster).Health }},
 		"attack":                               {Type: t.ptr_go_Number, Get: func(v any) any { return v.(*catalogue.Monster).Attack }},
@@ -1356,9 +1374,13 @@ func newBindings() *boundTypes {
 	}
 	t.WorldBoss.Object = "WorldBoss"
 	t.WorldBoss.Fields = map[string]engine.Field{
-		"id":                {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.WorldBoss).ID }},
-		"name":              {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).Name }},
-		"imageUrl":          {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).ImageURL }},
+		"id":       {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.WorldBoss).ID }},
+		"name":     {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).Name }},
+		"imageUrl": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBoss).ImageURL }},
+		"image": {Type: t.Image, Get: func(v any) any {
+			r := v.(*catalogue.WorldBoss).Image()
+			return &r
+		}},
 		"level":             {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBoss).Level }},
 		"location":          {Type: t.WorldBossLocation, Get: func(v any) any { return &v.(*catalogue.WorldBoss).Location }},
 		"loot":              {Type: t.list_WorldBossLoot, Get: func(v any) any { return &v.(*catalogue.WorldBoss).Loot }},
@@ -1399,10 +1421,14 @@ func newBindings() *boundTypes {
 		"hashedItemId": {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).HashedItemID }},
 		"name":         {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Name }},
 		"imageUrl":     {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).ImageURL }},
-		"quality":      {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Quality }},
-		"quantity":     {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Quantity }},
-		"chance":       {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Chance }},
-		"item":         {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefWorldBossLootItem]},
+		"image": {Type: t.Image, Get: func(v any) any {
+			r := v.(*catalogue.WorldBossLoot).Image()
+			return &r
+		}},
+		"quality":  {Type: t.go_string, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Quality }},
+		"quantity": {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Quantity }},
+		"chance":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Chance }},
+		"item":     {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefWorldBossLootItem]},
 	}
 	t.list_AlchemyMaterial.Elem = t.AlchemyMaterial
 	t.list_AlchemyMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.AlchemyMaterial) == nil }

@@ -107,3 +107,41 @@ var requestIDs = regexp.MustCompile(`"requestId":"[0-9a-f]+"`)
 // withoutRequestIDs blanks the request ids errors carry: each request has
 // its own.
 func withoutRequestIDs(b []byte) []byte { return requestIDs.ReplaceAll(b, []byte(`"requestId":""`)) }
+
+// TestEnginesAnswerImages: image { url source } on every type that has it
+// (items, monsters, world bosses, their loot) is the engine's to answer,
+// with gqlgen's bytes, on the embedded catalogue and on the fixture, whose
+// monster 2 has no address (a url with no version, a null source).
+func TestEnginesAnswerImages(t *testing.T) {
+	const query = `{ items(first: 5) { nodes { id image { url source } } }
+		monsters(first: 5) { nodes { id image { url source } } }
+		worldBosses { nodes { id image { url source } loot { hashedItemId image { url source } } } } }`
+	for _, c := range []struct {
+		name string
+		snap *catalogue.Snapshot
+		want []string
+	}{
+		{"embedded", embedded(t), []string{`"url":"/images/items/1?v=f3e584b82e12bfb3"`, `"/images/world-boss-loot/143cc91285e9d005?v=`}},
+		{"fixture", fixture(t), []string{`"url":"/images/monsters/2","source":null`, `"url":"/images/world-boss-loot/ab12?v=`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := storeOf(c.snap)
+			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
+			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: engine})
+			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor})
+			ps, pb := serveOnce(t, served, query, nil)
+			gs, gb := serveOnce(t, gqlgen, query, nil)
+			if ps != 200 || ps != gs || !bytes.Equal(withoutRequestIDs(pb), withoutRequestIDs(gb)) {
+				t.Fatalf("the engines differ:\n engine %d %.400s\n gqlgen %d %.400s", ps, pb, gs, gb)
+			}
+			if engine.Answered() != 1 {
+				t.Errorf("the engine answered %d of 1: it declined image", engine.Answered())
+			}
+			for _, w := range c.want {
+				if !bytes.Contains(pb, []byte(w)) {
+					t.Errorf("the answer lacks %s: %.600s", w, pb)
+				}
+			}
+		})
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
+	"github.com/catalogue-gateway/gateway/pictures"
 )
 
 // Config is the gateway's configuration, from flags and the environment.
@@ -92,6 +93,21 @@ type Config struct {
 	// TrustedDocumentsMode is what is done with them: off, log or
 	// enforce. Given no mode, a file means enforce, and no file off.
 	TrustedDocumentsMode graphqlhttp.TrustedMode
+
+	// Images fetches the catalogue's pictures and serves them at
+	// /images/ (package pictures); off, or on the embedded catalogue,
+	// every picture is its placeholder.
+	Images bool
+	// ImagesAllowPrivate lets picture fetches reach non-public addresses.
+	ImagesAllowPrivate bool
+	// ImagesMaxBytes bounds one picture, ImagesDiskBytes the pictures
+	// kept under CacheDir.
+	ImagesMaxBytes, ImagesDiskBytes int64
+	// ImagesTimeout bounds one picture's fetch.
+	ImagesTimeout time.Duration
+	// ImagesClientRate is the fetches a minute one client may cause by
+	// missing the cache, ImagesClientBurst how many at once.
+	ImagesClientRate, ImagesClientBurst int
 }
 
 // Default is the configuration with no flag and no environment. Each
@@ -127,6 +143,13 @@ func Default() Config {
 		MaxSubscriptionsPerClient: endpoint.MaxStreamsPerClient,
 		SubscriptionMaxAge:        endpoint.StreamMaxAge,
 		TrustedDocumentsMode:      graphqlhttp.TrustedOff,
+
+		Images:            true,
+		ImagesMaxBytes:    pictures.DefaultMaxBytes,
+		ImagesDiskBytes:   pictures.DefaultDiskBytes,
+		ImagesTimeout:     pictures.DefaultTimeout,
+		ImagesClientRate:  pictures.DefaultClientRate,
+		ImagesClientBurst: pictures.DefaultClientBurst,
 	}
 }
 
@@ -161,7 +184,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.Var(bytesOf(&cfg.MaxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
 	fs.Var(bytesOf(&cfg.MemoryBudget), "memory-budget", "")
-	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 160MiB with no limit")
+	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers, pictures), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 160MiB with no limit")
 	fs.Var(bytesOf(&cfg.ResponseCacheBytes), "response-cache-bytes", "")
 	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (40%) of -memory-budget; 0 turns the cache off")
 
@@ -225,6 +248,20 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	var trustedMode string // checked by check, into cfg.TrustedDocumentsMode
 	fs.StringVar(&trustedMode, "trusted-documents-mode", "", "")
 	def("trusted-documents-mode", "GATEWAY_TRUSTED_DOCUMENTS_MODE", "`mode` of -trusted-documents: off, log (run anything, log what is not listed) or enforce (run only what is listed); default enforce with a file, off without")
+	fs.Var((*boolValue)(&cfg.Images), "images", "")
+	def("images", "GATEWAY_IMAGES", "fetch the catalogue's pictures and serve them from /images/; false (or the embedded catalogue) serves each as its generated placeholder, fetching nothing")
+	fs.Var((*boolValue)(&cfg.ImagesAllowPrivate), "images-allow-private", "")
+	def("images-allow-private", "GATEWAY_IMAGES_ALLOW_PRIVATE", "let picture fetches reach private, loopback, link-local and other non-public addresses (a stand-in image server on this machine); off, they are refused when dialled")
+	fs.Var(bytesOf(&cfg.ImagesMaxBytes), "images-max-bytes", "")
+	def("images-max-bytes", "GATEWAY_IMAGES_MAX_BYTES", "largest picture fetched, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and its placeholder served")
+	fs.Var((*durationValue)(&cfg.ImagesTimeout), "images-timeout", "")
+	def("images-timeout", "GATEWAY_IMAGES_TIMEOUT", "bound on one picture's fetch, redirects and body included")
+	fs.Var((*intValue)(&cfg.ImagesClientRate), "images-client-rate", "")
+	def("images-client-rate", "GATEWAY_IMAGES_CLIENT_RATE", "picture fetches a minute one client (an IPv4 address, an IPv6 /64) may cause by missing the cache (429 and the placeholder beyond); at least 1")
+	fs.Var((*intValue)(&cfg.ImagesClientBurst), "images-client-burst", "")
+	def("images-client-burst", "GATEWAY_IMAGES_CLIENT_BURST", "picture fetches one client may cause at once, before -images-client-rate paces it; at least 1")
+	fs.Var(bytesOf(&cfg.ImagesDiskBytes), "images-disk-bytes", "")
+	def("images-disk-bytes", "GATEWAY_IMAGES_DISK_BYTES", "most `bytes` of pictures kept under -cache-dir (suffixes KiB, MiB, GiB), the least recently used let go first")
 
 	// -version is parsed with the others, so that it may stand beside
 	// them, but listed in the usage's head: it has no environment
@@ -499,6 +536,21 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 	cfg.TrustedProxies = proxies
 	if cfg.RequestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.RequestTimeout)
+	}
+	if cfg.ImagesMaxBytes < 1<<10 || cfg.ImagesMaxBytes > 64<<20 {
+		return fmt.Errorf("invalid -images-max-bytes %d: must be from 1KiB to 64MiB", cfg.ImagesMaxBytes)
+	}
+	if cfg.ImagesDiskBytes < cfg.ImagesMaxBytes {
+		return fmt.Errorf("invalid -images-disk-bytes %d: must be at least -images-max-bytes (%d)", cfg.ImagesDiskBytes, cfg.ImagesMaxBytes)
+	}
+	if cfg.ImagesTimeout < 100*time.Millisecond {
+		return fmt.Errorf("invalid -images-timeout %s: must be at least 100ms", cfg.ImagesTimeout)
+	}
+	if cfg.ImagesClientRate < 1 {
+		return fmt.Errorf("invalid -images-client-rate %d: must be at least 1", cfg.ImagesClientRate)
+	}
+	if cfg.ImagesClientBurst < 1 {
+		return fmt.Errorf("invalid -images-client-burst %d: must be at least 1", cfg.ImagesClientBurst)
 	}
 	if cfg.PprofAddr != "" {
 		if _, _, err := net.SplitHostPort(cfg.PprofAddr); err != nil {

@@ -229,6 +229,11 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "boolean says what it wants", env: map[string]string{"GATEWAY_ACCESS_LOG": "sometimes"}, wantErr: "GATEWAY_ACCESS_LOG: want true or false"},
 		{name: "bad log format", args: []string{"-log-format", "xml"}, wantErr: "want auto, json or text"},
 		{name: "bad log level", env: map[string]string{"GATEWAY_LOG_LEVEL": "loud"}, wantErr: "GATEWAY_LOG_LEVEL: want debug, info, warn or error"},
+		{name: "picture bound too small", args: []string{"-images-max-bytes", "100"}, wantErr: "-images-max-bytes"},
+		{name: "picture disk under one picture", args: []string{"-images-disk-bytes", "1KiB"}, wantErr: "-images-disk-bytes"},
+		{name: "picture timeout too short", args: []string{"-images-timeout", "1ms"}, wantErr: "-images-timeout"},
+		{name: "picture rate zero", env: map[string]string{"GATEWAY_IMAGES_CLIENT_RATE": "0"}, wantErr: "-images-client-rate"},
+		{name: "picture burst zero", args: []string{"-images-client-burst", "0"}, wantErr: "-images-client-burst"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -256,7 +261,7 @@ func TestEveryByteFlagTakesSuffixes(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"max-body-bytes", "max-response-bytes", "max-upstream-bytes", "max-url-bytes", "memory-budget", "response-cache-bytes"} // -h lists them sorted
+	want := []string{"images-disk-bytes", "images-max-bytes", "max-body-bytes", "max-response-bytes", "max-upstream-bytes", "max-url-bytes", "memory-budget", "response-cache-bytes"} // -h lists them sorted
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("flags taking bytes (-want +got):\n%s", diff)
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/netip"
 	"path"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ import (
 	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
+	"github.com/catalogue-gateway/gateway/pictures"
 	"github.com/catalogue-gateway/gateway/resolvers"
 	"github.com/catalogue-gateway/gateway/restcompat"
 	"github.com/catalogue-gateway/gateway/web"
@@ -76,6 +78,8 @@ type Gateway struct {
 	// trusted are the operations the apps ship (-trusted-documents),
 	// reloaded on SIGHUP; nil when off.
 	trusted *graphqlhttp.TrustedDocuments
+	// pictures serves the records' pictures at /images/.
+	pictures *pictures.Server
 }
 
 // New builds the gateway for cfg: on the embedded catalogue,
@@ -93,7 +97,8 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	shares := memory.Shares()
 	logger.Info("memory budget", "budget_mib", budget>>20, "documents_mib", shares.Documents>>20,
 		"renderings_mib", shares.Renderings>>20, "response_cache_mib", g.cache.Stats().Share>>20,
-		"persisted_queries_mib", shares.PersistedQueries>>20, "websocket_buffers_mib", shares.WebSocketBuffers>>20)
+		"persisted_queries_mib", shares.PersistedQueries>>20, "websocket_buffers_mib", shares.WebSocketBuffers>>20,
+		"pictures_mib", shares.Pictures>>20)
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	if err := g.loadTrustedDocuments(); err != nil {
@@ -132,7 +137,9 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 		g.metrics = telemetry.NewMetrics(g.store, g.states, g.cache, g.memory, 0, cfg.MaxSubscriptions)
 		logger.Info("serving the embedded catalogue", "version", snap.Version(),
 			"took", time.Since(start).Round(time.Millisecond).String())
-		return g, nil
+		// The embedded catalogue promises no network: its pictures are
+		// their placeholders (and its addresses resolve nowhere).
+		return g, g.newPictures(false)
 	}
 	var cache *catalogue.DiskCache
 	if cfg.CacheDir != "" {
@@ -157,7 +164,47 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	})
 	logger.Info("reading the upstream", "base_url", cfg.BaseURL, "worldboss_url", cfg.WorldBossURL,
 		"refresh", cfg.Refresh.String(), "cache_dir", cfg.CacheDir)
-	return g, nil
+	return g, g.newPictures(cfg.Images)
+}
+
+// newPictures builds the pictures' server, fetching when fetch is set,
+// its memory the pictures' share of the budget, its disk cache under
+// -cache-dir when set.
+func (g *Gateway) newPictures(fetch bool) error {
+	cfg := g.cfg
+	o := pictures.Options{
+		Fetch:        fetch,
+		AllowPrivate: cfg.ImagesAllowPrivate,
+		MaxBytes:     cfg.ImagesMaxBytes,
+		Timeout:      cfg.ImagesTimeout,
+		ClientRate:   cfg.ImagesClientRate,
+		ClientBurst:  cfg.ImagesClientBurst,
+		MemoryBytes:  g.memory.Shares().Pictures,
+		DiskBytes:    cfg.ImagesDiskBytes,
+		ClientKey:    func(r *http.Request) netip.Prefix { return graphqlhttp.ClientKey(r, cfg.TrustedProxies) },
+		Error:        restcompat.WriteError,
+		Observer:     g.metrics,
+		Logger:       g.logger,
+		UserAgent:    buildinfo.Get().UserAgent(),
+	}
+	if cfg.CacheDir != "" {
+		o.DiskDir = filepath.Join(cfg.CacheDir, "pictures")
+	}
+	p, err := pictures.New(g.store, o)
+	if err != nil {
+		return err
+	}
+	g.pictures = p
+	g.memory.Register("pictures", func() graphqlhttp.StoreStats {
+		st := p.Stats()
+		return graphqlhttp.StoreStats{Bytes: st.Bytes, Share: st.Share, Entries: st.Entries, Evictions: st.Evictions}
+	})
+	if fetch && o.DiskDir != "" {
+		g.metrics.PictureDisk(p.DiskStats)
+	}
+	g.logger.Info("pictures", "fetch", fetch, "allow_private", cfg.ImagesAllowPrivate, "memory_mib", o.MemoryBytes>>20,
+		"disk_dir", o.DiskDir)
+	return nil
 }
 
 // Handler routes the gateway's endpoints.
@@ -229,6 +276,7 @@ func (g *Gateway) Handler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
+	mux.Handle(catalogue.PicturesPath+"{kind}/{id}", g.pictures)
 	mux.Handle("GET /readyz", readyHandler(g.store, g.states, g.draining.Load))
 	mux.Handle("GET /metrics", g.metrics.Handler())
 	mux.Handle("/", notFound)

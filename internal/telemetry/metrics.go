@@ -14,6 +14,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/pictures"
 )
 
 // Metrics is the gateway's Prometheus registry, its own rather than the
@@ -39,6 +40,9 @@ type Metrics struct {
 	trustedChecks   *prometheus.CounterVec
 	trustedReloads  *prometheus.CounterVec
 	trustedStale    prometheus.Gauge
+	picturesServed  *prometheus.CounterVec
+	pictureFetches  *prometheus.CounterVec
+	pictureFetchDur prometheus.Histogram
 
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
@@ -136,6 +140,19 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Name: "gateway_trusted_documents_reload_failed",
 			Help: "1 while the last reload of -trusted-documents was refused: the file on disk is not the manifest in force (the previous one is). 0 otherwise.",
 		}),
+		picturesServed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_pictures_served_total",
+			Help: "Answers of /images/ by outcome: memory, disk, fetched (the picture), placeholder (no address, or fetching off), failed (the fetch failed now or is remembered as failed), rate_limited, not_found, unready, canceled.",
+		}, []string{"outcome"}),
+		pictureFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_picture_fetches_total",
+			Help: "Fetches of the catalogue's pictures by outcome: ok, bad_address, refused_address (not public), redirect, timeout, connection, status, not_image, too_large, read.",
+		}, []string{"outcome"}),
+		pictureFetchDur: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gateway_picture_fetch_duration_seconds",
+			Help:    "How long a picture's fetch took, whatever its outcome.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}),
 		operations: map[string]bool{},
 	}
 	m.reg.MustRegister(
@@ -149,6 +166,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		m.upstreamRequests, m.upstreamDuration, m.bodiesRejected, m.refreshDuration,
 		m.graphqlRequests, m.graphqlDuration, m.streamDuration, m.graphqlBytes, m.graphqlRejected, m.graphqlStreams, m.loaderBatch, m.cacheLookups, m.operationsRun, m.engineDeclines,
 		m.trustedChecks, m.trustedReloads, m.trustedStale,
+		m.picturesServed, m.pictureFetches, m.pictureFetchDur,
 		snapshotCollector{store: store, states: states},
 		storeCollector{memory},
 		buildInfoGauge(buildinfo.Get()),
@@ -186,6 +204,12 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	for _, result := range []string{"ok", "error"} {
 		m.trustedReloads.WithLabelValues(result)
 	}
+	for _, outcome := range pictures.ServedOutcomes {
+		m.picturesServed.WithLabelValues(outcome)
+	}
+	for _, outcome := range pictures.FetchOutcomes {
+		m.pictureFetches.WithLabelValues(outcome)
+	}
 	return m
 }
 
@@ -203,6 +227,30 @@ func (m *Metrics) TrustedReload(ok bool) {
 	}
 	m.trustedReloads.WithLabelValues(result).Inc()
 	m.trustedStale.Set(failed)
+}
+
+// PictureServed implements pictures.Observer.
+func (m *Metrics) PictureServed(outcome string) { m.picturesServed.WithLabelValues(outcome).Inc() }
+
+// PictureFetched implements pictures.Observer.
+func (m *Metrics) PictureFetched(outcome string, d time.Duration) {
+	m.pictureFetches.WithLabelValues(outcome).Inc()
+	m.pictureFetchDur.Observe(d.Seconds())
+}
+
+// PictureDisk reports the pictures' disk cache (bytes and files) when
+// scraped; call it once, when there is one.
+func (m *Metrics) PictureDisk(stats func() (int64, int)) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "gateway_picture_disk_bytes",
+			Help: "Bytes of pictures kept under -cache-dir (at most -images-disk-bytes).",
+		}, func() float64 { b, _ := stats(); return float64(b) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "gateway_picture_disk_files",
+			Help: "Pictures kept under -cache-dir.",
+		}, func() float64 { _, n := stats(); return float64(n) }),
+	)
 }
 
 // buildInfoGauge is gateway_build_info: always 1, its labels saying which
@@ -371,7 +419,7 @@ type storeCollector struct{ memory *graphqlhttp.Memory }
 
 var (
 	storeBytesDesc = prometheus.NewDesc("gateway_store_bytes",
-		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries): entries at their real size, keys and overhead included.", []string{"store"}, nil)
+		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries, websocket_buffers, pictures): entries at their real size, keys and overhead included.", []string{"store"}, nil)
 	storeShareDesc = prometheus.NewDesc("gateway_store_share_bytes",
 		"A store's share of the memory budget (-memory-budget), the most it may be charged.", []string{"store"}, nil)
 	storeEntriesDesc = prometheus.NewDesc("gateway_store_entries",

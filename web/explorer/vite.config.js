@@ -5,9 +5,10 @@ const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:18082';
 
 // Built pages may fetch, load and connect to their own origin only: this
 // is what keeps every request of the explorer on the gateway, whatever a
-// record's data says (item and monster images live on an external CDN and
-// are never shown). Only the build gets it: the dev server injects inline
-// scripts and styles for hot reloading.
+// record's data says (pictures come from the gateway's /images/, which
+// fetches them from the catalogue's addresses; the page never does). Only
+// the build gets it: the dev server injects inline scripts and styles for
+// hot reloading.
 const csp = [
   "default-src 'self'",
   "img-src 'self' data:",
@@ -44,7 +45,7 @@ function bareBase() {
   };
 }
 
-const proxy = { '/graphql': { target: gateway } };
+const proxy = { '/graphql': { target: gateway }, '/images': { target: gateway } };
 
 export default defineConfig({
   base: '/explorer/',

@@ -1,5 +1,6 @@
 // Infoboxes (issue 24, item 2): item, monster and world boss pages carry a
-// wiki's infobox of key facts, with a placeholder for the picture: first
+// wiki's infobox of key facts under the record's picture (here, on the
+// embedded catalogue, the gateway's placeholder): first
 // (after the heading) on a 360 px phone, beside the content at 1280 × 800.
 // Facts are shown once (no rarity badge above and again in Stats); a
 // quest's chain is not repeated under "Comes after" / "Unlocks"; skill
@@ -53,7 +54,7 @@ for (const [size, options] of [['phone', phone], ['desktop', desktop]]) {
       await page.waitForSelector('.infobox');
       page.off('request', onRequest);
       assert.equal(gets.length, 1, `${path}: one GET, got ${gets}`);
-      assert.ok(await page.isVisible('.infobox [role="img"]'), `${path}: the picture's placeholder`);
+      assert.ok(await page.isVisible('.infobox img.infobox-picture[alt^="Picture of"]'), `${path}: the picture`);
       const info = await box(page, '.infobox');
       const first = await box(page, '.page-body > :first-child');
       const heading = await box(page, 'main h1');

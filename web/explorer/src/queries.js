@@ -131,7 +131,7 @@ const page = (operationName, query) => ({ operationName, query });
 export const PAGES = {
   items: page('ItemPage', `query ItemPage($id: Int!) {
   item(id: $id) {
-    id name rarity type value tradable description limited
+    id name rarity type value tradable description limited image { url }
     healingAmount farmingLevel attackBonus strengthBonus defenceBonus healthBonus
     bowDamage bowCrit bowAccuracy bowSpeed
     monsterDrops {
@@ -171,7 +171,7 @@ export const PAGES = {
 }`),
   monsters: page('MonsterPage', `query MonsterPage($id: Int!) {
   monster(id: $id) {
-    id name area isGod combatLevel health attack strength defence
+    id name area isGod combatLevel health attack strength defence image { url }
     attackSpeedText weakness slayerLevel slayerExp
     treasureScrollChance treasureScrollChanceWithWwMax treasureScrollChanceWithWwMaxAndBC72
     drops {
@@ -256,9 +256,9 @@ export const PAGES = {
 }`),
   worldBosses: page('WorldBossPage', `query WorldBossPage($id: Int!) {
   worldBoss(id: $id) {
-    id name level status battleStartsAt battleEndsAt endpointUpdatesAt
+    id name level status battleStartsAt battleEndsAt endpointUpdatesAt image { url }
     location { id name }
-    loot { name quality quantity chance item { id name rarity } }
+    loot { name quality quantity chance image { url } item { id name rarity } }
   }
 }`),
 };

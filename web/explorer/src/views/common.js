@@ -204,15 +204,16 @@ export function materials(testid, list) {
 }
 
 // A wiki's infobox: the record's key facts in a box beside the page on a
-// desktop and first on a phone (style.css, .with-infobox), with a slot for
-// its picture. Pictures are not served yet, so the slot is a placeholder
-// drawn per kind (no request leaves the gateway). rows are [label, value]
-// pairs; null values are left out.
-export function infobox(kind, title, rows, attrs = {}) {
+// desktop and first on a phone (style.css, .with-infobox), under its
+// picture, which the gateway serves from its own origin (a placeholder it
+// draws when it has none): sized by its attributes and the CSS, so the
+// box does not move when it arrives. rows are [label, value] pairs; null
+// values are left out.
+export function infobox(kind, title, rows, attrs = {}, image = null) {
   return h(
     'aside',
     { class: 'infobox card', 'data-testid': 'infobox', 'aria-label': `${title} at a glance`, ...attrs },
-    h('div', { class: `infobox-picture picture-${kind}`, role: 'img', 'aria-label': `No picture of ${title} yet` }, h('span', { 'aria-hidden': 'true' }, PICTURE_MARK[kind] ?? '?')),
+    image ? picture(`infobox-picture picture-${kind}`, image, 96, `Picture of ${title}`, 'infobox-picture') : null,
     h('p', { class: 'infobox-title' }, title),
     h(
       'dl',
@@ -224,8 +225,11 @@ export function infobox(kind, title, rows, attrs = {}) {
   );
 }
 
-// The placeholder's letter per kind, until the gateway serves pictures.
-const PICTURE_MARK = { item: 'I', monster: 'M', boss: 'B' };
+// A record's picture (its GraphQL image { url }), size × size, loaded
+// lazily; alt '' where the name is beside it.
+export function picture(cls, image, size, alt, testid) {
+  return h('img', { class: cls, loading: 'lazy', decoding: 'async', width: size, height: size, alt, src: image.url, 'data-testid': testid });
+}
 
 // A page with an infobox: its header across, then the infobox, then the
 // body (sections); on a desktop the infobox stands at the side.

@@ -55,7 +55,7 @@ function itemBox(it) {
           )
         : null,
     ],
-  ]);
+  ], {}, it.image);
 }
 
 // The stats that mean something for this item beyond its infobox: the

@@ -51,7 +51,7 @@ function monsterBox(m, title) {
             h('span', { class: 'sub' }, `${num(Math.round(bestCoins * 10) / 10)} coins per kill`))
         : null,
     ],
-  ]);
+  ], {}, m.image);
 }
 
 function monsterStats(m) {

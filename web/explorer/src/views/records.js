@@ -7,7 +7,7 @@ import { chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, sta
 import { KINDS } from '../kinds.js';
 import { COLLECTIONS, PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, ref, section, skills, sortableTable, stats, table, withInfobox } from './common.js';
+import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, picture, ref, section, skills, sortableTable, stats, table, withInfobox } from './common.js';
 
 // recordView makes the view of one kind's page from its title and body:
 // the operation is the kind's page query, and a null record is "not found".
@@ -223,7 +223,7 @@ export const RECORD_VIEWS = {
       ['Location', b.location?.name],
       ['Starts', timeCell(b.battleStartsAt)],
       ['Ends', timeCell(b.battleEndsAt)],
-    ], { 'data-testid': 'battle' }),
+    ], { 'data-testid': 'battle' }, b.image),
     h('p', { class: 'muted' }, `Times are in your time zone. The game last updated this at ${localTime(b.endpointUpdatesAt)}.`),
     section(
       'loot',
@@ -235,10 +235,12 @@ export const RECORD_VIEWS = {
             {
               label: 'Item',
               key: (l) => l.name,
-              cell: (l) =>
+              cell: (l) => [
+                picture('loot-picture', l.image, 24, '', 'boss-loot-picture'),
                 l.item
                   ? [ref('items', l.item, l.name, { 'data-testid': 'boss-loot-link' }), l.item.rarity ? [' ', rarityBadge(l.item.rarity)] : null]
                   : [l.name, h('span', { class: 'sub', 'data-testid': 'boss-loot-missing' }, 'not in the catalogue')],
+              ],
             },
             // On a phone the quality gives way, so that the chance fits.
             { label: 'Quality', extra: true, key: (l) => l.quality, cell: (l) => l.quality },
