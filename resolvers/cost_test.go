@@ -125,6 +125,12 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 				for i := range n {
 					query, vars := g.Query()
 					r := post(t, srv, query, vars)
+					if r.Data == nil && len(r.Errors) == 1 && r.Errors[0].Extensions["code"] == "BAD_USER_INPUT" &&
+						strings.Contains(r.Errors[0].Message, "not an entity type") {
+						// The generator's made-up representation, refused
+						// before anything ran: no data, nothing to bound.
+						continue
+					}
 					if r.status != 200 || r.Data == nil {
 						t.Fatalf("query %d failed (%d): %s\n%s", i, r.status, r.raw, query)
 					}
