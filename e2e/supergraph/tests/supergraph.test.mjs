@@ -1,0 +1,200 @@
+// The gateway in a real supergraph: the built binary, as the catalogue
+// subgraph, beside the inventory subgraph (@apollo/subgraph); their SDLs
+// fetched live and composed by @theguild/federation-composition; Hive
+// Gateway's runtime serving the supergraph. Cross-subgraph queries through
+// it get the catalogue's own answers, the catalogue is asked once per
+// query plan step however many entries there are (a counting proxy sits
+// between the router and the catalogue), and composition fails when the
+// catalogue's entities change incompatibly.
+
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startGateway } from '../../gateway.mjs';
+import { startInventory, missingItemId, players } from '../inventory.mjs';
+import { compose, composeLive, post, startCountingProxy, startRouter } from '../supergraph.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const artifacts = process.env.ARTIFACTS_DIR || join(here, '..', 'artifacts');
+const bounded = { timeout: 60_000 };
+
+let gateway, catalogueURL, proxy, inventory, router, composed;
+
+before(async () => {
+  gateway = await startGateway({ logName: 'supergraph-gateway', artifacts });
+  catalogueURL = `${gateway.url}/graphql`;
+  proxy = await startCountingProxy(catalogueURL);
+  inventory = await startInventory();
+  // The router reaches the catalogue through the proxy, so the
+  // supergraph names the proxy's URL for it.
+  composed = await composeLive([
+    { name: 'catalogue', url: proxy.url },
+    { name: 'inventory', url: inventory.url },
+  ]);
+  router = await startRouter(composed.supergraphSdl);
+}, bounded);
+
+after(async () => {
+  await router?.close();
+  await inventory?.close();
+  await proxy?.close();
+  assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
+});
+
+// direct asks the catalogue itself, not through the proxy.
+async function direct(query) {
+  const answer = await post(catalogueURL, query);
+  assert.equal(answer.errors, undefined, JSON.stringify(answer.errors));
+  return answer.data;
+}
+
+// byIds asks the catalogue for each id's record, by the root field
+// (item or monster) with selection, in one request.
+async function byIds(field, ids, selection) {
+  const data = await direct(`{ ${ids.map((id) => `r${id}: ${field}(id: ${id}) ${selection}`).join(' ')} }`);
+  return new Map(ids.map((id) => [id, data[`r${id}`]]));
+}
+
+const crossQuery = `query Players($first: Int) {
+  players(first: $first) {
+    id
+    inventory { quantity item { id name rarity } }
+    bestiary { kills monster { id name combatLevel } }
+  }
+}`;
+
+test('the supergraph composes from the live SDLs, the catalogue keying its records by id', bounded, async () => {
+  const sdl = composed.supergraphSdl;
+  assert.match(sdl, /@join__graph\(name: "catalogue"/);
+  assert.match(sdl, /@join__graph\(name: "inventory"/);
+  for (const type of ['Item', 'Monster']) {
+    const block = sdl.match(new RegExp(`type ${type}\\b[^{]*\\{`))?.[0] ?? '';
+    assert.match(block, /@join__type\(graph: CATALOGUE, key: "id"\)/, `${type} is the catalogue's entity`);
+    assert.match(block, /@join__type\(graph: INVENTORY, key: "id", resolvable: false\)/, `${type} is referenced by the inventory`);
+  }
+  // The router's API schema joins both: the inventory's entries hold the
+  // catalogue's items, with their fields.
+  const answer = await post(router.url, '{ __type(name: "InventoryEntry") { fields { name type { name } } } }');
+  assert.deepEqual(answer.data.__type.fields.map((f) => [f.name, f.type.name]), [['quantity', null], ['item', 'Item']]);
+});
+
+test("cross-subgraph: players' items and monsters are the catalogue's own", bounded, async () => {
+  const expected = players(20);
+  const answer = await post(router.url, crossQuery, { first: 20 });
+  const got = answer.data.players;
+  assert.deepEqual(got.map((p) => p.id), expected.map((p) => p.id));
+
+  const itemIds = [...new Set(expected.flatMap((p) => p.inventory.map((e) => e.itemId)))];
+  const monsterIds = [...new Set(expected.flatMap((p) => p.bestiary.map((e) => e.monsterId)))];
+  const items = await byIds('item', itemIds, '{ id name rarity }');
+  const monsters = await byIds('monster', monsterIds, '{ id name combatLevel }');
+  assert.equal(items.get(missingItemId), null, 'the catalogue has no item of the missing id');
+  assert.ok([...items.values()].filter(Boolean).length > itemIds.length / 2, 'most ids name an item');
+
+  const nullPaths = new Set();
+  got.forEach((player, p) => {
+    player.inventory.forEach((entry, k) => {
+      const want = expected[p].inventory[k];
+      assert.equal(entry.quantity, want.quantity);
+      assert.deepEqual(entry.item, items.get(want.itemId), `player ${player.id}'s item ${want.itemId}`);
+      if (entry.item === null) nullPaths.add(JSON.stringify(['players', p, 'inventory', k, 'item']));
+    });
+    player.bestiary.forEach((entry, k) => {
+      const want = expected[p].bestiary[k];
+      assert.equal(entry.kills, want.kills);
+      // A monster's fields are nullable: for an id the catalogue lacks
+      // the router keeps the inventory's id and has null for the rest.
+      const monster = monsters.get(want.monsterId) ?? { id: want.monsterId, name: null, combatLevel: null };
+      assert.deepEqual(entry.monster, monster, `player ${player.id}'s monster ${want.monsterId}`);
+    });
+  });
+  // An id the catalogue lacks is null from _entities, as everywhere else;
+  // the router, asked a non-null field of it, reports an error at that
+  // entry and nulls the item. There are no other errors.
+  assert.ok(nullPaths.size >= 1, 'the missing item is null');
+  for (const error of answer.errors ?? []) {
+    assert.ok(nullPaths.has(JSON.stringify(error.path.slice(0, 5))), `an error off a missing item: ${JSON.stringify(error)}`);
+  }
+});
+
+test('the catalogue is asked once per query plan step, whatever the number of entries', bounded, async () => {
+  // Items only: the plan is the inventory, then one _entities step at the
+  // catalogue for every entry of every player.
+  const itemsOnly = 'query($first: Int) { players(first: $first) { inventory { item { name } } } }';
+  const counts = {};
+  for (const first of [1, 5, 20]) {
+    proxy.reset();
+    const answer = await post(router.url, itemsOnly, { first });
+    assert.equal(answer.data.players.length, first);
+    const entries = players(first).reduce((n, p) => n + p.inventory.length, 0);
+    const requests = proxy.entitiesRequests();
+    assert.equal(requests.length, 1, `${first} players, ${entries} entries: ${JSON.stringify(requests)}`);
+    assert.equal(requests[0].representations, entries, 'every entry in that one request');
+    assert.equal(proxy.requests.length, 1, 'and nothing else asked of the catalogue');
+    counts[first] = requests.length;
+  }
+
+  // Items and monsters: still one plan step after the inventory (both
+  // fetches depend only on it), so the count does not grow with the
+  // players either.
+  const both = {};
+  for (const first of [1, 20]) {
+    proxy.reset();
+    await post(router.url, crossQuery, { first });
+    both[first] = proxy.entitiesRequests().length;
+    assert.ok(both[first] >= 1 && both[first] <= 2, `one request per fetch at most: ${both[first]}`);
+    assert.equal(proxy.requests.length, both[first], 'only _entities asked of the catalogue');
+  }
+  assert.equal(both[1], both[20], 'the same requests for 1 player as for 20');
+});
+
+test("fields the catalogue alone owns are answered as the catalogue answers them", bounded, async () => {
+  const query = '{ item(id: 1) { id name rarity value } monsters(first: 3) { nodes { id name area } } }';
+  proxy.reset();
+  const viaRouter = await post(router.url, query);
+  assert.equal(viaRouter.errors, undefined, JSON.stringify(viaRouter.errors));
+  assert.deepEqual(viaRouter.data, await direct(query));
+  assert.equal(proxy.entitiesRequests().length, 0, 'a root field, not _entities');
+});
+
+// entity edits the block of type name in an SDL with edit(head, body),
+// where head is `type Name ... {` and body the rest up to its closing brace.
+function entity(sdl, name, edit) {
+  const changed = sdl.replace(new RegExp(`(type ${name}\\b[^{]*\\{)([\\s\\S]*?\\n\\})`), (_, head, body) => edit(head, body));
+  assert.notEqual(changed, sdl, `the edit of ${name} changed nothing`);
+  return changed;
+}
+
+test('composition fails when the catalogue changes an entity incompatibly', bounded, async () => {
+  const [catalogue, inv] = composed.subgraphs;
+  assert.equal(catalogue.name, 'catalogue');
+  const check = (sdl) => compose([{ ...catalogue, sdl }, inv]);
+  assert.ok(check(catalogue.sdl).supergraphSdl, 'the SDL as served composes');
+
+  const cases = [
+    {
+      name: "Item's key field changes type",
+      sdl: entity(catalogue.sdl, 'Item', (head, body) => head + body.replace(/\n(\s*)id: Int!/, '\n$1id: String!')),
+      code: 'FIELD_TYPE_MISMATCH',
+      mentions: 'Item.id',
+    },
+    {
+      name: 'Monster is no longer keyed by id',
+      sdl: entity(catalogue.sdl, 'Monster', (head, body) => head.replace(/@key\(fields:\s*"id"\)/, '') + body),
+      mentions: 'Monster.id',
+    },
+    {
+      name: "Item is keyed by another field than the inventory's",
+      sdl: entity(catalogue.sdl, 'Item', (head, body) => head.replace(/@key\(fields:\s*"id"\)/, '@key(fields: "name")') + body),
+      mentions: 'Item',
+    },
+  ];
+  for (const c of cases) {
+    const result = check(c.sdl);
+    assert.equal(result.supergraphSdl, undefined, `${c.name}: composed`);
+    assert.ok(result.errors.length > 0, c.name);
+    if (c.code) assert.ok(result.errors.some((e) => e.code === c.code), `${c.name}: ${JSON.stringify(result.errors)}`);
+    assert.ok(result.errors.some((e) => e.message.includes(c.mentions)), `${c.name}: ${JSON.stringify(result.errors)}`);
+  }
+});
