@@ -4,8 +4,8 @@
 // Gateway's runtime serving the supergraph. Cross-subgraph queries through
 // it get the catalogue's own answers, the catalogue is asked once per
 // query plan step however many entries there are (a counting proxy sits
-// between the router and the catalogue), and composition fails when the
-// catalogue's entities change incompatibly.
+// between the router and the catalogue) and loads them in one batch, and
+// composition fails when the catalogue's entities change incompatibly.
 
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
@@ -124,13 +124,24 @@ test("cross-subgraph: players' items and monsters are the catalogue's own", boun
   }
 });
 
+// batches reads the gateway's /metrics: how many loader batches it has
+// run per kind of record (loader_batch_keys' count).
+async function batches() {
+  const text = await fetch(`${gateway.url}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text());
+  const out = {};
+  for (const [, kind, n] of text.matchAll(/^loader_batch_keys_count\{kind="([^"]+)"\} (\d+)$/gm)) out[kind] = Number(n);
+  return out;
+}
+
 test('the catalogue is asked once per query plan step, whatever the number of entries', bounded, async () => {
   // Items only: the plan is the inventory, then one _entities step at the
-  // catalogue for every entry of every player.
+  // catalogue for every entry of every player, which the gateway loads in
+  // one batch. (Each of these queries is new to the gateway, so its
+  // response cache cannot answer it.)
   const itemsOnly = 'query($first: Int) { players(first: $first) { inventory { item { name } } } }';
-  const counts = {};
   for (const first of [1, 5, 20]) {
     proxy.reset();
+    const batchesBefore = await batches();
     const answer = await post(router.url, itemsOnly, { first });
     assert.equal(answer.data.players.length, first);
     const entries = players(first).reduce((n, p) => n + p.inventory.length, 0);
@@ -138,7 +149,8 @@ test('the catalogue is asked once per query plan step, whatever the number of en
     assert.equal(requests.length, 1, `${first} players, ${entries} entries: ${JSON.stringify(requests)}`);
     assert.equal(requests[0].representations, entries, 'every entry in that one request');
     assert.equal(proxy.requests.length, 1, 'and nothing else asked of the catalogue');
-    counts[first] = requests.length;
+    const batchesAfter = await batches();
+    assert.equal((batchesAfter.item ?? 0) - (batchesBefore.item ?? 0), 1, `${entries} items in one loader batch`);
   }
 
   // Items and monsters: still one plan step after the inventory (both
