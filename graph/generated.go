@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
+	"github.com/99designs/gqlgen/plugin/federation/fedruntime"
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph/model"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -37,6 +39,7 @@ type ResolverRoot interface {
 	CookingRecipe() CookingRecipeResolver
 	DiscoveryDrop() DiscoveryDropResolver
 	DiscoveryLocationDrop() DiscoveryLocationDropResolver
+	Entity() EntityResolver
 	EventChest() EventChestResolver
 	EventChestDrop() EventChestDropResolver
 	EventDrop() EventDropResolver
@@ -204,6 +207,22 @@ type ComplexityRoot struct {
 	DiscoveryLocationEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	Entity struct {
+		FindManyBaseCampByIDs          func(childComplexity int, reps []*model.BaseCampByIDsInput) int
+		FindManyCookingRecipeByIDs     func(childComplexity int, reps []*model.CookingRecipeByIDsInput) int
+		FindManyDiscoveryLocationByIDs func(childComplexity int, reps []*model.DiscoveryLocationByIDsInput) int
+		FindManyEventChestByIDs        func(childComplexity int, reps []*model.EventChestByIDsInput) int
+		FindManyFarmingSeedByIDs       func(childComplexity int, reps []*model.FarmingSeedByIDsInput) int
+		FindManyFletchingRecipeByIDs   func(childComplexity int, reps []*model.FletchingRecipeByIDsInput) int
+		FindManyForestryTreeByIDs      func(childComplexity int, reps []*model.ForestryTreeByIDsInput) int
+		FindManyItemByIDs              func(childComplexity int, reps []*model.ItemByIDsInput) int
+		FindManyMiningRockByIDs        func(childComplexity int, reps []*model.MiningRockByIDsInput) int
+		FindManyMonsterByIDs           func(childComplexity int, reps []*model.MonsterByIDsInput) int
+		FindManyQuestByIDs             func(childComplexity int, reps []*model.QuestByIDsInput) int
+		FindManySecretRareByIDs        func(childComplexity int, reps []*model.SecretRareByIDsInput) int
+		FindManyWorldBossByIDs         func(childComplexity int, reps []*model.WorldBossByIDsInput) int
 	}
 
 	EventChest struct {
@@ -632,6 +651,8 @@ type ComplexityRoot struct {
 		SecretRares        func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.SecretRareFilter, orderBy *model.SecretRareOrder) int
 		WorldBoss          func(childComplexity int, id int) int
 		WorldBosses        func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.WorldBossFilter, orderBy *model.WorldBossOrder) int
+		__resolve__service func(childComplexity int) int
+		__resolve_entities func(childComplexity int, representations []map[string]any) int
 	}
 
 	Quest struct {
@@ -840,6 +861,10 @@ type ComplexityRoot struct {
 		Quality      func(childComplexity int) int
 		Quantity     func(childComplexity int) int
 	}
+
+	_Service struct {
+		SDL func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -871,6 +896,21 @@ type DiscoveryDropResolver interface {
 }
 type DiscoveryLocationDropResolver interface {
 	Item(ctx context.Context, obj *catalogue.DiscoveryLocationDrop) (*catalogue.Item, error)
+}
+type EntityResolver interface {
+	FindManyBaseCampByIDs(ctx context.Context, reps []*model.BaseCampByIDsInput) ([]*catalogue.BaseCamp, error)
+	FindManyCookingRecipeByIDs(ctx context.Context, reps []*model.CookingRecipeByIDsInput) ([]*catalogue.CookingRecipe, error)
+	FindManyDiscoveryLocationByIDs(ctx context.Context, reps []*model.DiscoveryLocationByIDsInput) ([]*catalogue.DiscoveryLocation, error)
+	FindManyEventChestByIDs(ctx context.Context, reps []*model.EventChestByIDsInput) ([]*catalogue.EventChest, error)
+	FindManyFarmingSeedByIDs(ctx context.Context, reps []*model.FarmingSeedByIDsInput) ([]*catalogue.FarmingSeed, error)
+	FindManyFletchingRecipeByIDs(ctx context.Context, reps []*model.FletchingRecipeByIDsInput) ([]*catalogue.FletchingRecipe, error)
+	FindManyForestryTreeByIDs(ctx context.Context, reps []*model.ForestryTreeByIDsInput) ([]*catalogue.ForestryTree, error)
+	FindManyItemByIDs(ctx context.Context, reps []*model.ItemByIDsInput) ([]*catalogue.Item, error)
+	FindManyMiningRockByIDs(ctx context.Context, reps []*model.MiningRockByIDsInput) ([]*catalogue.MiningRock, error)
+	FindManyMonsterByIDs(ctx context.Context, reps []*model.MonsterByIDsInput) ([]*catalogue.Monster, error)
+	FindManyQuestByIDs(ctx context.Context, reps []*model.QuestByIDsInput) ([]*catalogue.Quest, error)
+	FindManySecretRareByIDs(ctx context.Context, reps []*model.SecretRareByIDsInput) ([]*catalogue.SecretRare, error)
+	FindManyWorldBossByIDs(ctx context.Context, reps []*model.WorldBossByIDsInput) ([]*catalogue.WorldBoss, error)
 }
 type EventChestResolver interface {
 	Item(ctx context.Context, obj *catalogue.EventChest) (*catalogue.Item, error)
@@ -1546,6 +1586,150 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DiscoveryLocationEdge.Node(childComplexity), true
+
+	case "Entity.findManyBaseCampByIDs":
+		if e.ComplexityRoot.Entity.FindManyBaseCampByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyBaseCampByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyBaseCampByIDs(childComplexity, args["reps"].([]*model.BaseCampByIDsInput)), true
+	case "Entity.findManyCookingRecipeByIDs":
+		if e.ComplexityRoot.Entity.FindManyCookingRecipeByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyCookingRecipeByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyCookingRecipeByIDs(childComplexity, args["reps"].([]*model.CookingRecipeByIDsInput)), true
+	case "Entity.findManyDiscoveryLocationByIDs":
+		if e.ComplexityRoot.Entity.FindManyDiscoveryLocationByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyDiscoveryLocationByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyDiscoveryLocationByIDs(childComplexity, args["reps"].([]*model.DiscoveryLocationByIDsInput)), true
+	case "Entity.findManyEventChestByIDs":
+		if e.ComplexityRoot.Entity.FindManyEventChestByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyEventChestByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyEventChestByIDs(childComplexity, args["reps"].([]*model.EventChestByIDsInput)), true
+	case "Entity.findManyFarmingSeedByIDs":
+		if e.ComplexityRoot.Entity.FindManyFarmingSeedByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyFarmingSeedByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyFarmingSeedByIDs(childComplexity, args["reps"].([]*model.FarmingSeedByIDsInput)), true
+	case "Entity.findManyFletchingRecipeByIDs":
+		if e.ComplexityRoot.Entity.FindManyFletchingRecipeByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyFletchingRecipeByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyFletchingRecipeByIDs(childComplexity, args["reps"].([]*model.FletchingRecipeByIDsInput)), true
+	case "Entity.findManyForestryTreeByIDs":
+		if e.ComplexityRoot.Entity.FindManyForestryTreeByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyForestryTreeByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyForestryTreeByIDs(childComplexity, args["reps"].([]*model.ForestryTreeByIDsInput)), true
+	case "Entity.findManyItemByIDs":
+		if e.ComplexityRoot.Entity.FindManyItemByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyItemByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyItemByIDs(childComplexity, args["reps"].([]*model.ItemByIDsInput)), true
+	case "Entity.findManyMiningRockByIDs":
+		if e.ComplexityRoot.Entity.FindManyMiningRockByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyMiningRockByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyMiningRockByIDs(childComplexity, args["reps"].([]*model.MiningRockByIDsInput)), true
+	case "Entity.findManyMonsterByIDs":
+		if e.ComplexityRoot.Entity.FindManyMonsterByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyMonsterByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyMonsterByIDs(childComplexity, args["reps"].([]*model.MonsterByIDsInput)), true
+	case "Entity.findManyQuestByIDs":
+		if e.ComplexityRoot.Entity.FindManyQuestByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyQuestByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyQuestByIDs(childComplexity, args["reps"].([]*model.QuestByIDsInput)), true
+	case "Entity.findManySecretRareByIDs":
+		if e.ComplexityRoot.Entity.FindManySecretRareByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManySecretRareByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManySecretRareByIDs(childComplexity, args["reps"].([]*model.SecretRareByIDsInput)), true
+	case "Entity.findManyWorldBossByIDs":
+		if e.ComplexityRoot.Entity.FindManyWorldBossByIDs == nil {
+			break
+		}
+
+		args, err := ec.field_Entity_findManyWorldBossByIDs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Entity.FindManyWorldBossByIDs(childComplexity, args["reps"].([]*model.WorldBossByIDsInput)), true
 
 	case "EventChest.drops":
 		if e.ComplexityRoot.EventChest.Drops == nil {
@@ -3553,6 +3737,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.WorldBosses(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["filter"].(*model.WorldBossFilter), args["orderBy"].(*model.WorldBossOrder)), true
+	case "Query._service":
+		if e.ComplexityRoot.Query.__resolve__service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.__resolve__service(childComplexity), true
+	case "Query._entities":
+		if e.ComplexityRoot.Query.__resolve_entities == nil {
+			break
+		}
+
+		args, err := ec.field_Query__entities_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.__resolve_entities(childComplexity, args["representations"].([]map[string]any)), true
 
 	case "Quest.id":
 		if e.ComplexityRoot.Quest.ID == nil {
@@ -4337,6 +4538,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WorldBossLoot.Quantity(childComplexity), true
 
+	case "_Service.sdl":
+		if e.ComplexityRoot._Service.SDL == nil {
+			break
+		}
+
+		return e.ComplexityRoot._Service.SDL(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -4346,30 +4554,43 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("BaseCampByIDsInput", ec.unmarshalInputBaseCampByIDsInput),
 			graphql.NewInputUnmarshaler("BaseCampFilter", ec.unmarshalInputBaseCampFilter),
 			graphql.NewInputUnmarshaler("BaseCampOrder", ec.unmarshalInputBaseCampOrder),
+			graphql.NewInputUnmarshaler("CookingRecipeByIDsInput", ec.unmarshalInputCookingRecipeByIDsInput),
 			graphql.NewInputUnmarshaler("CookingRecipeFilter", ec.unmarshalInputCookingRecipeFilter),
 			graphql.NewInputUnmarshaler("CookingRecipeOrder", ec.unmarshalInputCookingRecipeOrder),
+			graphql.NewInputUnmarshaler("DiscoveryLocationByIDsInput", ec.unmarshalInputDiscoveryLocationByIDsInput),
 			graphql.NewInputUnmarshaler("DiscoveryLocationFilter", ec.unmarshalInputDiscoveryLocationFilter),
 			graphql.NewInputUnmarshaler("DiscoveryLocationOrder", ec.unmarshalInputDiscoveryLocationOrder),
+			graphql.NewInputUnmarshaler("EventChestByIDsInput", ec.unmarshalInputEventChestByIDsInput),
 			graphql.NewInputUnmarshaler("EventChestFilter", ec.unmarshalInputEventChestFilter),
 			graphql.NewInputUnmarshaler("EventChestOrder", ec.unmarshalInputEventChestOrder),
+			graphql.NewInputUnmarshaler("FarmingSeedByIDsInput", ec.unmarshalInputFarmingSeedByIDsInput),
 			graphql.NewInputUnmarshaler("FarmingSeedFilter", ec.unmarshalInputFarmingSeedFilter),
 			graphql.NewInputUnmarshaler("FarmingSeedOrder", ec.unmarshalInputFarmingSeedOrder),
+			graphql.NewInputUnmarshaler("FletchingRecipeByIDsInput", ec.unmarshalInputFletchingRecipeByIDsInput),
 			graphql.NewInputUnmarshaler("FletchingRecipeFilter", ec.unmarshalInputFletchingRecipeFilter),
 			graphql.NewInputUnmarshaler("FletchingRecipeOrder", ec.unmarshalInputFletchingRecipeOrder),
+			graphql.NewInputUnmarshaler("ForestryTreeByIDsInput", ec.unmarshalInputForestryTreeByIDsInput),
 			graphql.NewInputUnmarshaler("ForestryTreeFilter", ec.unmarshalInputForestryTreeFilter),
 			graphql.NewInputUnmarshaler("ForestryTreeOrder", ec.unmarshalInputForestryTreeOrder),
+			graphql.NewInputUnmarshaler("ItemByIDsInput", ec.unmarshalInputItemByIDsInput),
 			graphql.NewInputUnmarshaler("ItemFilter", ec.unmarshalInputItemFilter),
 			graphql.NewInputUnmarshaler("ItemOrder", ec.unmarshalInputItemOrder),
+			graphql.NewInputUnmarshaler("MiningRockByIDsInput", ec.unmarshalInputMiningRockByIDsInput),
 			graphql.NewInputUnmarshaler("MiningRockFilter", ec.unmarshalInputMiningRockFilter),
 			graphql.NewInputUnmarshaler("MiningRockOrder", ec.unmarshalInputMiningRockOrder),
+			graphql.NewInputUnmarshaler("MonsterByIDsInput", ec.unmarshalInputMonsterByIDsInput),
 			graphql.NewInputUnmarshaler("MonsterFilter", ec.unmarshalInputMonsterFilter),
 			graphql.NewInputUnmarshaler("MonsterOrder", ec.unmarshalInputMonsterOrder),
+			graphql.NewInputUnmarshaler("QuestByIDsInput", ec.unmarshalInputQuestByIDsInput),
 			graphql.NewInputUnmarshaler("QuestFilter", ec.unmarshalInputQuestFilter),
 			graphql.NewInputUnmarshaler("QuestOrder", ec.unmarshalInputQuestOrder),
+			graphql.NewInputUnmarshaler("SecretRareByIDsInput", ec.unmarshalInputSecretRareByIDsInput),
 			graphql.NewInputUnmarshaler("SecretRareFilter", ec.unmarshalInputSecretRareFilter),
 			graphql.NewInputUnmarshaler("SecretRareOrder", ec.unmarshalInputSecretRareOrder),
+			graphql.NewInputUnmarshaler("WorldBossByIDsInput", ec.unmarshalInputWorldBossByIDsInput),
 			graphql.NewInputUnmarshaler("WorldBossFilter", ec.unmarshalInputWorldBossFilter),
 			graphql.NewInputUnmarshaler("WorldBossOrder", ec.unmarshalInputWorldBossOrder),
 		)
@@ -4449,7 +4670,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "records.graphqls" "refgraph.graphqls" "schema.graphqls"
+//go:embed "federation.graphqls" "records.graphqls" "refgraph.graphqls" "schema.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4461,9 +4682,144 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "federation.graphqls", Input: sourceData("federation.graphqls"), BuiltIn: false},
 	{Name: "records.graphqls", Input: sourceData("records.graphqls"), BuiltIn: false},
 	{Name: "refgraph.graphqls", Input: sourceData("refgraph.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
+	{Name: "../federation/directives.graphql", Input: `
+	directive @authenticated on FIELD_DEFINITION | OBJECT | INTERFACE | SCALAR | ENUM
+	directive @composeDirective(name: String!) repeatable on SCHEMA
+	directive @extends on OBJECT | INTERFACE
+	directive @external on OBJECT | FIELD_DEFINITION
+	directive @key(fields: FieldSet!, resolvable: Boolean = true) repeatable on OBJECT | INTERFACE
+	directive @inaccessible on
+	  | ARGUMENT_DEFINITION
+	  | ENUM
+	  | ENUM_VALUE
+	  | FIELD_DEFINITION
+	  | INPUT_FIELD_DEFINITION
+	  | INPUT_OBJECT
+	  | INTERFACE
+	  | OBJECT
+	  | SCALAR
+	  | UNION
+	directive @interfaceObject on OBJECT
+	directive @link(import: [String!], url: String!) repeatable on SCHEMA
+	directive @override(from: String!, label: String) on FIELD_DEFINITION
+	directive @policy(policies: [[federation__Policy!]!]!) on
+	  | FIELD_DEFINITION
+	  | OBJECT
+	  | INTERFACE
+	  | SCALAR
+	  | ENUM
+	directive @provides(fields: FieldSet!) on FIELD_DEFINITION
+	directive @requires(fields: FieldSet!) on FIELD_DEFINITION
+	directive @requiresScopes(scopes: [[federation__Scope!]!]!) on
+	  | FIELD_DEFINITION
+	  | OBJECT
+	  | INTERFACE
+	  | SCALAR
+	  | ENUM
+	directive @shareable repeatable on FIELD_DEFINITION | OBJECT
+	directive @computedRequires on FIELD_DEFINITION
+	directive @tag(name: String!) repeatable on
+	  | ARGUMENT_DEFINITION
+	  | ENUM
+	  | ENUM_VALUE
+	  | FIELD_DEFINITION
+	  | INPUT_FIELD_DEFINITION
+	  | INPUT_OBJECT
+	  | INTERFACE
+	  | OBJECT
+	  | SCALAR
+	  | UNION
+	scalar _Any
+	scalar FieldSet
+	scalar federation__Policy
+	scalar federation__Scope
+`, BuiltIn: true},
+	{Name: "../federation/entity.graphql", Input: `
+# a union of all types that use the @key directive
+union _Entity = BaseCamp | CookingRecipe | DiscoveryLocation | EventChest | FarmingSeed | FletchingRecipe | ForestryTree | Item | MiningRock | Monster | Quest | SecretRare | WorldBoss
+
+input BaseCampByIDsInput {
+	ID: Int!
+}
+
+input CookingRecipeByIDsInput {
+	ID: Int!
+}
+
+input DiscoveryLocationByIDsInput {
+	ID: Int!
+}
+
+input EventChestByIDsInput {
+	ID: Int!
+}
+
+input FarmingSeedByIDsInput {
+	ID: Int!
+}
+
+input FletchingRecipeByIDsInput {
+	ID: Int!
+}
+
+input ForestryTreeByIDsInput {
+	ID: Int!
+}
+
+input ItemByIDsInput {
+	ID: Int!
+}
+
+input MiningRockByIDsInput {
+	ID: Int!
+}
+
+input MonsterByIDsInput {
+	ID: Int!
+}
+
+input QuestByIDsInput {
+	ID: Int!
+}
+
+input SecretRareByIDsInput {
+	ID: Int!
+}
+
+input WorldBossByIDsInput {
+	ID: Int!
+}
+
+# fake type to build resolver interfaces for users to implement
+type Entity {
+	findManyBaseCampByIDs(reps: [BaseCampByIDsInput]!): [BaseCamp]
+	findManyCookingRecipeByIDs(reps: [CookingRecipeByIDsInput]!): [CookingRecipe]
+	findManyDiscoveryLocationByIDs(reps: [DiscoveryLocationByIDsInput]!): [DiscoveryLocation]
+	findManyEventChestByIDs(reps: [EventChestByIDsInput]!): [EventChest]
+	findManyFarmingSeedByIDs(reps: [FarmingSeedByIDsInput]!): [FarmingSeed]
+	findManyFletchingRecipeByIDs(reps: [FletchingRecipeByIDsInput]!): [FletchingRecipe]
+	findManyForestryTreeByIDs(reps: [ForestryTreeByIDsInput]!): [ForestryTree]
+	findManyItemByIDs(reps: [ItemByIDsInput]!): [Item]
+	findManyMiningRockByIDs(reps: [MiningRockByIDsInput]!): [MiningRock]
+	findManyMonsterByIDs(reps: [MonsterByIDsInput]!): [Monster]
+	findManyQuestByIDs(reps: [QuestByIDsInput]!): [Quest]
+	findManySecretRareByIDs(reps: [SecretRareByIDsInput]!): [SecretRare]
+	findManyWorldBossByIDs(reps: [WorldBossByIDsInput]!): [WorldBoss]
+}
+
+type _Service {
+  sdl: String
+}
+
+extend type Query {
+  _entities(representations: [_Any!]!): [_Entity]!
+  _service: _Service!
+}
+`, BuiltIn: true},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -5951,6 +6307,14 @@ func (ec *executionContext) childFields_WorldBossLoot(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type WorldBossLoot", field.Name)
 }
 
+func (ec *executionContext) childFields__Service(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sdl":
+		return ec.fieldContext__Service_sdl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type _Service", field.Name)
+}
+
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -6067,6 +6431,188 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Entity_findManyBaseCampByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.BaseCampByIDsInput, error) {
+			return ec.unmarshalNBaseCampByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐBaseCampByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyCookingRecipeByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.CookingRecipeByIDsInput, error) {
+			return ec.unmarshalNCookingRecipeByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCookingRecipeByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyDiscoveryLocationByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.DiscoveryLocationByIDsInput, error) {
+			return ec.unmarshalNDiscoveryLocationByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐDiscoveryLocationByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyEventChestByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.EventChestByIDsInput, error) {
+			return ec.unmarshalNEventChestByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐEventChestByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyFarmingSeedByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.FarmingSeedByIDsInput, error) {
+			return ec.unmarshalNFarmingSeedByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFarmingSeedByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyFletchingRecipeByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.FletchingRecipeByIDsInput, error) {
+			return ec.unmarshalNFletchingRecipeByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFletchingRecipeByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyForestryTreeByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.ForestryTreeByIDsInput, error) {
+			return ec.unmarshalNForestryTreeByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐForestryTreeByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyItemByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.ItemByIDsInput, error) {
+			return ec.unmarshalNItemByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐItemByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyMiningRockByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.MiningRockByIDsInput, error) {
+			return ec.unmarshalNMiningRockByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMiningRockByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyMonsterByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.MonsterByIDsInput, error) {
+			return ec.unmarshalNMonsterByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMonsterByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyQuestByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.QuestByIDsInput, error) {
+			return ec.unmarshalNQuestByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐQuestByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManySecretRareByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.SecretRareByIDsInput, error) {
+			return ec.unmarshalNSecretRareByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSecretRareByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Entity_findManyWorldBossByIDs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reps",
+		func(ctx context.Context, v any) ([]*model.WorldBossByIDsInput, error) {
+			return ec.unmarshalNWorldBossByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐWorldBossByIDsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reps"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6078,6 +6624,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query__entities_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "representations",
+		func(ctx context.Context, v any) ([]map[string]any, error) {
+			return ec.unmarshalN_Any2ᚕmapᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["representations"] = arg0
 	return args, nil
 }
 
@@ -9342,6 +9902,578 @@ func (ec *executionContext) fieldContext_DiscoveryLocationEdge_node(_ context.Co
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_DiscoveryLocation(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyBaseCampByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyBaseCampByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyBaseCampByIDs(ctx, fc.Args["reps"].([]*model.BaseCampByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.BaseCamp) graphql.Marshaler {
+			return ec.marshalOBaseCamp2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐBaseCamp(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyBaseCampByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BaseCamp(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyBaseCampByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyCookingRecipeByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyCookingRecipeByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyCookingRecipeByIDs(ctx, fc.Args["reps"].([]*model.CookingRecipeByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.CookingRecipe) graphql.Marshaler {
+			return ec.marshalOCookingRecipe2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐCookingRecipe(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyCookingRecipeByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CookingRecipe(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyCookingRecipeByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyDiscoveryLocationByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyDiscoveryLocationByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyDiscoveryLocationByIDs(ctx, fc.Args["reps"].([]*model.DiscoveryLocationByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.DiscoveryLocation) graphql.Marshaler {
+			return ec.marshalODiscoveryLocation2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐDiscoveryLocation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyDiscoveryLocationByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscoveryLocation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyDiscoveryLocationByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyEventChestByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyEventChestByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyEventChestByIDs(ctx, fc.Args["reps"].([]*model.EventChestByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.EventChest) graphql.Marshaler {
+			return ec.marshalOEventChest2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐEventChest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyEventChestByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventChest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyEventChestByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyFarmingSeedByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyFarmingSeedByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyFarmingSeedByIDs(ctx, fc.Args["reps"].([]*model.FarmingSeedByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.FarmingSeed) graphql.Marshaler {
+			return ec.marshalOFarmingSeed2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFarmingSeed(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyFarmingSeedByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FarmingSeed(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyFarmingSeedByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyFletchingRecipeByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyFletchingRecipeByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyFletchingRecipeByIDs(ctx, fc.Args["reps"].([]*model.FletchingRecipeByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.FletchingRecipe) graphql.Marshaler {
+			return ec.marshalOFletchingRecipe2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFletchingRecipe(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyFletchingRecipeByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FletchingRecipe(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyFletchingRecipeByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyForestryTreeByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyForestryTreeByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyForestryTreeByIDs(ctx, fc.Args["reps"].([]*model.ForestryTreeByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.ForestryTree) graphql.Marshaler {
+			return ec.marshalOForestryTree2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐForestryTree(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyForestryTreeByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ForestryTree(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyForestryTreeByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyItemByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyItemByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyItemByIDs(ctx, fc.Args["reps"].([]*model.ItemByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.Item) graphql.Marshaler {
+			return ec.marshalOItem2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyItemByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Item(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyItemByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyMiningRockByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyMiningRockByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyMiningRockByIDs(ctx, fc.Args["reps"].([]*model.MiningRockByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.MiningRock) graphql.Marshaler {
+			return ec.marshalOMiningRock2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMiningRock(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyMiningRockByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MiningRock(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyMiningRockByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyMonsterByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyMonsterByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyMonsterByIDs(ctx, fc.Args["reps"].([]*model.MonsterByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.Monster) graphql.Marshaler {
+			return ec.marshalOMonster2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMonster(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyMonsterByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Monster(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyMonsterByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyQuestByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyQuestByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyQuestByIDs(ctx, fc.Args["reps"].([]*model.QuestByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.Quest) graphql.Marshaler {
+			return ec.marshalOQuest2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐQuest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyQuestByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Quest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyQuestByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManySecretRareByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManySecretRareByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManySecretRareByIDs(ctx, fc.Args["reps"].([]*model.SecretRareByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.SecretRare) graphql.Marshaler {
+			return ec.marshalOSecretRare2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSecretRare(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManySecretRareByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SecretRare(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManySecretRareByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Entity_findManyWorldBossByIDs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Entity_findManyWorldBossByIDs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Entity().FindManyWorldBossByIDs(ctx, fc.Args["reps"].([]*model.WorldBossByIDsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.WorldBoss) graphql.Marshaler {
+			return ec.marshalOWorldBoss2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐWorldBoss(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Entity_findManyWorldBossByIDs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Entity",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WorldBoss(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Entity_findManyWorldBossByIDs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -17693,6 +18825,82 @@ func (ec *executionContext) fieldContext_Query_search(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query__entities(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query__entities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.__resolve_entities(ctx, fc.Args["representations"].([]map[string]any)), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []fedruntime.Entity) graphql.Marshaler {
+			return ec.marshalN_Entity2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query__entities(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type _Entity does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query__entities_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query__service(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query__service(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.__resolve__service(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v fedruntime.Service) graphql.Marshaler {
+			return ec.marshalN_Service2githubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐService(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query__service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields__Service(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21045,6 +22253,29 @@ func (ec *executionContext) fieldContext_WorldBossLoot_item(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) __Service_sdl(ctx context.Context, field graphql.CollectedField, obj *fedruntime.Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext__Service_sdl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SDL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext__Service_sdl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("_Service", field, false, false, "String")
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22118,6 +23349,48 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputBaseCampByIDsInput(ctx context.Context, obj any) (model.BaseCampByIDsInput, error) {
+	var it model.BaseCampByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalBaseCampByIDsInput unmarshals raw into the BaseCampByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalBaseCampByIDsInput(ctx context.Context, raw any) (model.BaseCampByIDsInput, error) {
+	var out model.BaseCampByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "BaseCampByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputBaseCampFilter(ctx context.Context, obj any) (model.BaseCampFilter, error) {
 	var it model.BaseCampFilter
 	if obj == nil {
@@ -22210,6 +23483,48 @@ func (ec *executionContext) unmarshalInputBaseCampOrder(ctx context.Context, obj
 func UnmarshalBaseCampOrder(ctx context.Context, raw any) (model.BaseCampOrder, error) {
 	var out model.BaseCampOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "BaseCampOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCookingRecipeByIDsInput(ctx context.Context, obj any) (model.CookingRecipeByIDsInput, error) {
+	var it model.CookingRecipeByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCookingRecipeByIDsInput unmarshals raw into the CookingRecipeByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCookingRecipeByIDsInput(ctx context.Context, raw any) (model.CookingRecipeByIDsInput, error) {
+	var out model.CookingRecipeByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CookingRecipeByIDsInput", raw, &out)
 	return out, err
 }
 
@@ -22308,6 +23623,48 @@ func UnmarshalCookingRecipeOrder(ctx context.Context, raw any) (model.CookingRec
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDiscoveryLocationByIDsInput(ctx context.Context, obj any) (model.DiscoveryLocationByIDsInput, error) {
+	var it model.DiscoveryLocationByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDiscoveryLocationByIDsInput unmarshals raw into the DiscoveryLocationByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDiscoveryLocationByIDsInput(ctx context.Context, raw any) (model.DiscoveryLocationByIDsInput, error) {
+	var out model.DiscoveryLocationByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscoveryLocationByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDiscoveryLocationFilter(ctx context.Context, obj any) (model.DiscoveryLocationFilter, error) {
 	var it model.DiscoveryLocationFilter
 	if obj == nil {
@@ -22400,6 +23757,48 @@ func (ec *executionContext) unmarshalInputDiscoveryLocationOrder(ctx context.Con
 func UnmarshalDiscoveryLocationOrder(ctx context.Context, raw any) (model.DiscoveryLocationOrder, error) {
 	var out model.DiscoveryLocationOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "DiscoveryLocationOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEventChestByIDsInput(ctx context.Context, obj any) (model.EventChestByIDsInput, error) {
+	var it model.EventChestByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEventChestByIDsInput unmarshals raw into the EventChestByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEventChestByIDsInput(ctx context.Context, raw any) (model.EventChestByIDsInput, error) {
+	var out model.EventChestByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EventChestByIDsInput", raw, &out)
 	return out, err
 }
 
@@ -22498,6 +23897,48 @@ func UnmarshalEventChestOrder(ctx context.Context, raw any) (model.EventChestOrd
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputFarmingSeedByIDsInput(ctx context.Context, obj any) (model.FarmingSeedByIDsInput, error) {
+	var it model.FarmingSeedByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalFarmingSeedByIDsInput unmarshals raw into the FarmingSeedByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFarmingSeedByIDsInput(ctx context.Context, raw any) (model.FarmingSeedByIDsInput, error) {
+	var out model.FarmingSeedByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FarmingSeedByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputFarmingSeedFilter(ctx context.Context, obj any) (model.FarmingSeedFilter, error) {
 	var it model.FarmingSeedFilter
 	if obj == nil {
@@ -22590,6 +24031,48 @@ func (ec *executionContext) unmarshalInputFarmingSeedOrder(ctx context.Context, 
 func UnmarshalFarmingSeedOrder(ctx context.Context, raw any) (model.FarmingSeedOrder, error) {
 	var out model.FarmingSeedOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "FarmingSeedOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputFletchingRecipeByIDsInput(ctx context.Context, obj any) (model.FletchingRecipeByIDsInput, error) {
+	var it model.FletchingRecipeByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalFletchingRecipeByIDsInput unmarshals raw into the FletchingRecipeByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFletchingRecipeByIDsInput(ctx context.Context, raw any) (model.FletchingRecipeByIDsInput, error) {
+	var out model.FletchingRecipeByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FletchingRecipeByIDsInput", raw, &out)
 	return out, err
 }
 
@@ -22688,6 +24171,48 @@ func UnmarshalFletchingRecipeOrder(ctx context.Context, raw any) (model.Fletchin
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputForestryTreeByIDsInput(ctx context.Context, obj any) (model.ForestryTreeByIDsInput, error) {
+	var it model.ForestryTreeByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalForestryTreeByIDsInput unmarshals raw into the ForestryTreeByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalForestryTreeByIDsInput(ctx context.Context, raw any) (model.ForestryTreeByIDsInput, error) {
+	var out model.ForestryTreeByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ForestryTreeByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputForestryTreeFilter(ctx context.Context, obj any) (model.ForestryTreeFilter, error) {
 	var it model.ForestryTreeFilter
 	if obj == nil {
@@ -22780,6 +24305,48 @@ func (ec *executionContext) unmarshalInputForestryTreeOrder(ctx context.Context,
 func UnmarshalForestryTreeOrder(ctx context.Context, raw any) (model.ForestryTreeOrder, error) {
 	var out model.ForestryTreeOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ForestryTreeOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputItemByIDsInput(ctx context.Context, obj any) (model.ItemByIDsInput, error) {
+	var it model.ItemByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalItemByIDsInput unmarshals raw into the ItemByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalItemByIDsInput(ctx context.Context, raw any) (model.ItemByIDsInput, error) {
+	var out model.ItemByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ItemByIDsInput", raw, &out)
 	return out, err
 }
 
@@ -22899,6 +24466,48 @@ func UnmarshalItemOrder(ctx context.Context, raw any) (model.ItemOrder, error) {
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputMiningRockByIDsInput(ctx context.Context, obj any) (model.MiningRockByIDsInput, error) {
+	var it model.MiningRockByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMiningRockByIDsInput unmarshals raw into the MiningRockByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMiningRockByIDsInput(ctx context.Context, raw any) (model.MiningRockByIDsInput, error) {
+	var out model.MiningRockByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MiningRockByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMiningRockFilter(ctx context.Context, obj any) (model.MiningRockFilter, error) {
 	var it model.MiningRockFilter
 	if obj == nil {
@@ -22991,6 +24600,48 @@ func (ec *executionContext) unmarshalInputMiningRockOrder(ctx context.Context, o
 func UnmarshalMiningRockOrder(ctx context.Context, raw any) (model.MiningRockOrder, error) {
 	var out model.MiningRockOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "MiningRockOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMonsterByIDsInput(ctx context.Context, obj any) (model.MonsterByIDsInput, error) {
+	var it model.MonsterByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMonsterByIDsInput unmarshals raw into the MonsterByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMonsterByIDsInput(ctx context.Context, raw any) (model.MonsterByIDsInput, error) {
+	var out model.MonsterByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MonsterByIDsInput", raw, &out)
 	return out, err
 }
 
@@ -23117,6 +24768,48 @@ func UnmarshalMonsterOrder(ctx context.Context, raw any) (model.MonsterOrder, er
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputQuestByIDsInput(ctx context.Context, obj any) (model.QuestByIDsInput, error) {
+	var it model.QuestByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalQuestByIDsInput unmarshals raw into the QuestByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalQuestByIDsInput(ctx context.Context, raw any) (model.QuestByIDsInput, error) {
+	var out model.QuestByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "QuestByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputQuestFilter(ctx context.Context, obj any) (model.QuestFilter, error) {
 	var it model.QuestFilter
 	if obj == nil {
@@ -23219,6 +24912,48 @@ func UnmarshalQuestOrder(ctx context.Context, raw any) (model.QuestOrder, error)
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSecretRareByIDsInput(ctx context.Context, obj any) (model.SecretRareByIDsInput, error) {
+	var it model.SecretRareByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSecretRareByIDsInput unmarshals raw into the SecretRareByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSecretRareByIDsInput(ctx context.Context, raw any) (model.SecretRareByIDsInput, error) {
+	var out model.SecretRareByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SecretRareByIDsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputSecretRareFilter(ctx context.Context, obj any) (model.SecretRareFilter, error) {
 	var it model.SecretRareFilter
 	if obj == nil {
@@ -23311,6 +25046,48 @@ func (ec *executionContext) unmarshalInputSecretRareOrder(ctx context.Context, o
 func UnmarshalSecretRareOrder(ctx context.Context, raw any) (model.SecretRareOrder, error) {
 	var out model.SecretRareOrder
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SecretRareOrder", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputWorldBossByIDsInput(ctx context.Context, obj any) (model.WorldBossByIDsInput, error) {
+	var it model.WorldBossByIDsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ID"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalWorldBossByIDsInput unmarshals raw into the WorldBossByIDsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalWorldBossByIDsInput(ctx context.Context, raw any) (model.WorldBossByIDsInput, error) {
+	var out model.WorldBossByIDsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "WorldBossByIDsInput", raw, &out)
 	return out, err
 }
 
@@ -23524,6 +25301,110 @@ func (ec *executionContext) _SearchRecord(ctx context.Context, sel ast.Selection
 	}
 }
 
+func (ec *executionContext) __Entity(ctx context.Context, sel ast.SelectionSet, obj fedruntime.Entity) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case catalogue.WorldBoss:
+		return ec._WorldBoss(ctx, sel, &obj)
+	case *catalogue.WorldBoss:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WorldBoss(ctx, sel, obj)
+	case catalogue.SecretRare:
+		return ec._SecretRare(ctx, sel, &obj)
+	case *catalogue.SecretRare:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SecretRare(ctx, sel, obj)
+	case catalogue.Quest:
+		return ec._Quest(ctx, sel, &obj)
+	case *catalogue.Quest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Quest(ctx, sel, obj)
+	case catalogue.Monster:
+		return ec._Monster(ctx, sel, &obj)
+	case *catalogue.Monster:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Monster(ctx, sel, obj)
+	case catalogue.MiningRock:
+		return ec._MiningRock(ctx, sel, &obj)
+	case *catalogue.MiningRock:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MiningRock(ctx, sel, obj)
+	case catalogue.Item:
+		return ec._Item(ctx, sel, &obj)
+	case *catalogue.Item:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Item(ctx, sel, obj)
+	case catalogue.ForestryTree:
+		return ec._ForestryTree(ctx, sel, &obj)
+	case *catalogue.ForestryTree:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ForestryTree(ctx, sel, obj)
+	case catalogue.FletchingRecipe:
+		return ec._FletchingRecipe(ctx, sel, &obj)
+	case *catalogue.FletchingRecipe:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._FletchingRecipe(ctx, sel, obj)
+	case catalogue.FarmingSeed:
+		return ec._FarmingSeed(ctx, sel, &obj)
+	case *catalogue.FarmingSeed:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._FarmingSeed(ctx, sel, obj)
+	case catalogue.EventChest:
+		return ec._EventChest(ctx, sel, &obj)
+	case *catalogue.EventChest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._EventChest(ctx, sel, obj)
+	case catalogue.DiscoveryLocation:
+		return ec._DiscoveryLocation(ctx, sel, &obj)
+	case *catalogue.DiscoveryLocation:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DiscoveryLocation(ctx, sel, obj)
+	case catalogue.CookingRecipe:
+		return ec._CookingRecipe(ctx, sel, &obj)
+	case *catalogue.CookingRecipe:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CookingRecipe(ctx, sel, obj)
+	case catalogue.BaseCamp:
+		return ec._BaseCamp(ctx, sel, &obj)
+	case *catalogue.BaseCamp:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BaseCamp(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of _Entity must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -23577,7 +25458,7 @@ func (ec *executionContext) _AlchemyMaterial(ctx context.Context, sel ast.Select
 	return out
 }
 
-var baseCampImplementors = []string{"BaseCamp", "SearchRecord"}
+var baseCampImplementors = []string{"BaseCamp", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _BaseCamp(ctx context.Context, sel ast.SelectionSet, obj *catalogue.BaseCamp) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, baseCampImplementors)
@@ -23990,7 +25871,7 @@ func (ec *executionContext) _CookingMaterial(ctx context.Context, sel ast.Select
 	return out
 }
 
-var cookingRecipeImplementors = []string{"CookingRecipe", "SearchRecord"}
+var cookingRecipeImplementors = []string{"CookingRecipe", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _CookingRecipe(ctx context.Context, sel ast.SelectionSet, obj *catalogue.CookingRecipe) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, cookingRecipeImplementors)
@@ -24240,7 +26121,7 @@ func (ec *executionContext) _DiscoveryDrop(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var discoveryLocationImplementors = []string{"DiscoveryLocation", "SearchRecord"}
+var discoveryLocationImplementors = []string{"DiscoveryLocation", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _DiscoveryLocation(ctx context.Context, sel ast.SelectionSet, obj *catalogue.DiscoveryLocation) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, discoveryLocationImplementors)
@@ -24453,7 +26334,121 @@ func (ec *executionContext) _DiscoveryLocationEdge(ctx context.Context, sel ast.
 	return out
 }
 
-var eventChestImplementors = []string{"EventChest", "SearchRecord"}
+var entityImplementors = []string{"Entity"}
+
+func (ec *executionContext) _Entity(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, entityImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Entity",
+	})
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		innerCtx := graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{
+			Object: field.Name,
+			Field:  field,
+		})
+
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Entity")
+		case "findManyBaseCampByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyBaseCampByIDs(ctx, field)
+				})
+		case "findManyCookingRecipeByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyCookingRecipeByIDs(ctx, field)
+				})
+		case "findManyDiscoveryLocationByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyDiscoveryLocationByIDs(ctx, field)
+				})
+		case "findManyEventChestByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyEventChestByIDs(ctx, field)
+				})
+		case "findManyFarmingSeedByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyFarmingSeedByIDs(ctx, field)
+				})
+		case "findManyFletchingRecipeByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyFletchingRecipeByIDs(ctx, field)
+				})
+		case "findManyForestryTreeByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyForestryTreeByIDs(ctx, field)
+				})
+		case "findManyItemByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyItemByIDs(ctx, field)
+				})
+		case "findManyMiningRockByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyMiningRockByIDs(ctx, field)
+				})
+		case "findManyMonsterByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyMonsterByIDs(ctx, field)
+				})
+		case "findManyQuestByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyQuestByIDs(ctx, field)
+				})
+		case "findManySecretRareByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManySecretRareByIDs(ctx, field)
+				})
+		case "findManyWorldBossByIDs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Entity_findManyWorldBossByIDs(ctx, field)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var eventChestImplementors = []string{"EventChest", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _EventChest(ctx context.Context, sel ast.SelectionSet, obj *catalogue.EventChest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventChestImplementors)
@@ -24845,7 +26840,7 @@ func (ec *executionContext) _FacetValue(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var farmingSeedImplementors = []string{"FarmingSeed", "SearchRecord"}
+var farmingSeedImplementors = []string{"FarmingSeed", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _FarmingSeed(ctx context.Context, sel ast.SelectionSet, obj *catalogue.FarmingSeed) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, farmingSeedImplementors)
@@ -25026,7 +27021,7 @@ func (ec *executionContext) _FarmingSeedEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
-var fletchingRecipeImplementors = []string{"FletchingRecipe", "SearchRecord"}
+var fletchingRecipeImplementors = []string{"FletchingRecipe", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _FletchingRecipe(ctx context.Context, sel ast.SelectionSet, obj *catalogue.FletchingRecipe) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fletchingRecipeImplementors)
@@ -25186,7 +27181,7 @@ func (ec *executionContext) _FletchingRecipeEdge(ctx context.Context, sel ast.Se
 	return out
 }
 
-var forestryTreeImplementors = []string{"ForestryTree", "SearchRecord"}
+var forestryTreeImplementors = []string{"ForestryTree", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _ForestryTree(ctx context.Context, sel ast.SelectionSet, obj *catalogue.ForestryTree) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, forestryTreeImplementors)
@@ -25356,7 +27351,7 @@ func (ec *executionContext) _ForestryTreeEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var itemImplementors = []string{"Item", "SearchRecord"}
+var itemImplementors = []string{"Item", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Item) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, itemImplementors)
@@ -26469,7 +28464,7 @@ func (ec *executionContext) _LocationDrop(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var miningRockImplementors = []string{"MiningRock", "SearchRecord"}
+var miningRockImplementors = []string{"MiningRock", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _MiningRock(ctx context.Context, sel ast.SelectionSet, obj *catalogue.MiningRock) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, miningRockImplementors)
@@ -26639,7 +28634,7 @@ func (ec *executionContext) _MiningRockEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var monsterImplementors = []string{"Monster", "SearchRecord"}
+var monsterImplementors = []string{"Monster", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _Monster(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Monster) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, monsterImplementors)
@@ -27167,6 +29162,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_search(ctx, field)
 				})
+		case "_entities":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query__entities(ctx, field)
+				})
+		case "_service":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query__service(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -27198,7 +29205,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
-var questImplementors = []string{"Quest", "SearchRecord"}
+var questImplementors = []string{"Quest", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _Quest(ctx context.Context, sel ast.SelectionSet, obj *catalogue.Quest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, questImplementors)
@@ -27607,7 +29614,7 @@ func (ec *executionContext) _SecretChances(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var secretRareImplementors = []string{"SecretRare", "SearchRecord"}
+var secretRareImplementors = []string{"SecretRare", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _SecretRare(ctx context.Context, sel ast.SelectionSet, obj *catalogue.SecretRare) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, secretRareImplementors)
@@ -28311,7 +30318,7 @@ func (ec *executionContext) _UsedInQuest(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var worldBossImplementors = []string{"WorldBoss", "SearchRecord"}
+var worldBossImplementors = []string{"WorldBoss", "SearchRecord", "_Entity"}
 
 func (ec *executionContext) _WorldBoss(ctx context.Context, sel ast.SelectionSet, obj *catalogue.WorldBoss) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, worldBossImplementors)
@@ -28565,6 +30572,39 @@ func (ec *executionContext) _WorldBossLoot(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._WorldBossLoot_item(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var _ServiceImplementors = []string{"_Service"}
+
+func (ec *executionContext) __Service(ctx context.Context, sel ast.SelectionSet, obj *fedruntime.Service) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, _ServiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("_Service")
+		case "sdl":
+			out.Values[i] = ec.__Service_sdl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -28988,6 +31028,20 @@ func (ec *executionContext) marshalNBaseCamp2ᚖgithubᚗcomᚋcatalogueᚑgatew
 	return ec._BaseCamp(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNBaseCampByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐBaseCampByIDsInput(ctx context.Context, v any) ([]*model.BaseCampByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.BaseCampByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOBaseCampByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐBaseCampByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalNBaseCampConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.BaseCamp]) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "BaseCampConnection!")
@@ -29124,6 +31178,20 @@ func (ec *executionContext) marshalNCookingRecipe2ᚖgithubᚗcomᚋcatalogueᚑ
 	return ec._CookingRecipe(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCookingRecipeByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCookingRecipeByIDsInput(ctx context.Context, v any) ([]*model.CookingRecipeByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CookingRecipeByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOCookingRecipeByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCookingRecipeByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalNCookingRecipeConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.CookingRecipe]) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CookingRecipeConnection!")
@@ -29192,6 +31260,20 @@ func (ec *executionContext) marshalNDiscoveryLocation2ᚖgithubᚗcomᚋcatalogu
 		return graphql.Null
 	}
 	return ec._DiscoveryLocation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDiscoveryLocationByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐDiscoveryLocationByIDsInput(ctx context.Context, v any) ([]*model.DiscoveryLocationByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.DiscoveryLocationByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalODiscoveryLocationByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐDiscoveryLocationByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNDiscoveryLocationConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.DiscoveryLocation]) graphql.Marshaler {
@@ -29278,6 +31360,20 @@ func (ec *executionContext) marshalNEventChest2ᚖgithubᚗcomᚋcatalogueᚑgat
 		return graphql.Null
 	}
 	return ec._EventChest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNEventChestByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐEventChestByIDsInput(ctx context.Context, v any) ([]*model.EventChestByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.EventChestByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOEventChestByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐEventChestByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNEventChestConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.EventChest]) graphql.Marshaler {
@@ -29414,6 +31510,20 @@ func (ec *executionContext) marshalNFarmingSeed2ᚖgithubᚗcomᚋcatalogueᚑga
 	return ec._FarmingSeed(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNFarmingSeedByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFarmingSeedByIDsInput(ctx context.Context, v any) ([]*model.FarmingSeedByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.FarmingSeedByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOFarmingSeedByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFarmingSeedByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalNFarmingSeedConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.FarmingSeed]) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "FarmingSeedConnection!")
@@ -29456,6 +31566,20 @@ func (ec *executionContext) marshalNFarmingSeedOrderField2githubᚗcomᚋcatalog
 	return v
 }
 
+func (ec *executionContext) unmarshalNFieldSet2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFieldSet2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "FieldSet!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNFletchingRecipe2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFletchingRecipeᚄ(ctx context.Context, sel ast.SelectionSet, v []*catalogue.FletchingRecipe) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -29478,6 +31602,20 @@ func (ec *executionContext) marshalNFletchingRecipe2ᚖgithubᚗcomᚋcatalogue�
 		return graphql.Null
 	}
 	return ec._FletchingRecipe(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFletchingRecipeByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFletchingRecipeByIDsInput(ctx context.Context, v any) ([]*model.FletchingRecipeByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.FletchingRecipeByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOFletchingRecipeByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFletchingRecipeByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNFletchingRecipeConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.FletchingRecipe]) graphql.Marshaler {
@@ -29554,6 +31692,20 @@ func (ec *executionContext) marshalNForestryTree2ᚖgithubᚗcomᚋcatalogueᚑg
 		return graphql.Null
 	}
 	return ec._ForestryTree(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNForestryTreeByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐForestryTreeByIDsInput(ctx context.Context, v any) ([]*model.ForestryTreeByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.ForestryTreeByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOForestryTreeByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐForestryTreeByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNForestryTreeConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.ForestryTree]) graphql.Marshaler {
@@ -29670,6 +31822,20 @@ func (ec *executionContext) marshalNItemAmount2ᚕgithubᚗcomᚋcatalogueᚑgat
 	return ret
 }
 
+func (ec *executionContext) unmarshalNItemByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐItemByIDsInput(ctx context.Context, v any) ([]*model.ItemByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.ItemByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOItemByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐItemByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalNItemConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.Item]) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ItemConnection!")
@@ -29744,6 +31910,20 @@ func (ec *executionContext) marshalNMiningRock2ᚖgithubᚗcomᚋcatalogueᚑgat
 	return ec._MiningRock(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNMiningRockByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMiningRockByIDsInput(ctx context.Context, v any) ([]*model.MiningRockByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.MiningRockByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOMiningRockByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMiningRockByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalNMiningRockConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.MiningRock]) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "MiningRockConnection!")
@@ -29808,6 +31988,20 @@ func (ec *executionContext) marshalNMonster2ᚖgithubᚗcomᚋcatalogueᚑgatewa
 		return graphql.Null
 	}
 	return ec._Monster(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMonsterByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMonsterByIDsInput(ctx context.Context, v any) ([]*model.MonsterByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.MonsterByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOMonsterByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMonsterByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNMonsterConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.Monster]) graphql.Marshaler {
@@ -29882,6 +32076,20 @@ func (ec *executionContext) marshalNQuest2ᚖgithubᚗcomᚋcatalogueᚑgateway�
 		return graphql.Null
 	}
 	return ec._Quest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNQuestByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐQuestByIDsInput(ctx context.Context, v any) ([]*model.QuestByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.QuestByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOQuestByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐQuestByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNQuestConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.Quest]) graphql.Marshaler {
@@ -30034,6 +32242,20 @@ func (ec *executionContext) marshalNSecretRare2ᚖgithubᚗcomᚋcatalogueᚑgat
 		return graphql.Null
 	}
 	return ec._SecretRare(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSecretRareByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSecretRareByIDsInput(ctx context.Context, v any) ([]*model.SecretRareByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SecretRareByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOSecretRareByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSecretRareByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalNSecretRareConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.SecretRare]) graphql.Marshaler {
@@ -30201,6 +32423,20 @@ func (ec *executionContext) marshalNWorldBoss2ᚖgithubᚗcomᚋcatalogueᚑgate
 	return ec._WorldBoss(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNWorldBossByIDsInput2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐWorldBossByIDsInput(ctx context.Context, v any) ([]*model.WorldBossByIDsInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.WorldBossByIDsInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOWorldBossByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐWorldBossByIDsInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalNWorldBossConnection2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[catalogue.WorldBoss]) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WorldBossConnection!")
@@ -30265,6 +32501,67 @@ func (ec *executionContext) unmarshalNWorldBossOrderField2githubᚗcomᚋcatalog
 
 func (ec *executionContext) marshalNWorldBossOrderField2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐWorldBossOrderField(ctx context.Context, sel ast.SelectionSet, v model.WorldBossOrderField) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalN_Any2map(ctx context.Context, v any) (map[string]any, error) {
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalN_Any2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "_Any!")
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalMap(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "_Any!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalN_Any2ᚕmapᚄ(ctx context.Context, v any) ([]map[string]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]map[string]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalN_Any2map(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalN_Any2ᚕmapᚄ(ctx context.Context, sel ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalN_Any2map(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalN_Entity2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐEntity(ctx context.Context, sel ast.SelectionSet, v []fedruntime.Entity) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalO_Entity2githubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐEntity(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalN_Service2githubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐService(ctx context.Context, sel ast.SelectionSet, v fedruntime.Service) graphql.Marshaler {
+	return ec.__Service(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -30409,11 +32706,176 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) unmarshalNfederation__Policy2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNfederation__Policy2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "federation__Policy!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNfederation__Policy2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNfederation__Policy2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNfederation__Policy2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNfederation__Policy2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNfederation__Policy2ᚕᚕstringᚄ(ctx context.Context, v any) ([][]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([][]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNfederation__Policy2ᚕstringᚄ(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNfederation__Policy2ᚕᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v [][]string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNfederation__Policy2ᚕstringᚄ(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNfederation__Scope2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNfederation__Scope2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "federation__Scope!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNfederation__Scope2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNfederation__Scope2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNfederation__Scope2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNfederation__Scope2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNfederation__Scope2ᚕᚕstringᚄ(ctx context.Context, v any) ([][]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([][]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNfederation__Scope2ᚕstringᚄ(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNfederation__Scope2ᚕᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v [][]string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNfederation__Scope2ᚕstringᚄ(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBaseCamp2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐBaseCamp(ctx context.Context, sel ast.SelectionSet, v []*catalogue.BaseCamp) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOBaseCamp2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐBaseCamp(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOBaseCamp2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐBaseCamp(ctx context.Context, sel ast.SelectionSet, v *catalogue.BaseCamp) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._BaseCamp(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOBaseCampByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐBaseCampByIDsInput(ctx context.Context, v any) (*model.BaseCampByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputBaseCampByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOBaseCampFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐBaseCampFilter(ctx context.Context, v any) (*model.BaseCampFilter, error) {
@@ -30500,11 +32962,32 @@ func (ec *executionContext) marshalOChestFind2ᚕgithubᚗcomᚋcatalogueᚑgate
 	return ret
 }
 
+func (ec *executionContext) marshalOCookingRecipe2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐCookingRecipe(ctx context.Context, sel ast.SelectionSet, v []*catalogue.CookingRecipe) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOCookingRecipe2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐCookingRecipe(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOCookingRecipe2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐCookingRecipe(ctx context.Context, sel ast.SelectionSet, v *catalogue.CookingRecipe) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._CookingRecipe(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCookingRecipeByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCookingRecipeByIDsInput(ctx context.Context, v any) (*model.CookingRecipeByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCookingRecipeByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOCookingRecipeFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCookingRecipeFilter(ctx context.Context, v any) (*model.CookingRecipeFilter, error) {
@@ -30542,11 +33025,32 @@ func (ec *executionContext) marshalODiscoveryDrop2ᚕgithubᚗcomᚋcatalogueᚑ
 	return ret
 }
 
+func (ec *executionContext) marshalODiscoveryLocation2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐDiscoveryLocation(ctx context.Context, sel ast.SelectionSet, v []*catalogue.DiscoveryLocation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODiscoveryLocation2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐDiscoveryLocation(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalODiscoveryLocation2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐDiscoveryLocation(ctx context.Context, sel ast.SelectionSet, v *catalogue.DiscoveryLocation) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._DiscoveryLocation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODiscoveryLocationByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐDiscoveryLocationByIDsInput(ctx context.Context, v any) (*model.DiscoveryLocationByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDiscoveryLocationByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalODiscoveryLocationFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐDiscoveryLocationFilter(ctx context.Context, v any) (*model.DiscoveryLocationFilter, error) {
@@ -30565,11 +33069,32 @@ func (ec *executionContext) unmarshalODiscoveryLocationOrder2ᚖgithubᚗcomᚋc
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOEventChest2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐEventChest(ctx context.Context, sel ast.SelectionSet, v []*catalogue.EventChest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOEventChest2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐEventChest(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOEventChest2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐEventChest(ctx context.Context, sel ast.SelectionSet, v *catalogue.EventChest) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._EventChest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOEventChestByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐEventChestByIDsInput(ctx context.Context, v any) (*model.EventChestByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputEventChestByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOEventChestFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐEventChestFilter(ctx context.Context, v any) (*model.EventChestFilter, error) {
@@ -30626,11 +33151,32 @@ func (ec *executionContext) marshalOExplorationDrop2ᚕgithubᚗcomᚋcatalogue�
 	return ret
 }
 
+func (ec *executionContext) marshalOFarmingSeed2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFarmingSeed(ctx context.Context, sel ast.SelectionSet, v []*catalogue.FarmingSeed) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOFarmingSeed2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFarmingSeed(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOFarmingSeed2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFarmingSeed(ctx context.Context, sel ast.SelectionSet, v *catalogue.FarmingSeed) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._FarmingSeed(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFarmingSeedByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFarmingSeedByIDsInput(ctx context.Context, v any) (*model.FarmingSeedByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFarmingSeedByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOFarmingSeedFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFarmingSeedFilter(ctx context.Context, v any) (*model.FarmingSeedFilter, error) {
@@ -30649,11 +33195,32 @@ func (ec *executionContext) unmarshalOFarmingSeedOrder2ᚖgithubᚗcomᚋcatalog
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOFletchingRecipe2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFletchingRecipe(ctx context.Context, sel ast.SelectionSet, v []*catalogue.FletchingRecipe) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOFletchingRecipe2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFletchingRecipe(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOFletchingRecipe2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐFletchingRecipe(ctx context.Context, sel ast.SelectionSet, v *catalogue.FletchingRecipe) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._FletchingRecipe(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFletchingRecipeByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFletchingRecipeByIDsInput(ctx context.Context, v any) (*model.FletchingRecipeByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFletchingRecipeByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOFletchingRecipeFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐFletchingRecipeFilter(ctx context.Context, v any) (*model.FletchingRecipeFilter, error) {
@@ -30706,11 +33273,32 @@ func (ec *executionContext) marshalOFloat2ᚖgithubᚗcomᚋcatalogueᚑgateway�
 	return v
 }
 
+func (ec *executionContext) marshalOForestryTree2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐForestryTree(ctx context.Context, sel ast.SelectionSet, v []*catalogue.ForestryTree) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOForestryTree2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐForestryTree(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOForestryTree2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐForestryTree(ctx context.Context, sel ast.SelectionSet, v *catalogue.ForestryTree) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._ForestryTree(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOForestryTreeByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐForestryTreeByIDsInput(ctx context.Context, v any) (*model.ForestryTreeByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputForestryTreeByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOForestryTreeFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐForestryTreeFilter(ctx context.Context, v any) (*model.ForestryTreeFilter, error) {
@@ -30765,6 +33353,19 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalOItem2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐItem(ctx context.Context, sel ast.SelectionSet, v []*catalogue.Item) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOItem2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐItem(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOItem2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐItem(ctx context.Context, sel ast.SelectionSet, v *catalogue.Item) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -30784,6 +33385,14 @@ func (ec *executionContext) marshalOItemBlessed2ᚖgithubᚗcomᚋcatalogueᚑga
 		return graphql.Null
 	}
 	return ec._ItemBlessed(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOItemByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐItemByIDsInput(ctx context.Context, v any) (*model.ItemByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputItemByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOItemCooking2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐItemCooking(ctx context.Context, sel ast.SelectionSet, v *catalogue.ItemCooking) graphql.Marshaler {
@@ -30905,11 +33514,32 @@ func (ec *executionContext) marshalOLocationDrop2ᚕgithubᚗcomᚋcatalogueᚑg
 	return ret
 }
 
+func (ec *executionContext) marshalOMiningRock2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMiningRock(ctx context.Context, sel ast.SelectionSet, v []*catalogue.MiningRock) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOMiningRock2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMiningRock(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOMiningRock2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMiningRock(ctx context.Context, sel ast.SelectionSet, v *catalogue.MiningRock) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._MiningRock(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMiningRockByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMiningRockByIDsInput(ctx context.Context, v any) (*model.MiningRockByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputMiningRockByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOMiningRockFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMiningRockFilter(ctx context.Context, v any) (*model.MiningRockFilter, error) {
@@ -30928,11 +33558,32 @@ func (ec *executionContext) unmarshalOMiningRockOrder2ᚖgithubᚗcomᚋcatalogu
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOMonster2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMonster(ctx context.Context, sel ast.SelectionSet, v []*catalogue.Monster) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOMonster2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMonster(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOMonster2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMonster(ctx context.Context, sel ast.SelectionSet, v *catalogue.Monster) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Monster(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMonsterByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐMonsterByIDsInput(ctx context.Context, v any) (*model.MonsterByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputMonsterByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOMonsterDrop2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐMonsterDropᚄ(ctx context.Context, sel ast.SelectionSet, v []catalogue.MonsterDrop) graphql.Marshaler {
@@ -30986,11 +33637,32 @@ func (ec *executionContext) marshalOOrderDirection2ᚖgithubᚗcomᚋcatalogue�
 	return v
 }
 
+func (ec *executionContext) marshalOQuest2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐQuest(ctx context.Context, sel ast.SelectionSet, v []*catalogue.Quest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOQuest2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐQuest(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOQuest2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐQuest(ctx context.Context, sel ast.SelectionSet, v *catalogue.Quest) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Quest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOQuestByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐQuestByIDsInput(ctx context.Context, v any) (*model.QuestByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputQuestByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOQuestFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐQuestFilter(ctx context.Context, v any) (*model.QuestFilter, error) {
@@ -31028,11 +33700,32 @@ func (ec *executionContext) marshalOSafeDrop2ᚕgithubᚗcomᚋcatalogueᚑgatew
 	return ret
 }
 
+func (ec *executionContext) marshalOSecretRare2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSecretRare(ctx context.Context, sel ast.SelectionSet, v []*catalogue.SecretRare) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSecretRare2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSecretRare(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOSecretRare2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSecretRare(ctx context.Context, sel ast.SelectionSet, v *catalogue.SecretRare) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._SecretRare(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSecretRareByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSecretRareByIDsInput(ctx context.Context, v any) (*model.SecretRareByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSecretRareByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSecretRareFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSecretRareFilter(ctx context.Context, v any) (*model.SecretRareFilter, error) {
@@ -31049,6 +33742,53 @@ func (ec *executionContext) unmarshalOSecretRareOrder2ᚖgithubᚗcomᚋcatalogu
 	}
 	res, err := ec.unmarshalInputSecretRareOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
@@ -31228,11 +33968,32 @@ func (ec *executionContext) marshalOUsedInQuest2ᚕgithubᚗcomᚋcatalogueᚑga
 	return ret
 }
 
+func (ec *executionContext) marshalOWorldBoss2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐWorldBoss(ctx context.Context, sel ast.SelectionSet, v []*catalogue.WorldBoss) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOWorldBoss2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐWorldBoss(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOWorldBoss2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐWorldBoss(ctx context.Context, sel ast.SelectionSet, v *catalogue.WorldBoss) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._WorldBoss(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOWorldBossByIDsInput2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐWorldBossByIDsInput(ctx context.Context, v any) (*model.WorldBossByIDsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputWorldBossByIDsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOWorldBossFilter2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐWorldBossFilter(ctx context.Context, v any) (*model.WorldBossFilter, error) {
@@ -31249,6 +34010,13 @@ func (ec *executionContext) unmarshalOWorldBossOrder2ᚖgithubᚗcomᚋcatalogue
 	}
 	res, err := ec.unmarshalInputWorldBossOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalO_Entity2githubᚗcomᚋ99designsᚋgqlgenᚋpluginᚋfederationᚋfedruntimeᚐEntity(ctx context.Context, sel ast.SelectionSet, v fedruntime.Entity) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec.__Entity(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

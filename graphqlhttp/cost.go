@@ -33,6 +33,11 @@ import (
 // A union's (or an interface's) selection costs what its dearest
 // possible type's does.
 //
+// A federation subgraph's _entities (the gateway's _Entity union of every
+// record type) is a list of as many values as the representations it is
+// given: its cost is 1 plus their count times an entity's, the dearest of
+// the selection's types.
+//
 // Fragments and repeated fields are summed, never merged, so the cost is
 // an upper bound; @skip and @include are applied. Introspection is counted
 // exactly, against the schema (see cost_introspection.go).
@@ -170,7 +175,7 @@ func readsVariables(set ast.SelectionSet, doc *ast.QueryDocument) bool {
 				}
 				for _, a := range sel.Arguments {
 					switch a.Name {
-					case "first", "last", "name":
+					case "first", "last", "name", representationsArg:
 						if hasVariable(a.Value) {
 							return true
 						}
@@ -293,6 +298,11 @@ func (w *costWalk) field(f graphql.CollectedField, typeName string, page int) in
 	if def == nil {
 		return 1 // validation let it through, so it is a leaf we do not know
 	}
+	if f.Name == entitiesField && w.c.schema.Query != nil && typeName == w.c.schema.Query.Name && def.Type.Elem != nil {
+		// A federation subgraph's _entities: one answer, an entity or
+		// null, per representation the request sends.
+		return add(1, mul(w.representations(f), w.value(f, typeName, def.Type.Elem, -1, -1)))
+	}
 	childPage := -1
 	if def.Arguments.ForName("first") != nil || def.Arguments.ForName("last") != nil {
 		childPage = w.page(f)
@@ -376,6 +386,29 @@ func pageArg(args map[string]any, name string) (int, bool) {
 		return min(max(v, -1<<31), 1<<31), true
 	}
 	return UnknownListLength, true
+}
+
+// The federation subgraph specification's root field that resolves
+// entities from their representations, and its argument.
+const (
+	entitiesField      = "_entities"
+	representationsArg = "representations"
+)
+
+// representations is the number of representations _entities is given,
+// coerced as the resolver reads them: a list (of any length the request's
+// bounds let through), or a single value, which input coercion makes a
+// list of one.
+func (w *costWalk) representations(f graphql.CollectedField) int {
+	switch v := f.ArgumentMap(w.oc.Variables)[representationsArg].(type) {
+	case nil:
+		return 0
+	case []any:
+		return len(v)
+	case []map[string]any:
+		return len(v)
+	}
+	return 1
 }
 
 // mul saturates, as add does, so no count overflows whatever the query

@@ -306,6 +306,9 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	// coerced to.
 	srv.Use(variableCoercion{e})
 	srv.Use(costLimit{e})
+	// A federation subgraph's _entities, its representations checked
+	// once they are coerced (federation.go).
+	srv.Use(newEntityRepresentations(e, es.Schema()))
 	// The time budget is the request context's deadline. No middleware
 	// wraps every field to check it (that cost an eighth of a nested
 	// query's time): every resolver that does work checks the context

@@ -16,7 +16,7 @@ import (
 )
 
 func TestSchemaHandler(t *testing.T) {
-	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+	schema := graph.APISchema()
 	h, err := graphqlhttp.SchemaHandler(schema)
 	if err != nil {
 		t.Fatal(err)

@@ -191,13 +191,17 @@ func TestDefaultCost(t *testing.T) {
 // be priced as the largest page, refusing honest queries.
 func TestEveryListHasALength(t *testing.T) {
 	lengths := resolvers.LengthsOf(embedded(t))
-	for _, def := range schema.Schema().Types {
+	served := graph.ServedSchema()
+	for _, def := range served.Types {
 		if strings.HasPrefix(def.Name, "__") || def.Kind != ast.Object {
 			continue
 		}
 		for _, f := range def.Fields {
 			if f.Type.Elem == nil || strings.HasPrefix(f.Name, "__") {
 				continue
+			}
+			if def == served.Query && f.Name == "_entities" {
+				continue // as long as its representations
 			}
 			if strings.HasSuffix(def.Name, "Connection") && (f.Name == "nodes" || f.Name == "edges") ||
 				f.Arguments.ForName("first") != nil {
@@ -247,5 +251,29 @@ func TestCostOfAVariablePage(t *testing.T) {
 		if refused != tt.refused || (!refused && len(r.Errors) > 0) {
 			t.Errorf("first: %d: refused %t, want %t: %s", tt.n, refused, tt.refused, r.raw)
 		}
+	}
+}
+
+// TestCostOfEntities: _entities is priced by its representations' count,
+// each an entity of the dearest type selected: twice the representations,
+// (about) twice the cost, and a list past the limit refused before it runs.
+func TestCostOfEntities(t *testing.T) {
+	costOf := costMeter(t, fixture(t))
+	const query = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Item { id name } ... on Monster { id drops { itemId } } } }`
+	reps := func(n int) map[string]any {
+		r := make([]any, n)
+		for i := range r {
+			r[i] = map[string]any{"__typename": "Item", "id": i + 1}
+		}
+		return map[string]any{"r": r}
+	}
+	one, ten, hundred := costOf(query, reps(1)), costOf(query, reps(10)), costOf(query, reps(100))
+	each := one - 1
+	if each < 2 || ten != 1+10*each || hundred != 1+100*each {
+		t.Errorf("costs %d, %d, %d for 1, 10 and 100 representations: want 1 plus each's %d times their count", one, ten, hundred, each)
+	}
+	// Two aliases of _entities cost the two together.
+	if two := costOf(`query($r: [_Any!]!) { a: _entities(representations: $r) { ... on Item { id name } ... on Monster { id drops { itemId } } } b: _entities(representations: $r) { ... on Item { id name } ... on Monster { id drops { itemId } } } }`, reps(10)); two != 2*ten {
+		t.Errorf("two aliases of 10 representations cost %d, want %d", two, 2*ten)
 	}
 }

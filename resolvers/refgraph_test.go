@@ -28,6 +28,11 @@ func schemaAST(t *testing.T) *ast.Schema {
 		}
 		sources = append(sources, &ast.Source{Name: f, Input: string(b)})
 	}
+	// The federation directives the files use, which gqlgen's federation
+	// plugin declares when it generates.
+	sources = append(sources, &ast.Source{Name: "federation", Input: `
+directive @link(url: String!, import: [String!]) repeatable on SCHEMA
+directive @key(fields: String!, resolvable: Boolean = true) repeatable on OBJECT | INTERFACE`})
 	s, err := gqlparser.LoadSchema(sources...)
 	if err != nil {
 		t.Fatal(err)

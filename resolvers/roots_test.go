@@ -24,15 +24,22 @@ import (
 func TestRootFieldsCoverQuery(t *testing.T) {
 	roots := (&resolvers.Resolver{}).RootFields()
 	s := graph.NewExecutableSchema(graph.Config{}).Schema()
+	subgraph := 0
 	for _, f := range s.Query.Fields {
 		if f.Name[:2] == "__" {
+			continue
+		}
+		if f.Name == "_entities" || f.Name == "_service" {
+			// The federation subgraph's fields, which gqlgen's
+			// executor answers (the engine declines them).
+			subgraph++
 			continue
 		}
 		if root := roots[f.Name]; root.Resolve == nil || root.Type == nil {
 			t.Errorf("RootFields has no %s", f.Name)
 		}
 	}
-	if n := len(s.Query.Fields) - 2; len(roots) != n { // less __schema and __type
+	if n := len(s.Query.Fields) - 2 - subgraph; len(roots) != n { // less __schema and __type
 		t.Errorf("RootFields has %d fields, Query %d", len(roots), n)
 	}
 }

@@ -9,6 +9,10 @@ import (
 	"strconv"
 )
 
+type BaseCampByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/basecamp` records; a record must meet all that are given.
 type BaseCampFilter struct {
 	// Records whose `baseTowerLevel` contains this text, ignoring case.
@@ -33,6 +37,10 @@ type CatalogueChange struct {
 	Collections []string `json:"collections"`
 }
 
+type CookingRecipeByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/cooking` records; a record must meet all that are given.
 type CookingRecipeFilter struct {
 	// Records whose `name` contains this text, ignoring case.
@@ -45,6 +53,10 @@ type CookingRecipeOrder struct {
 	Field CookingRecipeOrderField `json:"field"`
 	// The direction; ascending when not given.
 	Direction *OrderDirection `json:"direction,omitempty"`
+}
+
+type DiscoveryLocationByIDsInput struct {
+	ID int `json:"ID"`
 }
 
 // Conditions on `/discovery` records; a record must meet all that are given.
@@ -61,6 +73,10 @@ type DiscoveryLocationOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
+type EventChestByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/event` records; a record must meet all that are given.
 type EventChestFilter struct {
 	// Records whose `name` contains this text, ignoring case.
@@ -73,6 +89,10 @@ type EventChestOrder struct {
 	Field EventChestOrderField `json:"field"`
 	// The direction; ascending when not given.
 	Direction *OrderDirection `json:"direction,omitempty"`
+}
+
+type FarmingSeedByIDsInput struct {
+	ID int `json:"ID"`
 }
 
 // Conditions on `/farming` records; a record must meet all that are given.
@@ -89,6 +109,10 @@ type FarmingSeedOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
+type FletchingRecipeByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/fletching` records; a record must meet all that are given.
 type FletchingRecipeFilter struct {
 	// Records whose `name` contains this text, ignoring case.
@@ -103,6 +127,10 @@ type FletchingRecipeOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
+type ForestryTreeByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/forestry` records; a record must meet all that are given.
 type ForestryTreeFilter struct {
 	// Records whose `tree` contains this text, ignoring case.
@@ -115,6 +143,10 @@ type ForestryTreeOrder struct {
 	Field ForestryTreeOrderField `json:"field"`
 	// The direction; ascending when not given.
 	Direction *OrderDirection `json:"direction,omitempty"`
+}
+
+type ItemByIDsInput struct {
+	ID int `json:"ID"`
 }
 
 // Conditions on `/items` records; a record must meet all that are given.
@@ -137,6 +169,10 @@ type ItemOrder struct {
 	Direction *OrderDirection `json:"direction,omitempty"`
 }
 
+type MiningRockByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/mining` records; a record must meet all that are given.
 type MiningRockFilter struct {
 	// Records whose `miningRock` contains this text, ignoring case.
@@ -149,6 +185,10 @@ type MiningRockOrder struct {
 	Field MiningRockOrderField `json:"field"`
 	// The direction; ascending when not given.
 	Direction *OrderDirection `json:"direction,omitempty"`
+}
+
+type MonsterByIDsInput struct {
+	ID int `json:"ID"`
 }
 
 // Conditions on `/monsters` records; a record must meet all that are given.
@@ -171,6 +211,10 @@ type MonsterOrder struct {
 	Field MonsterOrderField `json:"field"`
 	// The direction; ascending when not given.
 	Direction *OrderDirection `json:"direction,omitempty"`
+}
+
+type QuestByIDsInput struct {
+	ID int `json:"ID"`
 }
 
 // Conditions on `/quests` records; a record must meet all that are given.
@@ -200,6 +244,10 @@ type SearchResult struct {
 	Record SearchRecord `json:"record"`
 }
 
+type SecretRareByIDsInput struct {
+	ID int `json:"ID"`
+}
+
 // Conditions on `/secretrares` records; a record must meet all that are given.
 type SecretRareFilter struct {
 	// Records whose `itemName` contains this text, ignoring case.
@@ -220,6 +268,10 @@ type SecretRareOrder struct {
 // `Accept: text/event-stream`), or over a WebSocket with the
 // `graphql-transport-ws` protocol.
 type Subscription struct {
+}
+
+type WorldBossByIDsInput struct {
+	ID int `json:"ID"`
 }
 
 // Conditions on `/worldboss` records; a record must meet all that are given.

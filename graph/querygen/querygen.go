@@ -219,6 +219,9 @@ type enum string
 func (g *Generator) value(t *ast.Type, depth int) (any, bool) {
 	if t.Elem != nil {
 		n := g.rng.IntN(3)
+		if t.Elem.NamedType == anyScalar {
+			n = g.rng.IntN(7) // representations: of several types, some twice
+		}
 		list := make([]any, 0, n)
 		for range n {
 			v, ok := g.value(t.Elem, depth)
@@ -254,6 +257,8 @@ func (g *Generator) value(t *ast.Type, depth int) (any, bool) {
 		return obj, true
 	}
 	switch def.Name {
+	case anyScalar:
+		return g.representation()
 	case "Int":
 		return int64(g.rng.IntN(200)), true
 	case "Float":
@@ -264,6 +269,49 @@ func (g *Generator) value(t *ast.Type, depth int) (any, bool) {
 		return g.Strings[g.rng.IntN(len(g.Strings))], true
 	}
 	return nil, false // a custom scalar
+}
+
+// anyScalar is a federation subgraph's scalar of representations, the
+// argument of _entities.
+const anyScalar = "_Any"
+
+// representation returns a federation entity's representation: a member of
+// the schema's _Entity union and a value of each field of its @key (its
+// first), an id among the ids; now and then, once per operation, a type
+// that is no entity, which refuses the request.
+func (g *Generator) representation() (any, bool) {
+	union := g.schema.Types["_Entity"]
+	if union == nil {
+		return nil, false
+	}
+	possible := g.schema.GetPossibleTypes(union)
+	if len(possible) == 0 {
+		return nil, false
+	}
+	if !g.failing && g.rng.IntN(60) == 0 {
+		g.failing = true
+		return map[string]any{"__typename": "NoSuchEntity", "id": int64(1)}, true
+	}
+	t := possible[g.rng.IntN(len(possible))]
+	rep := map[string]any{"__typename": t.Name}
+	key := t.Directives.ForName("key")
+	if key == nil || key.Arguments.ForName("fields") == nil {
+		return nil, false
+	}
+	for _, name := range strings.Fields(key.Arguments.ForName("fields").Value.Raw) {
+		f := t.Fields.ForName(name)
+		if f == nil {
+			return nil, false
+		}
+		var v any
+		if f.Type.NamedType == "Int" {
+			v = int64(1 + g.rng.IntN(g.MaxID))
+		} else if v, _ = g.value(f.Type, 0); v == nil {
+			return nil, false
+		}
+		rep[name] = v
+	}
+	return rep, true
 }
 
 // literal writes v as a GraphQL literal.

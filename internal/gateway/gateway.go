@@ -97,7 +97,7 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	if cfg.Introspection {
 		// Printed from the schema the server runs, descriptions and all:
 		// what introspection would tell, as one document.
-		if g.schema, err = graphqlhttp.SchemaHandler(graph.ServedSchema()); err != nil {
+		if g.schema, err = graphqlhttp.SchemaHandler(graph.APISchema()); err != nil {
 			return nil, err
 		}
 	}
