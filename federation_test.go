@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,8 +177,9 @@ func TestFederationSubgraph(t *testing.T) {
 		}{
 			{"a wrong __typename", []any{rep("Item", 1), rep("Nope", 1)}, `representation 1: "Nope" is not an entity type`},
 			{"a type that is no entity", []any{rep("WorldBossLoot", 1)}, `"WorldBossLoot" is not an entity type`},
-			{"a non-numeric id", []any{map[string]any{"__typename": "Item", "id": "abc"}}, `representation 0 (Item): id must be an Int (a whole number), not the string "abc"`},
+			{"a non-numeric id", []any{map[string]any{"__typename": "Item", "id": "abc"}}, `representation 0 (Item): id must be an Int (a whole number, written as one), not the string "abc"`},
 			{"a fraction", []any{map[string]any{"__typename": "Monster", "id": 1.5}}, `id must be an Int`},
+			{"a whole number spelled as a fraction", []any{map[string]any{"__typename": "Monster", "id": json.Number("3.0")}}, `id must be an Int`},
 			{"an id beyond 32 bits", []any{map[string]any{"__typename": "Monster", "id": int64(1) << 40}}, `id must be an Int`},
 			{"no id", []any{map[string]any{"__typename": "Item"}}, `representation 0 (Item) has no id`},
 			{"no __typename", []any{map[string]any{"id": 1}}, `representation 0 has no __typename`},
@@ -238,6 +240,59 @@ func TestFederationSubgraph(t *testing.T) {
 			t.Errorf("after the refusals, answered %s", a.raw)
 		}
 	})
+}
+
+// TestFederationPaths: _entities by GET, answered by the engine as a POST
+// is; and with introspection off, _service is refused as introspection is
+// while _entities still answers.
+func TestFederationPaths(t *testing.T) {
+	client := newClient(t)
+	const query = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Item { id name } } }`
+	vars := map[string]any{"r": []any{rep("Item", 2), rep("Item", 999999)}}
+
+	t.Run("GET, answered by the engine", func(t *testing.T) {
+		g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false"}})
+		v, _ := json.Marshal(vars)
+		before := engineAnswered(t, g.URL)
+		resp, body := get(t, client, g.URL+"/graphql?query="+url.QueryEscape(query)+"&variables="+url.QueryEscape(string(v)))
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), `{"data":{"_entities":[{"id":2,"name":`) || !strings.HasSuffix(string(body), `},null]}}`) {
+			t.Errorf("GET: %d %.300s", resp.StatusCode, body)
+		}
+		if n := engineAnswered(t, g.URL) - before; n != 1 {
+			t.Errorf("the engine answered %v operations, want the one", n)
+		}
+	})
+	t.Run("introspection off", func(t *testing.T) {
+		g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false", "-introspection=false"}})
+		if _, a := postFederation(t, client, g.URL, `{ _service { sdl } }`, nil); a.Data != nil || len(a.Errors) != 1 || a.Errors[0].Extensions.Code != "INTROSPECTION_DISABLED" {
+			t.Errorf("_service: %.300s, want INTROSPECTION_DISABLED", a.raw)
+		}
+		_, a := postFederation(t, client, g.URL, query, vars)
+		var d struct {
+			Entities []any `json:"_entities"`
+		}
+		a.decode(t, &d)
+		if len(d.Entities) != 2 || d.Entities[1] != nil {
+			t.Errorf("_entities: %s", a.raw)
+		}
+	})
+}
+
+// engineAnswered reads graphql_operations_total{executor="engine"}.
+func engineAnswered(t *testing.T, base string) float64 {
+	t.Helper()
+	_, body := get(t, newClient(t), base+"/metrics")
+	for line := range strings.Lines(string(body)) {
+		if rest, ok := strings.CutPrefix(line, `graphql_operations_total{executor="engine"} `); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			if err != nil {
+				t.Fatalf("/metrics: %q: %v", line, err)
+			}
+			return n
+		}
+	}
+	t.Fatal(`/metrics has no graphql_operations_total{executor="engine"}`)
+	return 0
 }
 
 func rep(typename string, id int) map[string]any {

@@ -371,6 +371,22 @@ func searches(n int) string {
 	return b.String()
 }
 
+// entities is n aliases of _entities, each given reps monsters' and
+// items' representations, selecting sel.
+func entities(n, reps int, sel string) string {
+	var list []string
+	for i := range reps {
+		list = append(list, fmt.Sprintf(`{__typename: "Monster", id: %d}`, 1+i), fmt.Sprintf(`{__typename: "Item", id: %d}`, 1+i))
+	}
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i := range n {
+		fmt.Fprintf(&b, "e%d: _entities(representations: [%s]) { __typename %s } ", i, strings.Join(list, ", "), sel)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
 // TestAttacksAgainstBinary sends the real binary the requests that could
 // take a pod down with one small query, and checks each is refused or
 // stopped at once, and that the process still serves afterwards.
@@ -437,6 +453,11 @@ func TestAttacksAgainstBinary(t *testing.T) {
 			{"a nest under search's union", `{ search(text: "e", first: 1000) { record { ... on Item { droppedByMonsters { drops { item { droppedByMonsters { name } } } } } } } }`,
 				"COMPLEXITY_LIMIT_EXCEEDED"},
 			{"25 searches of 1000", searches(25), "COMPLEXITY_LIMIT_EXCEEDED"},
+			// A federation router's _entities: priced at its
+			// representations' count and its dearest type's selection.
+			{"a nest under _entities", entities(1, 150, `... on Monster { drops { item { droppedByMonsters { drops { item { name } } } } } }`),
+				"COMPLEXITY_LIMIT_EXCEEDED"},
+			{"25 aliases of _entities", entities(25, 6, `... on Item { id name monsterDrops { monster { name drops { itemId } } } }`), "COMPLEXITY_LIMIT_EXCEEDED"},
 		})
 	})
 	t.Run("no cost limit", func(t *testing.T) {

@@ -2,7 +2,8 @@
 # A cross-subgraph query through a federation router, against the same
 # fields asked of the gateway directly, in one run: the example supergraph
 # of e2e/supergraph (the inventory subgraph, the gateway as the catalogue
-# subgraph, Hive Gateway's runtime as the router; docs/federation.md).
+# subgraph, Hive Gateway's runtime as the router; docs/graphql.md, "The
+# example supergraph, locally").
 #
 #   bench/supergraph.sh [seconds]     (needs wrk, node >= 20 and npm: apt-get install wrk)
 #

@@ -35,6 +35,17 @@ type Type struct {
 	// IsRecord is set.
 	Record   catalogue.Kind
 	IsRecord bool
+	// Members are a Union's object types, by GraphQL name: the Structs
+	// its values may be. Object is the union's own GraphQL name.
+	Members map[string]*Type
+}
+
+// A UnionValue is a value of a Union: the GraphQL object type it is, one
+// of the union's Members, and its value, of that member's Type (nil is
+// null). A Union's values travel as *UnionValue.
+type UnionValue struct {
+	Type  string
+	Value any
 }
 
 // Kind is what a Type is, as the engine writes it.
@@ -52,6 +63,7 @@ const (
 	Pointer        // a pointer to Elem
 	List           // a slice of Elem
 	Struct         // a struct bound to a GraphQL object type
+	Union          // a value of one of several Structs (a *UnionValue)
 )
 
 // A Field is one field of a Struct: exactly one of Get, Ref and Relation

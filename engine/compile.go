@@ -127,6 +127,22 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 	case t.Kind == Struct && gt.Elem == nil:
 		p.kind = kindStruct
 		p.object = c.object(t, gt.NamedType, sel)
+	case t.Kind == Union && gt.Elem == nil && gt.NamedType == t.Object:
+		// Each member's fields are those the selection selects on it:
+		// its own, and through fragments on the union itself.
+		p.kind = kindUnion
+		p.members = make(map[string]*valuePlan, len(t.Members))
+		for name, mt := range t.Members {
+			if mt.Kind != Struct {
+				c.decline(graphqlhttp.DeclinePlan, "a member "+mt.Name+" of "+t.Object)
+				break
+			}
+			m := &valuePlan{kind: kindStruct, nonNull: true, typ: mt, object: c.object(mt, name, sel, t.Object)}
+			if c.declined == nil {
+				m.walks = m.hasRefs()
+			}
+			p.members[name] = m
+		}
 	case t.Kind == String && gt.NamedType == "String":
 		p.kind = kindString
 	case t.Kind == Bool && gt.NamedType == "Boolean":
@@ -142,10 +158,25 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 	return p
 }
 
-// object plans a struct of type t as GraphQL object type typeName.
-func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet) *objectPlan {
+// object plans a struct of type t as GraphQL object type typeName; the
+// selection's fragments on typeName apply, and on the unions named in
+// also, which it is a member of where it is selected.
+func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet, also ...string) *objectPlan {
 	p := &objectPlan{}
-	for _, f := range graphql.CollectFields(c.oc, sel, []string{typeName}) {
+	var keys map[string]bool
+	for _, f := range graphql.CollectFields(c.oc, sel, append([]string{typeName}, also...)) {
+		if len(also) > 0 {
+			// A field selected both on the union and on the member is
+			// collected twice (gqlgen merges only an object's own and its
+			// interfaces'); gqlgen writes the first.
+			if keys[f.Alias] {
+				continue
+			}
+			if keys == nil {
+				keys = map[string]bool{}
+			}
+			keys[f.Alias] = true
+		}
 		fp := fieldPlan{key: responseKey(f.Alias)}
 		switch {
 		case f.Name == "__typename":

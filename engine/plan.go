@@ -39,6 +39,9 @@ type valuePlan struct {
 	typ     *Type       // the Go type written
 	elem    *valuePlan  // of a pointer or a slice
 	object  *objectPlan // of a struct
+	// members are a union's plans, by object type name: each writes a
+	// value of that type.
+	members map[string]*valuePlan
 	// walks is set when the value can hold references (see hasRefs).
 	walks bool
 }
@@ -54,6 +57,7 @@ const (
 	kindPointer
 	kindSlice
 	kindStruct
+	kindUnion
 )
 
 // objectPlan writes a struct as a GraphQL object of the selected fields.
@@ -116,6 +120,13 @@ func valueSize(p *valuePlan) int64 {
 		return 0
 	}
 	n := roundUp(int64(unsafe.Sizeof(*p))) + valueSize(p.elem)
+	if p.members != nil {
+		// A small map: its header and a group of slots per 8 members.
+		n += 48 + int64((len(p.members)+7)/8)*8*(16+8)
+		for _, m := range p.members {
+			n += valueSize(m)
+		}
+	}
 	if p.object != nil {
 		n += roundUp(int64(unsafe.Sizeof(*p.object))) + roundUp(int64(cap(p.object.fields))*int64(unsafe.Sizeof(fieldPlan{})))
 		for i := range p.object.fields {

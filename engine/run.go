@@ -126,6 +126,11 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 			if ex.err != nil {
 				return graphqlhttp.Answer{}, ex.err
 			}
+			if declined, ok := errors.AsType[*graphqlhttp.Declined](err); ok {
+				// A root that cannot answer as gqlgen's resolvers would
+				// (a collection not loaded yet, say): gqlgen answers.
+				return graphqlhttp.Answer{}, declined
+			}
 			errs = append(errs, graphqlhttp.FieldError{Path: ast.Path{ast.PathName(f.field.Alias)}, Err: located(err, f.field.Position)})
 			nullData = nullData || f.value.nonNull
 			continue
@@ -324,6 +329,10 @@ func (ex *execution) walk(v any, p *valuePlan) bool {
 				return false
 			}
 		}
+	case kindUnion:
+		if m, v := p.member(v); m != nil && m.walks {
+			return ex.walk(v, m)
+		}
 	case kindStruct:
 		for i := range p.object.fields {
 			f := &p.object.fields[i]
@@ -367,8 +376,24 @@ func (p *valuePlan) hasRefs() bool {
 		}
 	case kindPointer, kindSlice:
 		return p.elem.hasRefs()
+	case kindUnion:
+		for _, m := range p.members {
+			if m.hasRefs() {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// member returns the plan of the member a union's value v is, and its
+// value; nil for null.
+func (p *valuePlan) member(v any) (*valuePlan, any) {
+	u, _ := v.(*UnionValue)
+	if u == nil || u.Value == nil {
+		return nil, nil
+	}
+	return p.members[u.Type], u.Value
 }
 
 // fieldValue reads a planned field of the struct v.
@@ -439,6 +464,15 @@ func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 			}
 		}
 		return append(buf, ']'), true
+	case kindUnion:
+		m, mv := p.member(v)
+		if m == nil {
+			if u, _ := v.(*UnionValue); u != nil && u.Value != nil {
+				return buf, false // a type the plan has no member for
+			}
+			return append(buf, "null"...), !p.nonNull
+		}
+		return ex.write(buf, mv, m)
 	case kindStruct:
 		buf = append(buf, '{')
 		for i := range p.object.fields {

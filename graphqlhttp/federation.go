@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -152,28 +153,28 @@ func (r entityRepresentations) check(v any) *gqlerror.Error {
 
 // scalarFits reports whether v, as a request's JSON or a literal decodes
 // to, is a value of the built-in scalar named: an Int a whole number
-// within 32 bits, as the schema's Int arguments are coerced (coerce.go).
-// A custom scalar's values are its own unmarshaller's to check.
+// within 32 bits, as the schema's Int arguments are (coerce.go), written
+// as one (3, not 3.0 or 3e0: a representation is a custom scalar's value,
+// which the entity resolvers read as it came, and they read no other
+// spelling). A custom scalar's values are its own unmarshaller's to check.
 func scalarFits(scalar string, v any) bool {
 	switch scalar {
 	case "Int":
-		var f float64
-		switch n := v.(type) {
+		var n int64
+		switch v := v.(type) {
 		case int64:
-			return n >= math.MinInt32 && n <= math.MaxInt32
+			n = v
 		case int:
-			return n >= math.MinInt32 && n <= math.MaxInt32
-		case float64:
-			f = n
+			n = int64(v)
 		case json.Number:
 			var err error
-			if f, err = n.Float64(); err != nil {
+			if n, err = strconv.ParseInt(string(v), 10, 64); err != nil {
 				return false
 			}
 		default:
 			return false
 		}
-		return f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32
+		return n >= math.MinInt32 && n <= math.MaxInt32
 	case "String":
 		_, ok := v.(string)
 		return ok
@@ -189,7 +190,7 @@ func scalarFits(scalar string, v any) bool {
 
 func scalarName(scalar string) string {
 	if scalar == "Int" {
-		return "an Int (a whole number)"
+		return "an Int (a whole number, written as one)"
 	}
 	return "a " + scalar
 }

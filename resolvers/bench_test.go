@@ -94,3 +94,55 @@ func BenchmarkFilteredPage(b *testing.B) {
 		i++
 	}
 }
+
+// entitySelection is what a router asks of an item it resolves through
+// _entities for another subgraph's list: the item's own fields, and a
+// level of its references.
+const entitySelection = `id name rarity value
+	crafting { materials { amount item { id name rarity } } }
+	monsterDrops { baseChance monster { id name combatLevel } }`
+
+// BenchmarkEntities measures, in one run, the 50 items of a list's first
+// page asked as a list and as the representations a router sends
+// _entities (as variables, as routers send them), both answered by the
+// engine, and _entities again by gqlgen's executor alone, through the
+// GraphQL handler as served (no network). It reports each one's time per
+// operation, and entities/list and gqlgen/engine, the ratios docs/speed.md
+// quotes.
+//
+//	go test ./resolvers/ -run '^$' -bench Entities -benchtime 2s
+func BenchmarkEntities(b *testing.B) {
+	snap := embedded(b)
+	engine := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil)})
+	gqlgen := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor})
+	list, _ := json.Marshal(map[string]any{"query": `{ items(first: 50) { nodes { ` + entitySelection + ` } } }`})
+	var reps []any
+	for i := range 50 {
+		reps = append(reps, map[string]any{"__typename": "Item", "id": snap.Items().IDAt(i)})
+	}
+	entities, _ := json.Marshal(map[string]any{"query": `query($r: [_Any!]!) { _entities(representations: $r) { ... on Item { ` + entitySelection + ` } } }`,
+		"variables": map[string]any{"r": reps}})
+	serve := func(h http.Handler, body []byte) time.Duration {
+		start := time.Now()
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || bytes.Contains(rec.Body.Bytes(), []byte(`"errors"`)) {
+			b.Fatalf("status %d: %.300s", rec.Code, rec.Body)
+		}
+		return time.Since(start)
+	}
+	var inList, inEntities, inGQLGen time.Duration
+	for b.Loop() {
+		inList += serve(engine, list)
+		inEntities += serve(engine, entities)
+		inGQLGen += serve(gqlgen, entities)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(inList.Nanoseconds())/n, "list-ns/op")
+	b.ReportMetric(float64(inEntities.Nanoseconds())/n, "entities-ns/op")
+	b.ReportMetric(float64(inGQLGen.Nanoseconds())/n, "gqlgen-entities-ns/op")
+	b.ReportMetric(float64(inEntities)/float64(inList), "entities/list")
+	b.ReportMetric(float64(inGQLGen)/float64(inEntities), "gqlgen/engine")
+}

@@ -14,55 +14,55 @@ import (
 )
 
 func (r *entityResolver) FindManyBaseCampByIDs(ctx context.Context, reps []*model.BaseCampByIDsInput) ([]*catalogue.BaseCamp, error) {
-	return entities[catalogue.BaseCamp](ctx, catalogue.BaseCamps, byKind(catalogue.BaseCampKind), reps)
+	return entities[catalogue.BaseCamp](ctx, "BaseCamp", reps)
 }
 
 func (r *entityResolver) FindManyCookingRecipeByIDs(ctx context.Context, reps []*model.CookingRecipeByIDsInput) ([]*catalogue.CookingRecipe, error) {
-	return entities[catalogue.CookingRecipe](ctx, catalogue.Cooking, byKind(catalogue.CookingRecipeKind), reps)
+	return entities[catalogue.CookingRecipe](ctx, "CookingRecipe", reps)
 }
 
 func (r *entityResolver) FindManyDiscoveryLocationByIDs(ctx context.Context, reps []*model.DiscoveryLocationByIDsInput) ([]*catalogue.DiscoveryLocation, error) {
-	return entities[catalogue.DiscoveryLocation](ctx, catalogue.Discovery, byKind(catalogue.DiscoveryLocationKind), reps)
+	return entities[catalogue.DiscoveryLocation](ctx, "DiscoveryLocation", reps)
 }
 
 func (r *entityResolver) FindManyEventChestByIDs(ctx context.Context, reps []*model.EventChestByIDsInput) ([]*catalogue.EventChest, error) {
-	return entities[catalogue.EventChest](ctx, catalogue.Events, byKind(catalogue.EventChestKind), reps)
+	return entities[catalogue.EventChest](ctx, "EventChest", reps)
 }
 
 func (r *entityResolver) FindManyFarmingSeedByIDs(ctx context.Context, reps []*model.FarmingSeedByIDsInput) ([]*catalogue.FarmingSeed, error) {
-	return entities[catalogue.FarmingSeed](ctx, catalogue.Farming, byKind(catalogue.FarmingSeedKind), reps)
+	return entities[catalogue.FarmingSeed](ctx, "FarmingSeed", reps)
 }
 
 func (r *entityResolver) FindManyFletchingRecipeByIDs(ctx context.Context, reps []*model.FletchingRecipeByIDsInput) ([]*catalogue.FletchingRecipe, error) {
-	return entities[catalogue.FletchingRecipe](ctx, catalogue.Fletching, byKind(catalogue.FletchingRecipeKind), reps)
+	return entities[catalogue.FletchingRecipe](ctx, "FletchingRecipe", reps)
 }
 
 func (r *entityResolver) FindManyForestryTreeByIDs(ctx context.Context, reps []*model.ForestryTreeByIDsInput) ([]*catalogue.ForestryTree, error) {
-	return entities[catalogue.ForestryTree](ctx, catalogue.Forestry, byKind(catalogue.ForestryTreeKind), reps)
+	return entities[catalogue.ForestryTree](ctx, "ForestryTree", reps)
 }
 
 func (r *entityResolver) FindManyItemByIDs(ctx context.Context, reps []*model.ItemByIDsInput) ([]*catalogue.Item, error) {
-	return entities[catalogue.Item](ctx, catalogue.Items, byKind(catalogue.ItemKind), reps)
+	return entities[catalogue.Item](ctx, "Item", reps)
 }
 
 func (r *entityResolver) FindManyMiningRockByIDs(ctx context.Context, reps []*model.MiningRockByIDsInput) ([]*catalogue.MiningRock, error) {
-	return entities[catalogue.MiningRock](ctx, catalogue.Mining, byTable((*catalogue.Snapshot).MiningRocks), reps)
+	return entities[catalogue.MiningRock](ctx, "MiningRock", reps)
 }
 
 func (r *entityResolver) FindManyMonsterByIDs(ctx context.Context, reps []*model.MonsterByIDsInput) ([]*catalogue.Monster, error) {
-	return entities[catalogue.Monster](ctx, catalogue.Monsters, byKind(catalogue.MonsterKind), reps)
+	return entities[catalogue.Monster](ctx, "Monster", reps)
 }
 
 func (r *entityResolver) FindManyQuestByIDs(ctx context.Context, reps []*model.QuestByIDsInput) ([]*catalogue.Quest, error) {
-	return entities[catalogue.Quest](ctx, catalogue.Quests, byKind(catalogue.QuestKind), reps)
+	return entities[catalogue.Quest](ctx, "Quest", reps)
 }
 
 func (r *entityResolver) FindManySecretRareByIDs(ctx context.Context, reps []*model.SecretRareByIDsInput) ([]*catalogue.SecretRare, error) {
-	return entities[catalogue.SecretRare](ctx, catalogue.SecretRares, byTable((*catalogue.Snapshot).SecretRares), reps)
+	return entities[catalogue.SecretRare](ctx, "SecretRare", reps)
 }
 
 func (r *entityResolver) FindManyWorldBossByIDs(ctx context.Context, reps []*model.WorldBossByIDsInput) ([]*catalogue.WorldBoss, error) {
-	return entities[catalogue.WorldBoss](ctx, catalogue.WorldBosses, byTable((*catalogue.Snapshot).WorldBosses), reps)
+	return entities[catalogue.WorldBoss](ctx, "WorldBoss", reps)
 }
 
 func (r *Resolver) Entity() graph.EntityResolver { return &entityResolver{r} }

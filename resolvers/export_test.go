@@ -28,3 +28,20 @@ func (c *Counting) Execute(ctx context.Context, oc *graphql.OperationContext, me
 
 // Answered returns how many operations the executor answered.
 func (c *Counting) Answered() int64 { return c.answered.Load() }
+
+// EntityTypes are the names of entityTypes, for TestEntityTypesAreTheUnion.
+func EntityTypes() []string {
+	var names []string
+	for name, et := range entityTypes {
+		switch {
+		case et.typ == nil:
+			names = append(names, name+" (with no Type)")
+			continue
+		case et.typ.Object != name:
+			names = append(names, name+" (bound to "+et.typ.Name+")")
+			continue
+		}
+		names = append(names, name)
+	}
+	return names
+}

@@ -57,5 +57,10 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 // NewEngine returns the engine over the resolvers' root fields, keeping
 // its renderings within mem's share (nil: the default budget's).
 func NewEngine(mem *graphqlhttp.Memory) *engine.Engine {
-	return engine.New((&Resolver{}).RootFields(), mem)
+	roots := (&Resolver{}).RootFields()
+	// The federation subgraph's _entities, which gqlgen's federation
+	// plugin answers outside the QueryResolver; _service, asked once per
+	// composition, is left to gqlgen's executor.
+	roots["_entities"] = entitiesRoot()
+	return engine.New(roots, mem)
 }

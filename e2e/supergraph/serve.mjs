@@ -1,8 +1,9 @@
-// The example supergraph, to run by hand (docs/federation.md) or under
-// load (bench/supergraph.sh): the inventory subgraph on a free loopback
-// port, composed live with a running gateway (the catalogue subgraph), and
-// Hive Gateway's runtime serving the supergraph on 127.0.0.1. It prints
-// the router's URL and runs until interrupted.
+// The example supergraph, to run by hand (docs/graphql.md, "The example
+// supergraph, locally") or under load (bench/supergraph.sh): the
+// inventory subgraph on a free loopback port, composed live with a
+// running gateway (the catalogue subgraph), and Hive Gateway's runtime
+// serving the supergraph on 127.0.0.1. It prints the router's URL and
+// runs until interrupted.
 //
 //   node e2e/supergraph/serve.mjs [--catalogue URL] [--port N] [--out FILE]
 //
