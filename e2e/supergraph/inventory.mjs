@@ -3,6 +3,8 @@
 // their inventories as { itemId, quantity } and their bestiaries as
 // { monsterId, kills }, and knows nothing else of items or monsters: it
 // names them by id, and the supergraph asks the catalogue for the rest.
+// It adds one field to the catalogue's Item, heldBy, so that a query can
+// go from the catalogue to the inventory and back.
 
 import { createServer } from 'node:http';
 import { buildSubgraphSchema } from '@apollo/subgraph';
@@ -41,9 +43,11 @@ export const typeDefs = parse(`
     monster: Monster
   }
 
-  "An item of the catalogue, named here by its id only."
-  type Item @key(fields: "id", resolvable: false) {
+  "An item of the catalogue, known here by its id, with who carries it."
+  type Item @key(fields: "id") {
     id: Int!
+    "The players carrying this item, in id order."
+    heldBy: [Player!]!
   }
 
   "A monster of the catalogue, named here by its id only."
@@ -58,12 +62,13 @@ export const missingItemId = 999_999;
 
 // players makes count players, the same every time: player p carries 8
 // items and has killed 5 kinds of monster, spread over the catalogue's
-// ids (items 1..1000, monsters 1..150) so that players share some.
+// ids (items 1..1000, monsters 1..150); the first item is one of four
+// that every fourth player shares.
 export function players(count = 20) {
   return Array.from({ length: count }, (_, i) => {
     const p = i + 1;
     const inventory = Array.from({ length: 8 }, (_, k) => ({
-      itemId: ((p * 37 + k * 101) % 1000) + 1,
+      itemId: k === 0 ? (p % 4) * 5 + 1 : ((p * 37 + k * 101) % 1000) + 1,
       quantity: ((p + k) % 5) + 1,
     }));
     if (p === 1) inventory.push({ itemId: missingItemId, quantity: 1 });
@@ -77,6 +82,13 @@ export function players(count = 20) {
 
 export function buildSchema(data = players()) {
   const byId = new Map(data.map((p) => [p.id, p]));
+  const holders = new Map();
+  for (const p of data) {
+    for (const { itemId } of p.inventory) {
+      if (!holders.has(itemId)) holders.set(itemId, []);
+      holders.get(itemId).push(p);
+    }
+  }
   return buildSubgraphSchema({
     typeDefs,
     resolvers: {
@@ -86,6 +98,10 @@ export function buildSchema(data = players()) {
       },
       Player: {
         __resolveReference: ({ id }) => byId.get(id) ?? null,
+      },
+      Item: {
+        __resolveReference: ({ id }) => ({ id }),
+        heldBy: ({ id }) => holders.get(id) ?? [],
       },
       InventoryEntry: {
         item: ({ itemId }) => ({ __typename: 'Item', id: itemId }),

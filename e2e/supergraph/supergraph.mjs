@@ -93,7 +93,7 @@ export async function startRouter(supergraphSdl, { port = 0, logging = false } =
 // startCountingProxy forwards POSTs to target (a subgraph's /graphql)
 // unchanged, and records each request's parsed body in requests, so that
 // a test can count what the router asked that subgraph. entitiesRequests()
-// are those asking `_entities`, each with its representations' count.
+// are those asking `_entities`, each with its representations.
 export async function startCountingProxy(target, { port = 0 } = {}) {
   const requests = [];
   const server = createServer(async (req, res) => {
@@ -124,19 +124,17 @@ export async function startCountingProxy(target, { port = 0 } = {}) {
     entitiesRequests() {
       return requests
         .filter((r) => typeof r.query === 'string' && /\b_entities\b/.test(r.query))
-        .map((r) => ({ query: r.query, representations: countRepresentations(r.variables) }));
+        .map((r) => ({ query: r.query, representations: representations(r.variables) }));
     },
     close: closer(server),
   };
 }
 
-// countRepresentations counts the representations in a request's
-// variables, however the router named them (one list, or one per aliased
-// _entities field when it batched several).
-function countRepresentations(variables = {}) {
-  let n = 0;
-  for (const value of Object.values(variables ?? {})) {
-    if (Array.isArray(value) && value.every((v) => v && typeof v === 'object' && '__typename' in v)) n += value.length;
-  }
-  return n;
+// representations are those in a request's variables, however the
+// router named them (one list, or one per aliased _entities field when it
+// batched several).
+function representations(variables = {}) {
+  return Object.values(variables ?? {})
+    .filter((value) => Array.isArray(value) && value.every((v) => v && typeof v === 'object' && '__typename' in v))
+    .flat();
 }

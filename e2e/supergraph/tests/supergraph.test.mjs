@@ -74,11 +74,12 @@ test('the supergraph composes from the live SDLs, the catalogue keying its recor
   const sdl = composed.supergraphSdl;
   assert.match(sdl, /@join__graph\(name: "catalogue"/);
   assert.match(sdl, /@join__graph\(name: "inventory"/);
+  const head = (type) => sdl.match(new RegExp(`type ${type}\\b[^{]*\\{`))?.[0] ?? '';
   for (const type of ['Item', 'Monster']) {
-    const block = sdl.match(new RegExp(`type ${type}\\b[^{]*\\{`))?.[0] ?? '';
-    assert.match(block, /@join__type\(graph: CATALOGUE, key: "id"\)/, `${type} is the catalogue's entity`);
-    assert.match(block, /@join__type\(graph: INVENTORY, key: "id", resolvable: false\)/, `${type} is referenced by the inventory`);
+    assert.match(head(type), /@join__type\(graph: CATALOGUE, key: "id"\)/, `${type} is the catalogue's entity`);
   }
+  assert.match(head('Item'), /@join__type\(graph: INVENTORY, key: "id"\)/, 'the inventory extends Item (heldBy)');
+  assert.match(head('Monster'), /@join__type\(graph: INVENTORY, key: "id", resolvable: false\)/, 'and references Monster');
   // The router's API schema joins both: the inventory's entries hold the
   // catalogue's items, with their fields.
   const answer = await post(router.url, '{ __type(name: "InventoryEntry") { fields { name type { name } } } }');
@@ -124,6 +125,12 @@ test("cross-subgraph: players' items and monsters are the catalogue's own", boun
   }
 });
 
+// itemIds are the distinct ids of an _entities request's Item
+// representations (the router sends an id once however many
+// entries name it), sorted; distinct those of a list of ids.
+const distinct = (ids) => [...new Set(ids)].sort((a, b) => a - b);
+const itemIds = (request) => distinct(request.representations.filter((r) => r.__typename === 'Item').map((r) => r.id));
+
 // batches reads the gateway's /metrics: how many loader batches it has
 // run per kind of record (loader_batch_keys' count).
 async function batches() {
@@ -144,13 +151,13 @@ test('the catalogue is asked once per query plan step, whatever the number of en
     const batchesBefore = await batches();
     const answer = await post(router.url, itemsOnly, { first });
     assert.equal(answer.data.players.length, first);
-    const entries = players(first).reduce((n, p) => n + p.inventory.length, 0);
+    const entries = players(first).flatMap((p) => p.inventory);
     const requests = proxy.entitiesRequests();
-    assert.equal(requests.length, 1, `${first} players, ${entries} entries: ${JSON.stringify(requests)}`);
-    assert.equal(requests[0].representations, entries, 'every entry in that one request');
+    assert.equal(requests.length, 1, `${first} players, ${entries.length} entries: ${JSON.stringify(requests)}`);
+    assert.deepEqual(itemIds(requests[0]), distinct(entries.map((e) => e.itemId)), 'every entry in that one request');
     assert.equal(proxy.requests.length, 1, 'and nothing else asked of the catalogue');
     const batchesAfter = await batches();
-    assert.equal((batchesAfter.item ?? 0) - (batchesBefore.item ?? 0), 1, `${entries} items in one loader batch`);
+    assert.equal((batchesAfter.item ?? 0) - (batchesBefore.item ?? 0), 1, `${entries.length} items in one loader batch`);
   }
 
   // Items and monsters: still one plan step after the inventory (both
@@ -165,6 +172,40 @@ test('the catalogue is asked once per query plan step, whatever the number of en
     assert.equal(proxy.requests.length, both[first], 'only _entities asked of the catalogue');
   }
   assert.equal(both[1], both[20], 'the same requests for 1 player as for 20');
+});
+
+test('a plan that goes from the catalogue to the inventory and back asks the catalogue once a step', bounded, async () => {
+  // The item most players carry: the catalogue's root field, then the
+  // inventory's heldBy, then the holders' items from the catalogue again.
+  const data = players(20);
+  const holders = new Map();
+  for (const p of data) for (const e of p.inventory) holders.set(e.itemId, [...(holders.get(e.itemId) ?? []), p]);
+  const [id, held] = [...holders].filter(([i]) => i !== missingItemId).sort((a, b) => b[1].length - a[1].length)[0];
+  assert.ok(held.length >= 2, `item ${id} is held by ${held.length} players`);
+
+  proxy.reset();
+  const batchesBefore = await batches();
+  const answer = await post(router.url, `query($id: Int!) {
+    item(id: $id) { name heldBy { id inventory { quantity item { id name } } } }
+  }`, { id });
+  const batchesAfter = await batches();
+  assert.deepEqual(answer.data.item.heldBy.map((p) => p.id), held.map((p) => p.id));
+
+  const entryIds = [...new Set(held.flatMap((p) => p.inventory.map((e) => e.itemId)))];
+  const items = await byIds('item', entryIds, '{ id name }');
+  assert.equal(answer.data.item.name, items.get(id).name);
+  answer.data.item.heldBy.forEach((player, p) => {
+    assert.deepEqual(player.inventory.map((e) => e.item), held[p].inventory.map((e) => items.get(e.itemId)));
+  });
+
+  // Two steps at the catalogue: the root field, then one _entities for
+  // every holder's every entry, loaded in one batch (the root field's
+  // item(id:) is one more).
+  assert.equal(proxy.requests.length, 2, JSON.stringify(proxy.requests.map((r) => r.query)));
+  const entities = proxy.entitiesRequests();
+  assert.equal(entities.length, 1);
+  assert.deepEqual(itemIds(entities[0]), distinct(held.flatMap((p) => p.inventory.map((e) => e.itemId))));
+  assert.ok((batchesAfter.item ?? 0) - (batchesBefore.item ?? 0) <= 2, 'a batch a step at most');
 });
 
 test("fields the catalogue alone owns are answered as the catalogue answers them", bounded, async () => {
