@@ -106,6 +106,27 @@ func TestFederationSubgraph(t *testing.T) {
 		}
 	})
 
+	t.Run("/schema.graphql stays the API schema", func(t *testing.T) {
+		_, body := get(t, client, g.URL+"/schema.graphql")
+		doc, err := parser.ParseSchema(&ast.Source{Name: "schema.graphql", Input: string(body)})
+		if err != nil {
+			t.Fatalf("/schema.graphql does not parse: %v", err)
+		}
+		for _, def := range doc.Definitions {
+			if strings.HasPrefix(def.Name, "_") || def.Directives.ForName("key") != nil {
+				t.Errorf("/schema.graphql shows %s of the subgraph", def.Name)
+			}
+			for _, f := range def.Fields {
+				if strings.HasPrefix(f.Name, "_") {
+					t.Errorf("/schema.graphql shows %s.%s of the subgraph", def.Name, f.Name)
+				}
+			}
+		}
+		if len(doc.Schema)+len(doc.SchemaExtension) > 0 || doc.Directives.ForName("link") != nil || doc.Directives.ForName("key") != nil {
+			t.Error("/schema.graphql shows the subgraph's @link or the federation's directives")
+		}
+	})
+
 	t.Run("_entities: mixed kinds, duplicates and missing ids", func(t *testing.T) {
 		reps := []any{
 			rep("Item", 1), rep("Monster", 2), rep("Item", 999999), rep("Item", 1), rep("Quest", 3),

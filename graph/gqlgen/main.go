@@ -34,6 +34,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The plugins run in this order: gqlgen's federation plugin (first,
+	// as api.Generate puts it, since gqlgen.yml has a federation section:
+	// it adds _entities, _service and the _Entity union to the schema
+	// before anything reads it), modelgen, resolvergen (which asks the
+	// reference graph's plugin for resolver bodies), then the reference
+	// graph's, appended, which reads the whole schema, the federation's
+	// fields with it (roots.go leaves them out of RootFields: gqlgen's
+	// federation runtime, not the QueryResolver, answers them).
 	return api.Generate(cfg, api.AddPlugin(refgraph.New(refgraph.Options{
 		Catalogue:     "catalogue",
 		Loader:        "loader",

@@ -14,11 +14,18 @@ import { ALL_QUERIES, CATALOGUE_CHANGED, LIST_QUERIES, PAGES, SEARCH, listVariab
 
 const root = new URL('../../../', import.meta.url).pathname;
 const graphDir = join(root, 'graph');
+// The federation directives the schema files use (@link, @key), which
+// gqlgen's federation plugin declares when it generates.
+const federationDirectives = `
+directive @link(url: String!, import: [String!]) repeatable on SCHEMA
+directive @key(fields: String!, resolvable: Boolean = true) repeatable on OBJECT | INTERFACE
+`;
 const schema = buildSchema(
   readdirSync(graphDir)
     .filter((f) => f.endsWith('.graphqls'))
     .sort()
     .map((f) => readFileSync(join(graphDir, f), 'utf8'))
+    .concat(federationDirectives)
     .join('\n'),
 );
 
