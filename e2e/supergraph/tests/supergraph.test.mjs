@@ -84,6 +84,11 @@ test('the supergraph composes from the live SDLs, the catalogue keying its recor
   // catalogue's items, with their fields.
   const answer = await post(router.url, '{ __type(name: "InventoryEntry") { fields { name type { name } } } }');
   assert.deepEqual(answer.data.__type.fields.map((f) => [f.name, f.type.name]), [['quantity', null], ['item', 'Item']]);
+  // And the catalogue's types keep the catalogue's descriptions.
+  const describe = '{ item: __type(name: "Item") { description } monster: __type(name: "Monster") { description } }';
+  const described = await post(router.url, describe);
+  assert.deepEqual(described.data, await direct(describe));
+  assert.match(described.data.item.description, /\S/);
 });
 
 test("cross-subgraph: players' items and monsters are the catalogue's own", bounded, async () => {
