@@ -461,6 +461,10 @@ var publishedFigures = []struct {
 		{"docs/speed.md", "against 32,934–34,105 req/s) and **"},
 		{"CHANGELOG.md", "A filtered and ordered page costs about what the same page plain does (**"},
 	}},
+	{"a cross-subgraph query through the router, against the gateway's part of it", "26–34×", []figureQuote{
+		{"docs/speed.md", "merging the entities, answers **"},
+		{"docs/graphql.md", "([speed.md](speed.md#through-a-federation-router)): the router answers "},
+	}},
 	{"REST /items in the kit", "0.94–1.15×", []figureQuote{
 		{"README.md", "gzipped ("},
 		{"docs/speed.md", "**REST** `/items`: "},
