@@ -311,11 +311,26 @@ func TestWebSocketCores(t *testing.T) {
 		t.Errorf("%d operations ran, want the connection's %d and the other client's", n, perConn)
 	}
 	close(rec.hold)
-	for range 2 * e.running.size {
-		if m := ws.Next(t); m.Type != "next" {
-			t.Fatalf("got %+v, want an answer", m)
+	// Each operation answers, then completes; operations run at once, so
+	// one's messages may come between another's.
+	next, complete := map[string]int{}, map[string]int{}
+	for range 2 * 2 * e.running.size {
+		switch m := ws.Next(t); m.Type {
+		case "next":
+			if complete[m.ID] > 0 {
+				t.Fatalf("operation %s answered after it completed", m.ID)
+			}
+			next[m.ID]++
+		case "complete":
+			complete[m.ID]++
+		default:
+			t.Fatalf("got %+v, want an answer or a completion", m)
 		}
-		ws.Next(t) // complete
+	}
+	for i := range 2 * e.running.size {
+		if id := fmt.Sprint(i); next[id] != 1 || complete[id] != 1 {
+			t.Errorf("operation %s: %d answers and %d completions, want one each", id, next[id], complete[id])
+		}
 	}
 }
 
