@@ -122,24 +122,34 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	// body it cannot decode with no code, so it would pass as an internal
 	// error. A body without a query is a malformed request, whatever the
 	// client accepts, unless it names a persisted query by its hash.
+	//
+	// The variables are decoded in the same pass, numbers as json.Number,
+	// rather than kept as raw bytes and decoded again.
 	var params struct {
 		Query         string          `json:"query"`
 		OperationName string          `json:"operationName"`
-		Variables     json.RawMessage `json:"variables"`
+		Variables     map[string]any  `json:"variables"`
 		Extensions    json.RawMessage `json:"extensions"`
 		DocumentID    string          `json:"documentId"`
 	}
-	if err := json.Unmarshal(body, &params); err != nil {
-		var syntax *json.SyntaxError
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	err = dec.Decode(&params)
+	var syntax *json.SyntaxError
+	if !errors.As(err, &syntax) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		// One JSON value, as json.Unmarshal takes it: anything after it
+		// is a syntax error, whatever the value held.
+		if _, after := dec.Token(); after != io.EOF {
+			err = &json.SyntaxError{}
+		}
+	}
+	if err != nil {
 		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
 		}
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	variables, err := decodeVariables(params.Variables)
-	if err != nil {
-		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
-	}
+	variables := params.Variables
 	var extensions map[string]any
 	if v := bytes.TrimSpace(params.Extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
