@@ -38,6 +38,14 @@ type Type struct {
 	// Members are a Union's object types, by GraphQL name: the Structs
 	// its values may be. Object is the union's own GraphQL name.
 	Members map[string]*Type
+	// Member, when set, reads a Union's value that is not a *UnionValue
+	// (a Go interface gqlgen binds the union to): the GraphQL object type
+	// it holds, "" for one that is none of the Members, and its value, of
+	// that member's Type (nil is null).
+	Member func(v any) (string, any)
+	// EnumName reads an Enum's value: the name of the enum value it is.
+	// Object is the enum's GraphQL name.
+	EnumName func(v any) string
 }
 
 // A UnionValue is a value of a Union: the GraphQL object type it is, one
@@ -64,6 +72,7 @@ const (
 	List           // a slice of Elem
 	Struct         // a struct bound to a GraphQL object type
 	Union          // a value of one of several Structs (a *UnionValue)
+	Enum           // a value of a GraphQL enum, gqlgen's generated string type
 )
 
 // A Field is one field of a Struct: exactly one of Get, Ref and Relation

@@ -143,6 +143,8 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 			}
 			p.members[name] = m
 		}
+	case t.Kind == Enum && gt.Elem == nil && gt.NamedType == t.Object:
+		p.kind = kindEnum
 	case t.Kind == String && gt.NamedType == "String":
 		p.kind = kindString
 	case t.Kind == Bool && gt.NamedType == "Boolean":

@@ -58,6 +58,7 @@ const (
 	kindSlice
 	kindStruct
 	kindUnion
+	kindEnum
 )
 
 // objectPlan writes a struct as a GraphQL object of the selected fields.

@@ -330,7 +330,7 @@ func (ex *execution) walk(v any, p *valuePlan) bool {
 			}
 		}
 	case kindUnion:
-		if m, v := p.member(v); m != nil && m.walks {
+		if m, v, _ := p.member(v); m != nil && m.walks {
 			return ex.walk(v, m)
 		}
 	case kindStruct:
@@ -387,13 +387,20 @@ func (p *valuePlan) hasRefs() bool {
 }
 
 // member returns the plan of the member a union's value v is, and its
-// value; nil for null.
-func (p *valuePlan) member(v any) (*valuePlan, any) {
-	u, _ := v.(*UnionValue)
-	if u == nil || u.Value == nil {
-		return nil, nil
+// value; nil for null. unknown reports a value of a type the plan has no
+// member for.
+func (p *valuePlan) member(v any) (m *valuePlan, value any, unknown bool) {
+	typ := ""
+	if p.typ.Member != nil {
+		typ, value = p.typ.Member(v)
+	} else if u, _ := v.(*UnionValue); u != nil {
+		typ, value = u.Type, u.Value
 	}
-	return p.members[u.Type], u.Value
+	if value == nil {
+		return nil, nil, false
+	}
+	m = p.members[typ]
+	return m, value, m == nil
 }
 
 // fieldValue reads a planned field of the struct v.
@@ -412,6 +419,10 @@ func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 		return appendQuoted(buf, *v.(*string)), true
 	case kindBool:
 		return strconv.AppendBool(buf, *v.(*bool)), true
+	case kindEnum:
+		// As gqlgen's generated enums marshal themselves: strconv.Quote
+		// of the value's name.
+		return strconv.AppendQuote(buf, p.typ.EnumName(v)), true
 	case kindInt:
 		switch n := v.(type) {
 		case *int64:
@@ -465,11 +476,11 @@ func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 		}
 		return append(buf, ']'), true
 	case kindUnion:
-		m, mv := p.member(v)
+		m, mv, unknown := p.member(v)
+		if unknown {
+			return buf, false // a type the plan has no member for
+		}
 		if m == nil {
-			if u, _ := v.(*UnionValue); u != nil && u.Value != nil {
-				return buf, false // a type the plan has no member for
-			}
 			return append(buf, "null"...), !p.nonNull
 		}
 		return ex.write(buf, mv, m)

@@ -98,6 +98,7 @@ type boundTypes struct {
 	WorldBossEdge                    *engine.Type
 	WorldBossLocation                *engine.Type
 	WorldBossLoot                    *engine.Type
+	enum_SearchMatch                 *engine.Type
 	go_JSONValue                     *engine.Type
 	go_Number                        *engine.Type
 	go_bool                          *engine.Type
@@ -174,8 +175,6 @@ type boundTypes struct {
 	list_ptr_SecretRareEdge          *engine.Type
 	list_ptr_WorldBoss               *engine.Type
 	list_ptr_WorldBossEdge           *engine.Type
-	other_model_SearchMatch          *engine.Type
-	other_model_SearchRecord         *engine.Type
 	ptr_BaseCamp                     *engine.Type
 	ptr_BaseCampConnection           *engine.Type
 	ptr_BaseCampEdge                 *engine.Type
@@ -230,6 +229,7 @@ type boundTypes struct {
 	ptr_go_bool                      *engine.Type
 	ptr_go_int64                     *engine.Type
 	ptr_go_string                    *engine.Type
+	union_SearchRecord               *engine.Type
 	value_list_ptr_BaseCamp          *engine.Type
 	value_list_ptr_CookingRecipe     *engine.Type
 	value_list_ptr_DiscoveryLocation *engine.Type
@@ -328,6 +328,7 @@ func newBindings() *boundTypes {
 	t.WorldBossEdge = &engine.Type{Name: "model.Edge[catalogue.WorldBoss]", Kind: engine.Struct}
 	t.WorldBossLocation = &engine.Type{Name: "catalogue.WorldBossLocation", Kind: engine.Struct}
 	t.WorldBossLoot = &engine.Type{Name: "catalogue.WorldBossLoot", Kind: engine.Struct}
+	t.enum_SearchMatch = &engine.Type{Name: "model.SearchMatch", Kind: engine.Enum}
 	t.go_JSONValue = &engine.Type{Name: "catalogue.JSONValue", Kind: engine.JSONValue}
 	t.go_Number = &engine.Type{Name: "catalogue.Number", Kind: engine.Number}
 	t.go_bool = &engine.Type{Name: "bool", Kind: engine.Bool}
@@ -404,8 +405,6 @@ func newBindings() *boundTypes {
 	t.list_ptr_SecretRareEdge = &engine.Type{Name: "[]*model.Edge[catalogue.SecretRare]", Kind: engine.List}
 	t.list_ptr_WorldBoss = &engine.Type{Name: "[]*catalogue.WorldBoss", Kind: engine.List}
 	t.list_ptr_WorldBossEdge = &engine.Type{Name: "[]*model.Edge[catalogue.WorldBoss]", Kind: engine.List}
-	t.other_model_SearchMatch = &engine.Type{Name: "model.SearchMatch", Kind: engine.Other}
-	t.other_model_SearchRecord = &engine.Type{Name: "model.SearchRecord", Kind: engine.Other}
 	t.ptr_BaseCamp = &engine.Type{Name: "*catalogue.BaseCamp", Kind: engine.Pointer}
 	t.ptr_BaseCampConnection = &engine.Type{Name: "*model.Connection[catalogue.BaseCamp]", Kind: engine.Pointer}
 	t.ptr_BaseCampEdge = &engine.Type{Name: "*model.Edge[catalogue.BaseCamp]", Kind: engine.Pointer}
@@ -460,6 +459,7 @@ func newBindings() *boundTypes {
 	t.ptr_go_bool = &engine.Type{Name: "*bool", Kind: engine.Pointer}
 	t.ptr_go_int64 = &engine.Type{Name: "*int64", Kind: engine.Pointer}
 	t.ptr_go_string = &engine.Type{Name: "*string", Kind: engine.Pointer}
+	t.union_SearchRecord = &engine.Type{Name: "model.SearchRecord", Kind: engine.Union}
 	t.value_list_ptr_BaseCamp = &engine.Type{Name: "[]*catalogue.BaseCamp", Kind: engine.List}
 	t.value_list_ptr_CookingRecipe = &engine.Type{Name: "[]*catalogue.CookingRecipe", Kind: engine.List}
 	t.value_list_ptr_DiscoveryLocation = &engine.Type{Name: "[]*catalogue.DiscoveryLocation", Kind: engine.List}
@@ -1245,9 +1245,9 @@ func newBindings() *boundTypes {
 	}
 	t.SearchResult.Object = "SearchResult"
 	t.SearchResult.Fields = map[string]engine.Field{
-		"match":  {Type: t.other_model_SearchMatch, Get: func(v any) any { return &v.(*model.SearchResult).Match }},
+		"match":  {Type: t.enum_SearchMatch, Get: func(v any) any { return &v.(*model.SearchResult).Match }},
 		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*model.SearchResult).Name }},
-		"record": {Type: t.other_model_SearchRecord, Get: func(v any) any { return &v.(*model.SearchResult).Record }},
+		"record": {Type: t.union_SearchRecord, Get: func(v any) any { return &v.(*model.SearchResult).Record }},
 	}
 	t.SecretChances.Object = "SecretChances"
 	t.SecretChances.Fields = map[string]engine.Field{
@@ -1430,6 +1430,8 @@ func newBindings() *boundTypes {
 		"chance":   {Type: t.go_Number, Get: func(v any) any { return &v.(*catalogue.WorldBossLoot).Chance }},
 		"item":     {Type: t.ptr_Item, Ref: &catalogue.References[catalogue.RefWorldBossLootItem]},
 	}
+	t.enum_SearchMatch.Object = "SearchMatch"
+	t.enum_SearchMatch.EnumName = func(v any) string { return string(*v.(*model.SearchMatch)) }
 	t.list_AlchemyMaterial.Elem = t.AlchemyMaterial
 	t.list_AlchemyMaterial.IsNil = func(v any) bool { return *v.(*[]catalogue.AlchemyMaterial) == nil }
 	t.list_AlchemyMaterial.Len = func(v any) int { return len(*v.(*[]catalogue.AlchemyMaterial)) }
@@ -1818,6 +1820,106 @@ func newBindings() *boundTypes {
 	t.ptr_go_int64.IsNil = func(v any) bool { return v.(*int64) == nil }
 	t.ptr_go_string.Elem = t.go_string
 	t.ptr_go_string.IsNil = func(v any) bool { return v.(*string) == nil }
+	t.union_SearchRecord.Object = "SearchRecord"
+	t.union_SearchRecord.Members = map[string]*engine.Type{"BaseCamp": t.BaseCamp, "CookingRecipe": t.CookingRecipe, "DiscoveryLocation": t.DiscoveryLocation, "EventChest": t.EventChest, "FarmingSeed": t.FarmingSeed, "FletchingRecipe": t.FletchingRecipe, "ForestryTree": t.ForestryTree, "Item": t.Item, "MiningRock": t.MiningRock, "Monster": t.Monster, "Quest": t.Quest, "SecretRare": t.SecretRare, "WorldBoss": t.WorldBoss}
+	t.union_SearchRecord.Member = func(v any) (string, any) {
+		switch m := (*v.(*model.SearchRecord)).(type) {
+		case *catalogue.BaseCamp:
+			if m == nil {
+				return "", nil
+			}
+			return "BaseCamp", m
+		case catalogue.BaseCamp:
+			return "BaseCamp", &m
+		case *catalogue.CookingRecipe:
+			if m == nil {
+				return "", nil
+			}
+			return "CookingRecipe", m
+		case catalogue.CookingRecipe:
+			return "CookingRecipe", &m
+		case *catalogue.DiscoveryLocation:
+			if m == nil {
+				return "", nil
+			}
+			return "DiscoveryLocation", m
+		case catalogue.DiscoveryLocation:
+			return "DiscoveryLocation", &m
+		case *catalogue.EventChest:
+			if m == nil {
+				return "", nil
+			}
+			return "EventChest", m
+		case catalogue.EventChest:
+			return "EventChest", &m
+		case *catalogue.FarmingSeed:
+			if m == nil {
+				return "", nil
+			}
+			return "FarmingSeed", m
+		case catalogue.FarmingSeed:
+			return "FarmingSeed", &m
+		case *catalogue.FletchingRecipe:
+			if m == nil {
+				return "", nil
+			}
+			return "FletchingRecipe", m
+		case catalogue.FletchingRecipe:
+			return "FletchingRecipe", &m
+		case *catalogue.ForestryTree:
+			if m == nil {
+				return "", nil
+			}
+			return "ForestryTree", m
+		case catalogue.ForestryTree:
+			return "ForestryTree", &m
+		case *catalogue.Item:
+			if m == nil {
+				return "", nil
+			}
+			return "Item", m
+		case catalogue.Item:
+			return "Item", &m
+		case *catalogue.MiningRock:
+			if m == nil {
+				return "", nil
+			}
+			return "MiningRock", m
+		case catalogue.MiningRock:
+			return "MiningRock", &m
+		case *catalogue.Monster:
+			if m == nil {
+				return "", nil
+			}
+			return "Monster", m
+		case catalogue.Monster:
+			return "Monster", &m
+		case *catalogue.Quest:
+			if m == nil {
+				return "", nil
+			}
+			return "Quest", m
+		case catalogue.Quest:
+			return "Quest", &m
+		case *catalogue.SecretRare:
+			if m == nil {
+				return "", nil
+			}
+			return "SecretRare", m
+		case catalogue.SecretRare:
+			return "SecretRare", &m
+		case *catalogue.WorldBoss:
+			if m == nil {
+				return "", nil
+			}
+			return "WorldBoss", m
+		case catalogue.WorldBoss:
+			return "WorldBoss", &m
+		case nil:
+			return "", nil
+		}
+		return "?", v
+	}
 	t.value_list_ptr_BaseCamp.Elem = t.ptr_BaseCamp
 	t.value_list_ptr_BaseCamp.IsNil = func(v any) bool { return v.([]*catalogue.BaseCamp) == nil }
 	t.value_list_ptr_BaseCamp.Len = func(v any) int { return len(v.([]*catalogue.BaseCamp)) }

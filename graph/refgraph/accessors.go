@@ -27,6 +27,7 @@ type accessors struct {
 	pending       []*accType
 	pkgPath       string // of the generated file
 	cataloguePath string
+	schema        *ast.Schema
 	imports       map[string]string
 }
 
@@ -40,12 +41,18 @@ type accType struct {
 	// byValue is set for a List whose value is the slice, not its
 	// address.
 	byValue bool
+	enum    string // an Enum's GraphQL name
+	// union is a Union's GraphQL name, and members its object types'
+	// Structs, by GraphQL name.
+	union   string
+	members map[string]*accType
 	fields  []string // a Struct's, as Go source
 }
 
 func newAccessors(data *codegen.Data, g *graph, pkgPath, cataloguePath string) *accessors {
 	a := &accessors{g: g, objects: map[string]*codegen.Object{}, refs: map[string]*reference{},
 		rels: map[string]*relation{}, types: map[string]*accType{}, pkgPath: pkgPath, cataloguePath: cataloguePath,
+		schema:  data.Schema,
 		imports: map[string]string{"github.com/catalogue-gateway/gateway/engine": "engine"}}
 	for _, o := range data.Objects {
 		a.objects[o.Name] = o
@@ -98,6 +105,16 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 				at = accType{name: o.Name, kind: "Struct", obj: o}
 			}
 		}
+		var def *ast.Definition
+		if a.schema != nil && gt.Elem == nil {
+			def = a.schema.Types[gt.Name()]
+		}
+		if def != nil && def.Kind == ast.Enum && generatedEnum(u) {
+			at = accType{name: "enum_" + def.Name, kind: "Enum", enum: def.Name}
+		}
+		if _, ok := u.Underlying().(*types.Interface); ok && def != nil && def.Kind == ast.Union {
+			at = a.unionOf(def)
+		}
 	case *types.Basic:
 		switch u.Kind() {
 		case types.String:
@@ -120,6 +137,42 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 		a.pending = append(a.pending, &at)
 	}
 	return &at
+}
+
+// unionOf is the type of a Go interface gqlgen binds union def to: the
+// value it holds is one of the members' structs, or a pointer to one, as
+// gqlgen's generated executor tells them apart; Other (a zero accType)
+// when a member is bound to anything else.
+func (a *accessors) unionOf(def *ast.Definition) accType {
+	at := accType{name: "union_" + def.Name, kind: "Union", union: def.Name, members: map[string]*accType{}}
+	for _, name := range def.Types {
+		o := a.objects[name]
+		if o == nil {
+			return accType{}
+		}
+		mt := a.typeOf(o.Type, &ast.Type{NamedType: name, NonNull: true})
+		if mt.kind != "Struct" {
+			return accType{}
+		}
+		at.members[name] = mt
+	}
+	return at
+}
+
+// generatedEnum reports whether t is an enum type as gqlgen generates
+// one: a string whose MarshalGQL writes strconv.Quote of its String,
+// which is the string itself. The engine writes such a value as that
+// (an enum bound to a type of one's own marshals as it likes: gqlgen's
+// executor writes it).
+func generatedEnum(t *types.Named) bool {
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	methods := map[string]bool{}
+	for i := range t.NumMethods() {
+		methods[t.Method(i).Name()] = true
+	}
+	return methods["MarshalGQL"] && methods["IsValid"] && methods["String"] && strings.HasSuffix(t.Obj().Pkg().Path(), "/graph/model")
 }
 
 // listByValue is typeOf for a slice t whose value is the slice itself
@@ -269,6 +322,28 @@ func (a *accessors) bindingsFile(records map[*record]*accType) string {
 			} else {
 				w("\tt.%s.Index = func(v any, i int) any { return &%s[i] }\n", n, indexed)
 			}
+		case "Union":
+			members := make([]string, 0, len(at.members))
+			for name := range at.members {
+				members = append(members, name)
+			}
+			sort.Strings(members)
+			w("\tt.%s.Object = %q\n", n, at.union)
+			w("\tt.%s.Members = map[string]*engine.Type{", n)
+			for _, m := range members {
+				w("%q: t.%s, ", m, at.members[m].name)
+			}
+			w("}\n")
+			w("\tt.%s.Member = func(v any) (string, any) {\n\t\tswitch m := (*v.(*%s)).(type) {\n", n, gt)
+			for _, m := range members {
+				st := a.goName(at.members[m].goType)
+				w("\t\tcase *%s:\n\t\t\tif m == nil {\n\t\t\t\treturn \"\", nil\n\t\t\t}\n\t\t\treturn %q, m\n", st, m)
+				w("\t\tcase %s:\n\t\t\treturn %q, &m\n", st, m)
+			}
+			w("\t\tcase nil:\n\t\t\treturn \"\", nil\n\t\t}\n\t\treturn \"?\", v\n\t}\n")
+		case "Enum":
+			w("\tt.%s.Object = %q\n", n, at.enum)
+			w("\tt.%s.EnumName = func(v any) string { return string(*v.(*%s)) }\n", n, gt)
 		case "Struct":
 			if k := kinds[at.obj.Name]; k != nil {
 				w("\tt.%s.Record, t.%s.IsRecord = catalogue.%s, true\n", n, n, k.kindConst())
