@@ -123,33 +123,23 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	// error. A body without a query is a malformed request, whatever the
 	// client accepts, unless it names a persisted query by its hash.
 	//
-	// The variables are decoded in the same pass, numbers as json.Number,
-	// rather than kept as raw bytes and decoded again.
+	// The variables are decoded with the body, numbers as json.Number
+	// (variablesJSON), rather than kept as raw bytes and decoded again.
 	var params struct {
 		Query         string          `json:"query"`
 		OperationName string          `json:"operationName"`
-		Variables     map[string]any  `json:"variables"`
+		Variables     variablesJSON   `json:"variables"`
 		Extensions    json.RawMessage `json:"extensions"`
 		DocumentID    string          `json:"documentId"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	err = dec.Decode(&params)
-	var syntax *json.SyntaxError
-	if !errors.As(err, &syntax) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		// One JSON value, as json.Unmarshal takes it: anything after it
-		// is a syntax error, whatever the value held.
-		if _, after := dec.Token(); after != io.EOF {
-			err = &json.SyntaxError{}
-		}
-	}
-	if err != nil {
+	if err := json.Unmarshal(body, &params); err != nil {
+		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
 		}
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	variables := params.Variables
+	variables := map[string]any(params.Variables)
 	var extensions map[string]any
 	if v := bytes.TrimSpace(params.Extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
@@ -219,6 +209,28 @@ func (req *request) cacheKey() (key cacheKey, ok bool) {
 	h.Write(vars)
 	h.Sum(key[:0])
 	return key, true
+}
+
+// variablesJSON is a request's variables as a POST body carries them: a
+// JSON object decoded with numbers as json.Number, as gqlgen's transports
+// decode them; null leaves it nil. json.Unmarshal has checked the whole
+// body's syntax before it calls UnmarshalJSON, so only the object's shape
+// can be wrong here, and a second "variables" replaces the first.
+type variablesJSON map[string]any
+
+func (v *variablesJSON) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = nil
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return err
+	}
+	*v = m
+	return nil
 }
 
 // decodeVariables decodes a request's variables: a JSON object, with

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// TestRequestBodies: a POST body is read in one pass, its variables
-// with it, and refused as json.Unmarshal would classify it: a body that
-// is not one JSON value is "not valid JSON" whatever it held, one of the
-// wrong shape "not a GraphQL request"; variables keep their numbers as
-// written.
+// TestRequestBodies: a POST body is read with its variables, and refused
+// as json.Unmarshal classifies it: a body that is not one JSON value is
+// "not valid JSON" whatever it held, one of the wrong shape "not a
+// GraphQL request"; variables keep their numbers as written, and a second
+// "variables" replaces the first.
 func TestRequestBodies(t *testing.T) {
 	rec := &recordingExecutor{}
 	_, srv := oneFieldServer(t, rec)
@@ -78,6 +78,19 @@ func TestRequestBodies(t *testing.T) {
 		}
 		want := map[string]any{"a": json.Number("1.50"), "b": []any{json.Number("12345678901234567890")}, "c": map[string]any{"d": nil}}
 		if !reflect.DeepEqual(req.variables, want) {
+			t.Errorf("variables %#v, want %#v", req.variables, want)
+		}
+	})
+
+	t.Run("a second variables replaces the first", func(t *testing.T) {
+		e := &endpoint{opts: Options{Limits: Limits{MaxBodyBytes: 1 << 20}}}
+		r, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"query":"q","variables":{"a":1},"variables":{"b":2}}`))
+		r.Header.Set("Content-Type", "application/json")
+		req, herr := e.admit(nil, r)
+		if herr != nil {
+			t.Fatal(herr.message)
+		}
+		if want := map[string]any{"b": json.Number("2")}; !reflect.DeepEqual(req.variables, want) {
 			t.Errorf("variables %#v, want %#v", req.variables, want)
 		}
 	})
