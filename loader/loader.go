@@ -98,11 +98,32 @@ func (l *Loaders) Snapshot() *catalogue.Snapshot { return l.snapshot }
 // so no kind's loader was made to hold on to a table.)
 func (l *Loaders) Release() { l.snapshot = nil }
 
-// lazy is one kind's loader, made on first use: most requests ask for one
-// or two kinds of the ten, and a loader costs a dozen allocations. Its
-// batch function is made first, on its own: LoadMany needs only that and
-// the loader's cache, which is empty until the loader is made.
+// lazy is one kind's slot in a request's loaders: a pointer, set when the
+// request first asks for that kind. Loaders are made for every request and
+// most ask for one or two kinds of the ten, so the slots are a word each
+// and only a used kind pays for its state.
 type lazy[T any] struct {
+	p atomic.Pointer[lazyState[T]]
+}
+
+// state returns the slot's state, making it on first use; resolvers run
+// concurrently, so the first to store it wins and the others use it.
+func (z *lazy[T]) state() *lazyState[T] {
+	if s := z.p.Load(); s != nil {
+		return s
+	}
+	s := new(lazyState[T])
+	if z.p.CompareAndSwap(nil, s) {
+		return s
+	}
+	return z.p.Load()
+}
+
+// lazyState is one kind's loader, made on first use: a loader costs a
+// dozen allocations. Its batch function is made first, on its own:
+// LoadMany needs only that and the loader's cache, which is empty until
+// the loader is made.
+type lazyState[T any] struct {
 	fetchOnce sync.Once
 	fetch     dataloader.BatchFunc[int64, *T]
 
@@ -114,26 +135,29 @@ type lazy[T any] struct {
 
 // batch returns the request's batch function of kind k.
 func (z *lazy[T]) batch(l *Loaders, k recordKind[T]) dataloader.BatchFunc[int64, *T] {
-	z.fetchOnce.Do(func() { z.fetch = batchFunc(l.opts, k.name, tableOf(l, k)) })
-	return z.fetch
+	s := z.state()
+	s.fetchOnce.Do(func() { s.fetch = batchFunc(l.opts, k.name, tableOf(l, k)) })
+	return s.fetch
 }
 
 // get returns the request's loader of kind k, making it on first use.
 func (z *lazy[T]) get(l *Loaders, k recordKind[T]) *dataloader.Loader[int64, *T] {
-	z.loaderOnce.Do(func() {
-		z.cache = dataloader.NewCache[int64, *T]()
-		z.loader = newLoader(l.opts, z.batch(l, k), z.cache)
-		z.made.Store(true)
+	s := z.state()
+	s.loaderOnce.Do(func() {
+		s.cache = dataloader.NewCache[int64, *T]()
+		s.loader = newLoader(l.opts, z.batch(l, k), s.cache)
+		s.made.Store(true)
 	})
-	return z.loader
+	return s.loader
 }
 
 // cached returns the loader's cache, or nil before the loader is made.
 func (z *lazy[T]) cached() dataloader.Cache[int64, *T] {
-	if !z.made.Load() {
+	s := z.p.Load()
+	if s == nil || !s.made.Load() {
 		return nil
 	}
-	return z.cache
+	return s.cache
 }
 
 // batchFunc reads one batch of ids of a kind of record from its table.
