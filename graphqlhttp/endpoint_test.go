@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -483,5 +484,42 @@ func TestOperationsRunAtMostOnePerCore(t *testing.T) {
 	wg.Wait()
 	if cores := runtime.GOMAXPROCS(0); exec.max > cores || exec.max < 1 {
 		t.Errorf("%d operations ran at once, want between 1 and %d (GOMAXPROCS)", exec.max, cores)
+	}
+}
+
+// TestBodiesLentPerRequest: a POST body is read into a buffer lent for
+// its request, so each answer comes from its own body, with many requests
+// at once and some large enough that their buffer is not lent again.
+func TestBodiesLentPerRequest(t *testing.T) {
+	srv := newServer(t, graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxBodyBytes: 256 << 10}})
+	const n = 64
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			alias := fmt.Sprintf("a%d", i)
+			pad := ""
+			if i%4 == 0 {
+				pad = strings.Repeat(" ", 100<<10) // past pooledBodyBytes
+			}
+			body := fmt.Sprintf(`{"query":"{ %s: __typename }"%s}`, alias, pad)
+			resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer resp.Body.Close()
+			got, _ := io.ReadAll(resp.Body)
+			if want := fmt.Sprintf(`{"data":{"%s":"Query"}}`, alias); string(got) != want {
+				errs <- fmt.Errorf("request %d: got %.200s, want %s", i, got, want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
