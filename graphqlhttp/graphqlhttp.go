@@ -386,7 +386,7 @@ type endpoint struct {
 	// wsInitWait is how long a WebSocket's client has to send
 	// connection_init: 10 s, as graphql-ws's server waits by default.
 	wsInitWait time.Duration
-	// bodies lends POST bodies their buffers (see readBody).
+	// bodies lends POST bodies their buffers (see borrowBody).
 	bodies sync.Pool // *bytes.Buffer
 }
 

@@ -163,7 +163,8 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 // once admit returns. Lending saves Q1 a twentieth of what it allocates,
 // and so of the collections that make its tail (docs/speed.md). Buffers
 // grown past pooledBodyBytes are dropped rather than kept; the pool holds
-// at most one per request running, and the collector empties it.
+// at most one per request reading its body at once, and the collector
+// empties it (docs/public-endpoint.md, What the gateway keeps).
 const pooledBodyBytes = 64 << 10
 
 func (e *endpoint) borrowBody() *bytes.Buffer {
