@@ -44,6 +44,12 @@ type Metrics struct {
 	pictureFetches  *prometheus.CounterVec
 	pictureFetchDur prometheus.Histogram
 
+	// The children of the vectors used for every request and batch.
+	requestsBy *children[*children[prometheus.Counter]] // by operation, then outcome
+	durationBy *children[prometheus.Observer]
+	batchBy    *children[prometheus.Observer]
+	runBy      *children[prometheus.Counter]
+
 	// operations bounds the operation names used as label values: the
 	// names come from callers, and every new one would be a new series.
 	mu         sync.Mutex
@@ -155,6 +161,14 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		}),
 		operations: map[string]bool{},
 	}
+	m.requestsBy = newChildren(func(operation ...string) *children[prometheus.Counter] {
+		return newChildren(func(outcome ...string) prometheus.Counter {
+			return m.graphqlRequests.WithLabelValues(operation[0], outcome[0])
+		})
+	})
+	m.durationBy = newChildren(m.graphqlDuration.WithLabelValues)
+	m.batchBy = newChildren(m.loaderBatch.WithLabelValues)
+	m.runBy = newChildren(m.operationsRun.WithLabelValues)
 	m.reg.MustRegister(
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(
 			// go_gc_heap_live_bytes: the heap the last collection found
@@ -286,15 +300,15 @@ func (m *Metrics) RefreshDone(d time.Duration) { m.refreshDuration.Observe(d.Sec
 
 // Request implements graphqlhttp.Observer.
 func (m *Metrics) Request(operation, outcome string, d time.Duration, bytes int) {
-	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
-	m.graphqlDuration.WithLabelValues(outcome).Observe(d.Seconds())
+	m.requestsBy.get(m.operationLabel(operation)).get(outcome).Inc()
+	m.durationBy.get(outcome).Observe(d.Seconds())
 	m.graphqlBytes.Observe(float64(bytes))
 }
 
 // StreamEnded implements graphqlhttp.Observer. A stream is counted as a
 // request, but its lifetime is kept apart from the requests' latency.
 func (m *Metrics) StreamEnded(operation, outcome string, d time.Duration) {
-	m.graphqlRequests.WithLabelValues(m.operationLabel(operation), outcome).Inc()
+	m.requestsBy.get(m.operationLabel(operation)).get(outcome).Inc()
 	m.streamDuration.WithLabelValues(outcome).Observe(d.Seconds())
 }
 
@@ -305,7 +319,7 @@ func (m *Metrics) Rejected(limit string) { m.graphqlRejected.WithLabelValues(lim
 func (m *Metrics) Streams(delta int) { m.graphqlStreams.Add(float64(delta)) }
 
 // Executed counts an operation run, by executor.
-func (m *Metrics) Executed(executor string) { m.operationsRun.WithLabelValues(executor).Inc() }
+func (m *Metrics) Executed(executor string) { m.runBy.get(executor).Inc() }
 
 // Declined counts an operation the engine left to gqlgen, by why.
 func (m *Metrics) Declined(reason string) { m.engineDeclines.WithLabelValues(reason).Inc() }
@@ -321,7 +335,7 @@ func (m *Metrics) Cached(hit bool) {
 
 // LoaderBatch is loader.Options.OnBatch.
 func (m *Metrics) LoaderBatch(kind string, keys int) {
-	m.loaderBatch.WithLabelValues(kind).Observe(float64(keys))
+	m.batchBy.get(kind).Observe(float64(keys))
 }
 
 // operationLabel is the label value for an operation name: the name if it
