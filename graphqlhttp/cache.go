@@ -73,10 +73,10 @@ func (c *ResponseCache) Stats() StoreStats {
 type cacheKey [sha256.Size]byte
 
 // entryOverhead is what an entry costs beside its body: the answer's
-// fields (its key among them), the closure and state of its etagBase,
-// the list element, and the map slot (the key again and a pointer, at
-// Go's load factor).
-var entryOverhead = heapSize(int64(unsafe.Sizeof(answer{}))) + 96 + lruEntryOverhead(int64(unsafe.Sizeof(cacheKey{})))
+// fields (its key among them), the list element, and the map slot (the
+// key again and a pointer, at Go's load factor). The ETag's base, 24
+// bytes once made, is counted with the fields' string header as 32.
+var entryOverhead = heapSize(int64(unsafe.Sizeof(answer{}))) + 32 + lruEntryOverhead(int64(unsafe.Sizeof(cacheKey{})))
 
 // get returns the answer kept for key under version, or nil.
 func (c *ResponseCache) get(version string, key cacheKey) *answer {
@@ -158,9 +158,12 @@ func (c *ResponseCache) reset(version string) {
 type answer struct {
 	key  cacheKey
 	body []byte
-	// etagBase is made when a GET first needs it: POST answers have no
-	// ETag, and hashing every answer cost an uncached one 4 %.
-	etagBase func() string
+	// etag is made when a GET first needs it (see etagBase): POST answers
+	// have no ETag, and hashing every answer cost an uncached one 4 %.
+	etag struct {
+		once sync.Once
+		base string
+	}
 
 	variants [contentcoding.NumEncodings]struct {
 		once  sync.Once
@@ -173,10 +176,18 @@ type answer struct {
 }
 
 func newAnswer(c *ResponseCache, key cacheKey, body []byte) *answer {
-	return &answer{cache: c, key: key, body: body, etagBase: sync.OnceValue(func() string {
-		sum := sha256.Sum256(body)
-		return base64.RawURLEncoding.EncodeToString(sum[:18])
-	})}
+	return &answer{cache: c, key: key, body: body}
+}
+
+// etagBase is the part of the answer's ETags that derives from its bytes,
+// hashed on first use. (A field rather than a sync.OnceValue closure: the
+// closure and its state were two allocations on every uncached answer.)
+func (a *answer) etagBase() string {
+	a.etag.once.Do(func() {
+		sum := sha256.Sum256(a.body)
+		a.etag.base = base64.RawURLEncoding.EncodeToString(sum[:18])
+	})
+	return a.etag.base
 }
 
 // in returns the answer in encoding e, making it on first use. A variant

@@ -87,6 +87,11 @@ func (c variableCoercion) MutateOperationParameters(_ context.Context, p *graphq
 // absent, and nothing else (a variable op does not define is dropped). The
 // errors are worded as graphql-js words them, without its "did you mean".
 func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[string]any) (map[string]any, gqlerror.List) {
+	if len(op.VariableDefinitions) == 0 {
+		// Nothing to coerce, and whatever was given is ignored: gqlgen
+		// makes the operation's (empty) variables from nil as well.
+		return nil, nil
+	}
 	coerced := make(map[string]any, len(op.VariableDefinitions))
 	var errs gqlerror.List
 	for _, def := range op.VariableDefinitions {

@@ -25,7 +25,6 @@ import (
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graph/model"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
-	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
 
@@ -207,8 +206,7 @@ func TestTimeBudget(t *testing.T) {
 		// The root field's resolver outlasts the budget, then hands on to
 		// the real one, which must stop rather than resolve.
 		es := graph.NewExecutableSchema(graph.Config{Resolvers: faultyRoot{&resolvers.Resolver{}}})
-		srv := httptest.NewServer(loader.Middleware(store(t), loader.Options{},
-			graphqlhttp.New(es, graphqlhttp.Options{RequestTimeout: 50 * time.Millisecond})))
+		srv := httptest.NewServer(graphqlhttp.New(es, withLoaders(t, graphqlhttp.Options{RequestTimeout: 50 * time.Millisecond})))
 		defer srv.Close()
 		start := time.Now()
 		a := postQuery(t, srv.URL, "{ items(first: 2) { totalCount nodes { id } } }", nil)
@@ -371,10 +369,9 @@ func (q faultyQuery) Items(ctx context.Context, first *int, after *string, last 
 func TestInternalErrors(t *testing.T) {
 	var logs logtest.Buffer
 	opts := graphqlhttp.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
-	faulty := httptest.NewServer(loader.Middleware(store(t), loader.Options{},
-		graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: faultyRoot{&resolvers.Resolver{}}}), opts)))
+	faulty := httptest.NewServer(graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: faultyRoot{&resolvers.Resolver{}}}), withLoaders(t, opts)))
 	defer faulty.Close()
-	// No loader middleware: every reference fails with loader.ErrNoLoaders.
+	// No loaders: every reference fails with loader.ErrNoLoaders.
 	unwired := httptest.NewServer(graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{}}), opts))
 	defer unwired.Close()
 
@@ -468,9 +465,8 @@ func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, *grap
 // answered.
 func TestOperationsRunAtMostOnePerCore(t *testing.T) {
 	exec := &slowExecutor{}
-	srv := httptest.NewServer(loader.Middleware(store(t), loader.Options{},
-		graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{}}),
-			graphqlhttp.Options{Executor: exec})))
+	srv := httptest.NewServer(graphqlhttp.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{}}),
+		withLoaders(t, graphqlhttp.Options{Executor: exec})))
 	defer srv.Close()
 	var wg sync.WaitGroup
 	for i := range 12 {

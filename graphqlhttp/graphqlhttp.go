@@ -141,6 +141,13 @@ type Options struct {
 	// besides the endpoint's own: the CORS policy's, with its patterns
 	// ("*" for any, "https://*.example.com"). Nil: the own origin only.
 	AllowedOrigins []string
+	// PerRequest, if set, is called once for each HTTP request other
+	// than a WebSocket's, with the request's context, before anything
+	// reads it, and returns the context the request is served in (the
+	// loaders, pinned on the snapshot current when it arrives). It is an
+	// option rather than a middleware so that a request's context is
+	// made once: each http.Request.WithContext copies the request.
+	PerRequest func(ctx context.Context) context.Context
 	// PerOperation, if set, is called for each operation a WebSocket
 	// carries, and returns what to add to the operation's contexts: a
 	// connection is one HTTP request that runs many operations over its
@@ -394,12 +401,16 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := newRequestID(r.Header.Get("X-Request-ID"))
 	w.Header().Set("X-Request-ID", id)
-	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+	ctx := context.WithValue(r.Context(), requestIDKey{}, id)
 
 	if isWebSocket(r) {
-		e.observeStream("", e.websocket(w, r), start)
+		e.observeStream("", e.websocket(w, r.WithContext(ctx)), start)
 		return
 	}
+	if e.opts.PerRequest != nil {
+		ctx = e.opts.PerRequest(ctx)
+	}
+	r = r.WithContext(ctx)
 	req, herr := e.admit(w, r)
 	if herr != nil {
 		e.opts.Observer.Rejected(herr.limit)

@@ -2,6 +2,7 @@ package graphqlhttp_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -50,6 +51,17 @@ func store(tb testing.TB) *catalogue.Store {
 		tb.Fatalf("decoding the fixture: %v", err)
 	}
 	return st
+}
+
+// withLoaders returns opts with every request given loaders on the fixture
+// catalogue, for a test that builds the endpoint on a schema of its own.
+func withLoaders(tb testing.TB, opts graphqlhttp.Options) graphqlhttp.Options {
+	tb.Helper()
+	st := store(tb)
+	opts.PerRequest = func(ctx context.Context) context.Context {
+		return loader.NewContext(ctx, loader.Pin(ctx, st, loader.Options{}))
+	}
+	return opts
 }
 
 // newHandler is the /graphql endpoint on the fixture catalogue, served as

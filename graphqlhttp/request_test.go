@@ -95,3 +95,25 @@ func TestRequestBodies(t *testing.T) {
 		}
 	})
 }
+
+// TestIsJSON: the bare media type is matched without parsing, and every
+// other spelling still goes through mime.ParseMediaType, so parameters
+// and case are accepted as before and look-alikes are not.
+func TestIsJSON(t *testing.T) {
+	for ct, want := range map[string]bool{
+		"application/json":                  true,
+		"application/json; charset=utf-8":   true,
+		"Application/JSON":                  true,
+		" application/json ":                true,
+		"application/jsonx":                 false,
+		"application/json-patch+json":       false,
+		"application/graphql-response+json": false,
+		"text/plain":                        false,
+		"":                                  false,
+		"application/json; charset":         false,
+	} {
+		if got := isJSON(ct); got != want {
+			t.Errorf("isJSON(%q) = %v, want %v", ct, got, want)
+		}
+	}
+}

@@ -1,15 +1,14 @@
 // Package loader resolves the catalogue's id references in batches, through
 // per-request dataloaders that read the request's pinned snapshot.
 //
-// A GraphQL request gets one [Loaders] from [Middleware]: one snapshot, and
-// one loader per kind of record a reference can point at. Resolvers find it
-// with [For]. Loaders are never shared between requests, so one request's
-// cache never answers another's.
+// A GraphQL request gets one [Loaders] from [Pin], carried in its context
+// ([NewContext]): one snapshot, and one loader per kind of record a
+// reference can point at. Resolvers find it with [For]. Loaders are never
+// shared between requests, so one request's cache never answers another's.
 package loader
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -201,22 +200,15 @@ func NewContext(ctx context.Context, l *Loaders) context.Context {
 	return context.WithValue(ctx, contextKey{}, l)
 }
 
-// For returns the request's loaders, and false outside a request that went
-// through Middleware.
+// For returns the request's loaders, and false outside a request given
+// them with NewContext.
 func For(ctx context.Context) (*Loaders, bool) {
 	l, ok := ctx.Value(contextKey{}).(*Loaders)
 	return l, ok
 }
 
-// Middleware pins the current snapshot for the request and gives it fresh
-// loaders reading that snapshot (see Pin).
-func Middleware(src Source, opts Options, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l := Pin(r.Context(), src, opts)
-		next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), l)))
-	})
-}
-
+// For returns the request's loaders, and false outside a request given
+// them with NewContext.
 // Pin returns fresh loaders on src's current snapshot, for one request or
 // one operation of a connection that carries many. While the snapshot is
 // cold, it first waits (see Options.AwaitCold) for the upstream read

@@ -9,8 +9,8 @@ import (
 	"github.com/graph-gophers/dataloader/v7"
 )
 
-// ErrNoLoaders is returned by lookups on a context that did not pass
-// through Middleware: a wiring mistake, never the caller's fault.
+// ErrNoLoaders is returned by lookups on a context given no loaders
+// (NewContext): a wiring mistake, never the caller's fault.
 var ErrNoLoaders = errors.New("loader: no loaders in the request context")
 
 // recordKind describes one kind of record references name, once for every
@@ -42,7 +42,7 @@ func load[T any](ctx context.Context, k recordKind[T], id int64) (*T, error) {
 }
 
 // request returns the request's loaders, or why it may not use them: its
-// time has run out, or it did not pass through Middleware. Every lookup
+// time has run out, or it was given no loaders. Every lookup
 // starts here, so a request past its deadline stops at its next lookup.
 func request(ctx context.Context) (*Loaders, error) {
 	if err := ctx.Err(); err != nil {

@@ -43,15 +43,10 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 		l := loader.Pin(ctx, src, loaderOpts)
 		return func(ctx context.Context) context.Context { return loader.NewContext(ctx, l) }
 	}
-	h := graphqlhttp.New(schema, httpOpts)
-	perRequest := loader.Middleware(src, loaderOpts, h)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if graphqlhttp.IsWebSocket(r) {
-			h.ServeHTTP(w, r)
-			return
-		}
-		perRequest.ServeHTTP(w, r)
-	})
+	httpOpts.PerRequest = func(ctx context.Context) context.Context {
+		return loader.NewContext(ctx, loader.Pin(ctx, src, loaderOpts))
+	}
+	return graphqlhttp.New(schema, httpOpts)
 }
 
 // NewEngine returns the engine over the resolvers' root fields, keeping
