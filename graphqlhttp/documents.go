@@ -3,6 +3,7 @@ package graphqlhttp
 import (
 	"context"
 	"crypto/sha256"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -224,8 +225,13 @@ type Memo struct {
 	// in, charged instead of an LRU entry; nil for other documents.
 	pin *trustedSet
 
+	// entries is replaced, never changed: Load, on every request that
+	// runs the document, reads it without a lock (both cores asking for
+	// one popular document no longer queue on a mutex); StoreNew, once
+	// per key, copies it under mu. At most maxMemoEntries, so the copy is
+	// small.
 	mu      sync.Mutex
-	entries map[any]any
+	entries atomic.Pointer[map[any]any]
 }
 
 // maxMemoEntries bounds what one document keeps: an operation's cost is
@@ -243,9 +249,11 @@ func (m *Memo) Load(key any) (any, bool) {
 	if m == nil {
 		return nil, false
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v, ok := m.entries[key]
+	p := m.entries.Load()
+	if p == nil {
+		return nil, false
+	}
+	v, ok := (*p)[key]
 	return v, ok
 }
 
@@ -265,14 +273,18 @@ func (m *Memo) StoreNew(key, value any, size int64) bool {
 		return false
 	}
 	m.mu.Lock()
-	if _, ok := m.entries[key]; ok || len(m.entries) >= maxMemoEntries {
+	var kept map[any]any
+	if p := m.entries.Load(); p != nil {
+		kept = *p
+	}
+	if _, ok := kept[key]; ok || len(kept) >= maxMemoEntries {
 		m.mu.Unlock()
 		return false
 	}
-	if m.entries == nil {
-		m.entries = map[any]any{}
-	}
-	m.entries[key] = value
+	next := make(map[any]any, len(kept)+1)
+	maps.Copy(next, kept)
+	next[key] = value
+	m.entries.Store(&next)
 	m.mu.Unlock()
 	if m.pin != nil {
 		m.pin.bytes.Add(size + memoEntryOverhead)
