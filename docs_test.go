@@ -468,9 +468,9 @@ var publishedFigures = []struct {
 	{"one record (Q1), engine alone, against Mercurius since the GC floor", "1.09–1.54×", []figureQuote{
 		{"README.md", "| one record (Q1), engine alone | "},
 		{"docs/speed.md", "**A single record** (Q1): 1.08–1.62× Mercurius ("},
-		{"docs/speed.md", "Over the nine runs since the GC floor, Q1 is at "},
+		{"docs/speed.md", "Over the twelve runs since the GC floor, Q1 is at "},
 	}},
-	{"REST /items in the kit", "0.94–1.15×", []figureQuote{
+	{"REST /items in the kit since the GC floor", "1.05–1.47×", []figureQuote{
 		{"README.md", "gzipped ("},
 		{"docs/speed.md", "**REST** `/items`: "},
 	}},
