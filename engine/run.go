@@ -214,35 +214,12 @@ func located(err error, pos *ast.Position) error {
 	return err
 }
 
-// intArg reads an Int argument as gqlgen hands it over: an int64, from
-// the document or from the variables as graphqlhttp coerced them (within
-// 32 bits); an int or a json.Number are read too, and anything beyond 32
-// bits is left to the resolver. (resolvers' intArg and the cost walk's
-// pageArg read Ints by other rules; see resolvers/roots.go why three.)
-func intArg(v any) (int64, bool) {
-	var n int64
-	switch v := v.(type) {
-	case int64:
-		n = v
-	case int:
-		n = int64(v)
-	case json.Number:
-		var err error
-		if n, err = v.Int64(); err != nil {
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	return n, int64(int32(n)) == n
-}
-
 // loadRoot answers a one-record field as its resolver does, the record
 // or null, but through LoadMany, with no batching window to wait out.
 // Anything else (a collection not loaded yet, an id out of range) it
 // leaves to the resolver, which says what is wrong.
 func (ex *execution) loadRoot(k catalogue.Kind, arg any) (any, bool) {
-	id, ok := intArg(arg)
+	id, ok := graphqlhttp.IntValue(arg) // beyond 32 bits: the resolver says what is wrong
 	if !ok || ex.snap == nil || ex.snap.Part(catalogue.Kinds[k].Collection) == nil {
 		return nil, false
 	}

@@ -374,8 +374,8 @@ func (w *costWalk) page(f graphql.CollectedField) int {
 }
 
 // pageArg reads a page argument: false when absent or null. It clamps and
-// never refuses, as a price must; the engine's and the resolvers' intArg
-// read Ints by other rules (see resolvers/roots.go).
+// never refuses, as a price must; IntValue and the resolvers' intArg read
+// Ints by other rules (see resolvers/roots.go).
 func pageArg(args map[string]any, name string) (int, bool) {
 	switch v := args[name].(type) {
 	case nil:

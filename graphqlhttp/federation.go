@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -166,21 +164,8 @@ func (r entityRepresentations) check(v any) *gqlerror.Error {
 func scalarFits(scalar string, v any) bool {
 	switch scalar {
 	case "Int":
-		var n int64
-		switch v := v.(type) {
-		case int64:
-			n = v
-		case int:
-			n = int64(v)
-		case json.Number:
-			var err error
-			if n, err = strconv.ParseInt(string(v), 10, 64); err != nil {
-				return false
-			}
-		default:
-			return false
-		}
-		return n >= math.MinInt32 && n <= math.MaxInt32
+		_, ok := IntValue(v)
+		return ok
 	case "String":
 		_, ok := v.(string)
 		return ok
