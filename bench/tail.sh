@@ -15,19 +15,23 @@
 #   bench/tail.sh [seconds]     (needs wrk: apt-get install wrk)
 #
 # What the floor shows is what Go's HTTP server and scheduler give any
-# program in that setup; the gap above it is the gateway's. docs/speed.md
-# ("Who ran instead") says what the figures showed, with a trace.
+# program in that setup; the gap above it is the gateway's. Then a 1 s
+# execution trace of the gateway under Q1 on shared cores, read by
+# bench/tailtrace: the longest waits to run, and what ran meanwhile.
+# docs/speed.md ("Who ran instead") says what the figures showed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-6}
 port=18496
+pprof=18497
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 go build -o "$tmp/gateway" .
 go build -o "$tmp/floor" ./bench/floor
+go build -o "$tmp/tailtrace" ./bench/tailtrace
 post_script '{ item(id: 5) { id name value } }' "$tmp/q1.json" "$tmp/q1.lua"
 { cat "$tmp/q1.lua"; echo 'function delay() return 2 end'; } > "$tmp/q1-think.lua"
 
@@ -37,7 +41,7 @@ serve() {
   local pin=()
   [ -n "$2" ] && pin=(taskset -c "$2")
   case $1 in
-    gateway) "${pin[@]}" "$tmp/gateway" -addr "127.0.0.1:$port" -response-cache-bytes=0 2>/dev/null & ;;
+    gateway) "${pin[@]}" "$tmp/gateway" -addr "127.0.0.1:$port" -response-cache-bytes=0 -pprof-addr "127.0.0.1:$pprof" 2>/dev/null & ;;
     floor) "${pin[@]}" "$tmp/floor" -addr "127.0.0.1:$port" -body "$tmp/q1.answer" 2>/dev/null & ;;
   esac
   pid=$!
@@ -76,6 +80,17 @@ for name in gateway floor; do
   measure think-time "$name" "$tmp/q1-think.lua" 2 64 ""
   unserve
 done
+# The trace: taken a second into a 3 s run, for a second.
+serve gateway ""
+wrk -t2 -c32 -d3s -s "$tmp/q1.lua" "http://127.0.0.1:$port/graphql" >/dev/null &
+load=$!
+sleep 1
+curl -sf -o "$tmp/q1.trace" "127.0.0.1:$pprof/debug/pprof/trace?seconds=1"
+wait "$load"
+unserve
+echo "trace of the gateway under Q1, shared cores:"
+"$tmp/tailtrace" -longest 5 "$tmp/q1.trace" | sed 's/^/  /'
+
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
   for name in gateway floor; do
     serve "$name" 0
