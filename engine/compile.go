@@ -16,6 +16,8 @@ import (
 type compiler struct {
 	oc       *graphql.OperationContext
 	declined *graphqlhttp.Declined
+	// refs counts the reference fields planned, numbering their slots.
+	refs int
 }
 
 // decline declines the plan, the first part declined saying why: reason
@@ -63,6 +65,7 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 		}
 		plan.fields = append(plan.fields, rp)
 	}
+	plan.refs = c.refs
 	return plan, nil
 }
 
@@ -201,8 +204,10 @@ func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet, also .
 					return p
 				}
 				ref := bound.Ref
+				slot := c.refs // before the target's own references are numbered
+				c.refs++
 				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, sel: c.selection(ref.Target, f.Definition.Type, f.Selections),
-					target: c.value(bound.Type, f.Definition.Type, f.Selections)}
+					slot: slot, target: c.value(bound.Type, f.Definition.Type, f.Selections)}
 			default:
 				fp.get, fp.relation = bound.Get, bound.Relation
 				fp.value = c.value(bound.Type, f.Definition.Type, f.Selections)

@@ -25,14 +25,18 @@ const (
 	maxFragmentBytes = 4 << 10
 )
 
-// renderingOverhead is what a kept rendering costs besides its bytes: its
-// key and its slice header, each boxed in an interface of the sync.Map
-// (24 bytes each), and the map's node holding them (48 bytes) with its
-// share of the trie's inner nodes. A rendering is often tens of bytes
-// ({"id":729} is 10), so the overhead is most of its cost: counting the
-// bytes alone let 32 MiB of renderings hold 570 MB of heap.
-// TestRenderingChargeTracksTheHeap checks it.
-const renderingOverhead = 24 + 24 + 48 + 48
+// What a kept rendering costs besides its bytes: the slice header its
+// place points to. A rendering is often tens of bytes ({"id":729} is 10),
+// so overheads are much of its cost: counting the bytes alone once let
+// 32 MiB of renderings hold 570 MB of heap. TestRenderingChargeTracksTheHeap
+// checks these.
+const renderingOverhead = 24
+
+// tableOverhead is what a selection's table costs besides its places (8
+// bytes per record of its kind): the table itself (48 bytes) and its entry
+// in the store's sync.Map, the key boxed in an interface (16), the map's
+// node (48) and its share of the trie's inner nodes.
+const tableOverhead = 48 + 16 + 48 + 48
 
 // selectionID names a selection of a record: a digest of the canonical
 // form of the selection (see canonicalSelection). 128 bits of SHA-256:
@@ -44,28 +48,33 @@ func newSelectionID(canonical string) selectionID {
 	return selectionID(sum[:16])
 }
 
-// fragmentKey names a rendering: a reference's selection and the id of
-// the record.
-type fragmentKey struct {
-	sel selectionID
-	id  int64
-}
-
-// fragmentStore holds the renderings written from one snapshot. Entries
-// are only added, never changed or removed, so a rendering found once is
+// fragmentStore holds the renderings written from one snapshot: a table
+// for each selection, made when a request first names it. Renderings are
+// only added, never changed or removed, so a rendering found once is
 // found for the rest of the request.
 //
-// It is a sync.Map, which is made for a cache that only grows: a lookup
-// writes no shared memory. Behind a sync.RWMutex, every lookup added to
-// and took from the lock's reader count, one cache line that the cores
-// passed back and forth; on 2 cores that was a fifth of a nested query's
-// CPU.
+// The tables are in a sync.Map, which is made for a map that only grows:
+// a lookup writes no shared memory (behind a sync.RWMutex, every lookup
+// passed the lock's reader count from core to core: a fifth of a nested
+// query's CPU). An execution looks a selection's table up once (see
+// execution.renderingsOf), and then each record's rendering by the
+// record's position: one lookup in the snapshot's index by id and an
+// atomic load, where one sync.Map keyed by selection and id, hashing both
+// for every reference written, was a third of a nested page's CPU.
 type fragmentStore struct {
 	snap     *catalogue.Snapshot
 	maxBytes int64
-	m        sync.Map // fragmentKey → []byte
+	tables   sync.Map // selectionID → *renderings
 	bytes    atomic.Int64
 	entries  atomic.Int64
+}
+
+// renderings are one selection's: a place for each record of the
+// selection's kind, in the snapshot's upstream order.
+type renderings struct {
+	store     *fragmentStore
+	positions catalogue.Positions
+	kept      []atomic.Pointer[[]byte]
 }
 
 // fragments holds the store of the newest snapshot seen, bounded by the
@@ -108,23 +117,56 @@ func (f *fragments) stats() graphqlhttp.StoreStats {
 	return st
 }
 
-func (s *fragmentStore) get(k fragmentKey) ([]byte, bool) {
-	b, ok := s.m.Load(k)
+// table returns the renderings of selection sel, of records of kind k,
+// making its table if there is room for it; nil if there is none.
+func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
+	if t, ok := s.tables.Load(sel); ok {
+		return t.(*renderings)
+	}
+	positions := s.snap.KindPositions(k)
+	cost := tableCost(positions.Len())
+	if s.bytes.Load()+cost > s.maxBytes {
+		return nil
+	}
+	t := &renderings{store: s, positions: positions, kept: make([]atomic.Pointer[[]byte], positions.Len())}
+	got, loaded := s.tables.LoadOrStore(sel, t)
+	if !loaded {
+		s.bytes.Add(cost)
+	}
+	return got.(*renderings)
+}
+
+// tableCost is what a selection's table over n records is charged.
+func tableCost(n int) int64 { return roundUp(int64(n)*8) + tableOverhead }
+
+// get returns the rendering kept of the record with the given id.
+func (r *renderings) get(id int64) ([]byte, bool) {
+	i, ok := r.positions.Of(id)
 	if !ok {
 		return nil, false
 	}
-	return b.([]byte), true
+	if b := r.kept[i].Load(); b != nil {
+		return *b, true
+	}
+	return nil, false
 }
 
-// put keeps a copy of a rendering, while the store has room. Puts at the
-// same moment may each find room for themselves: the store can pass its
-// bound by a rendering per core at most.
-func (s *fragmentStore) put(k fragmentKey, b []byte) {
+// put keeps a copy of the rendering of the record with the given id, the
+// first one written, while the store has room. Puts at the same moment
+// may each find room for themselves: the store can pass its bound by a
+// rendering per core at most. A record the snapshot lacks (a dangling
+// reference, written null) has no place and is written every time.
+func (r *renderings) put(id int64, b []byte) {
+	s := r.store
 	if len(b) > maxFragmentBytes || s.bytes.Load()+int64(len(b))+renderingOverhead > s.maxBytes {
 		return
 	}
+	i, ok := r.positions.Of(id)
+	if !ok || r.kept[i].Load() != nil {
+		return
+	}
 	kept := append([]byte(nil), b...) // its capacity is the allocation's
-	if _, loaded := s.m.LoadOrStore(k, kept); !loaded {
+	if r.kept[i].CompareAndSwap(nil, &kept) {
 		s.bytes.Add(int64(cap(kept)) + renderingOverhead)
 		s.entries.Add(1)
 	}

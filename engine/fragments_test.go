@@ -3,45 +3,91 @@ package engine
 import (
 	"bytes"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
-// TestFragmentStoreBounds: the store keeps the first rendering of a key, a
-// copy of it, none over maxFragmentBytes, and no more once it is charged
-// its share; a new snapshot drops them, counted as evictions.
+// embeddedItems returns the embedded snapshot and its items' ids.
+func embeddedItems(t testing.TB) (*catalogue.Snapshot, []int64) {
+	t.Helper()
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := catalogue.KindTable[catalogue.Item](snap, catalogue.ItemKind)
+	ids := make([]int64, items.Len())
+	for i := range ids {
+		ids[i] = items.IDAt(i)
+	}
+	return snap, ids
+}
+
+// TestFragmentStoreBounds: a selection's table keeps the first rendering
+// of a record, a copy of it, none over maxFragmentBytes and none of a
+// record the snapshot lacks; the store makes tables and keeps renderings
+// only while it has room within its share; a new snapshot drops them,
+// counted as evictions.
 func TestFragmentStoreBounds(t *testing.T) {
+	snap, ids := embeddedItems(t)
 	f := fragments{maxBytes: 1 << 20}
-	s := f.forSnapshot(catalogue.NewSnapshot())
+	s := f.forSnapshot(snap)
+	tab := s.table(selectionID{1}, catalogue.ItemKind)
+	if tab == nil || len(tab.kept) != len(ids) {
+		t.Fatalf("table = %v; want one with a place for each of the %d items", tab, len(ids))
+	}
+	if again := s.table(selectionID{1}, catalogue.ItemKind); again != tab {
+		t.Error("a second lookup of a selection made another table")
+	}
+	tableCharge := s.bytes.Load()
+	if tableCharge != tableCost(len(ids)) {
+		t.Errorf("one table charged %d bytes, want %d", tableCharge, tableCost(len(ids)))
+	}
 
 	b := []byte(`{"name":"first"}`)
-	s.put(fragmentKey{selectionID{1}, 1}, b)
+	tab.put(ids[0], b)
 	b[2] = 'X' // the caller's buffer is reused
-	s.put(fragmentKey{selectionID{1}, 1}, []byte(`{"name":"second"}`))
-	if got, ok := s.get(fragmentKey{selectionID{1}, 1}); !ok || string(got) != `{"name":"first"}` {
+	tab.put(ids[0], []byte(`{"name":"second"}`))
+	if got, ok := tab.get(ids[0]); !ok || string(got) != `{"name":"first"}` {
 		t.Errorf("get = %q, %v; want the first rendering, as it was put", got, ok)
 	}
-	if _, ok := s.get(fragmentKey{selectionID{2}, 1}); ok {
+	if _, ok := s.table(selectionID{2}, catalogue.ItemKind).get(ids[0]); ok {
 		t.Error("a rendering found for another selection")
 	}
-
-	s.put(fragmentKey{selectionID{1}, 2}, bytes.Repeat([]byte("x"), maxFragmentBytes+1))
-	if _, ok := s.get(fragmentKey{selectionID{1}, 2}); ok {
+	if _, ok := tab.get(ids[1]); ok {
+		t.Error("a rendering found for a record none was put for")
+	}
+	tab.put(-1, []byte("null"))
+	if _, ok := tab.get(-1); ok {
+		t.Error("a rendering kept for an id the snapshot lacks")
+	}
+	tab.put(ids[1], bytes.Repeat([]byte("x"), maxFragmentBytes+1))
+	if _, ok := tab.get(ids[1]); ok {
 		t.Error("a rendering over maxFragmentBytes was kept")
 	}
 
 	full := bytes.Repeat([]byte("x"), maxFragmentBytes)
-	for id := int64(3); s.bytes.Load()+maxFragmentBytes+renderingOverhead <= f.maxBytes; id++ {
-		s.put(fragmentKey{selectionID{1}, id}, full)
+	for _, id := range ids[2:] {
+		if s.bytes.Load()+maxFragmentBytes+renderingOverhead > f.maxBytes {
+			break
+		}
+		tab.put(id, full)
 	}
-	s.put(fragmentKey{selectionID{9}, 9}, full)
-	if _, ok := s.get(fragmentKey{selectionID{9}, 9}); ok {
+	last := ids[len(ids)-1]
+	if s.bytes.Load()+maxFragmentBytes+renderingOverhead <= f.maxBytes {
+		t.Fatalf("the items filled only %d of %d bytes: the test needs a smaller share", s.bytes.Load(), f.maxBytes)
+	}
+	tab.put(last, full)
+	if _, ok := tab.get(last); ok {
 		t.Error("a rendering was kept past the store's share")
 	}
 	if n := s.bytes.Load(); n > f.maxBytes {
 		t.Errorf("the store holds %d bytes, over %d", n, f.maxBytes)
+	}
+	if s.table(selectionID{3}, catalogue.ItemKind) != nil {
+		t.Error("a table was made past the store's share")
 	}
 	st := f.stats()
 	if st.Entries < 2 || st.Bytes != s.bytes.Load() || st.Evictions != 0 {
@@ -53,36 +99,63 @@ func TestFragmentStoreBounds(t *testing.T) {
 	}
 }
 
-// TestFragmentStoreConcurrent: lookups and puts from many requests at once
-// (run under -race) each see a rendering whole or not at all.
-func TestFragmentStoreConcurrent(t *testing.T) {
+// TestFragmentStoreMissingKind: a selection of a kind whose collection
+// the snapshot lacks has a table with no places, which keeps nothing.
+func TestFragmentStoreMissingKind(t *testing.T) {
 	f := fragments{maxBytes: 1 << 20}
-	s := f.forSnapshot(catalogue.NewSnapshot())
+	tab := f.forSnapshot(catalogue.NewSnapshot()).table(selectionID{1}, catalogue.ItemKind)
+	tab.put(1, []byte(`{"id":1}`))
+	if _, ok := tab.get(1); ok {
+		t.Error("a rendering kept for a kind the snapshot lacks")
+	}
+}
+
+// TestFragmentStoreConcurrent: tables made and renderings looked up and
+// put from many requests at once (run under -race) are one table per
+// selection, and each rendering is seen whole or not at all.
+func TestFragmentStoreConcurrent(t *testing.T) {
+	snap, ids := embeddedItems(t)
+	f := fragments{maxBytes: 1 << 20}
+	s := f.forSnapshot(snap)
+	tables := make([][7]*renderings, 8)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 2000 {
-				k := fragmentKey{selectionID{byte(i % 7)}, int64(i % 97)}
-				want := []byte(`{"id":` + string(rune('0'+k.sel[0])) + `}`)
-				if got, ok := s.get(k); ok && !bytes.Equal(got, want) {
-					t.Errorf("goroutine %d: get(%v) = %q, want %q", g, k, got, want)
+				sel := byte(i % 7)
+				tab := s.table(selectionID{sel}, catalogue.ItemKind)
+				tables[g][sel] = tab
+				id := ids[i%97]
+				want := []byte(`{"id":` + strconv.Itoa(int(sel)) + `}`)
+				if got, ok := tab.get(id); ok && !bytes.Equal(got, want) {
+					t.Errorf("goroutine %d: get(%d) = %q, want %q", g, id, got, want)
 					return
 				}
-				s.put(k, want)
+				tab.put(id, want)
 			}
 		})
 	}
 	wg.Wait()
+	for g := range tables {
+		if tables[g] != tables[0] {
+			t.Fatalf("goroutine %d found other tables than goroutine 0", g)
+		}
+	}
+	if n := f.stats().Entries; n != 7*97 {
+		t.Errorf("%d renderings kept, want %d (7 selections of 97 records)", n, 7*97)
+	}
 }
 
-// TestRenderingChargeTracksTheHeap: what the store charges its renderings
-// (their bytes and renderingOverhead) is within a fifth of what they add
-// to the live heap, measured by the runtime, for renderings of the sizes
-// answers keep (tens of bytes: {"id":729}).
+// TestRenderingChargeTracksTheHeap: what the store charges its tables and
+// renderings (their bytes, renderingOverhead and tableCost) is within a
+// fifth of what they add to the live heap, measured by the runtime, for
+// renderings of the sizes answers keep (tens of bytes: {"id":729}).
 func TestRenderingChargeTracksTheHeap(t *testing.T) {
-	for _, size := range []int{10, 40, 200} {
+	snap, ids := embeddedItems(t)
+	const selections = 40
+	for _, size := range []int{0, 10, 40, 200} {
 		f := fragments{maxBytes: 1 << 30}
-		s := f.forSnapshot(catalogue.NewSnapshot())
+		s := f.forSnapshot(snap)
 		b := bytes.Repeat([]byte("x"), size)
 		var before, after runtime.MemStats
 		// Two collections each time: what survives exactly one (sync.Pool's
@@ -92,9 +165,14 @@ func TestRenderingChargeTracksTheHeap(t *testing.T) {
 		runtime.GC()
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		const n = 50000
-		for id := range int64(n) {
-			s.put(fragmentKey{selectionID{byte(id), byte(id >> 8)}, id}, b)
+		for sel := range selections {
+			tab := s.table(selectionID{byte(sel)}, catalogue.ItemKind)
+			if size == 0 {
+				continue // the tables alone
+			}
+			for _, id := range ids {
+				tab.put(id, b)
+			}
 		}
 		runtime.GC()
 		runtime.GC()
@@ -102,7 +180,7 @@ func TestRenderingChargeTracksTheHeap(t *testing.T) {
 		grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 		charged := s.bytes.Load()
 		runtime.KeepAlive(s)
-		t.Logf("%d-byte renderings: charged %d bytes each, the heap grew %d", size, charged/n, grown/n)
+		t.Logf("%d-byte renderings: charged %d bytes, the heap grew %d", size, charged, grown)
 		if ratio := float64(charged) / float64(grown); ratio < 0.8 || ratio > 1.25 {
 			t.Errorf("%d-byte renderings: charged %d bytes, the heap grew %d (ratio %.2f, want 0.8-1.25)", size, charged, grown, ratio)
 		}

@@ -11,6 +11,9 @@ import (
 // operationPlan is a query's root fields.
 type operationPlan struct {
 	fields []rootPlan
+	// refs is the number of reference fields: each has a slot (refPlan.slot)
+	// in an execution's renderings.
+	refs int
 	// size is the length of the last answer, to size the next one's buffer.
 	size atomic.Int64
 }
@@ -90,8 +93,10 @@ type refPlan struct {
 	// target writes the record, a pointer to its struct.
 	target *valuePlan
 	// sel names the selection, for the renderings kept of it (see
-	// fragments.go).
-	sel selectionID
+	// fragments.go), and slot is where an execution keeps the table of
+	// them it found.
+	sel  selectionID
+	slot int
 }
 
 // planSize estimates the heap a plan holds, for the memory budget: each

@@ -27,8 +27,10 @@ type execution struct {
 	// context is checked every checkEvery of them rather than for each.
 	steps int
 	// fragments holds the renderings of records kept for the request's
-	// snapshot; nil keeps none.
+	// snapshot; nil keeps none. tables holds, by refPlan.slot, the table
+	// of a reference's selection, once looked up (see renderingsOf).
 	fragments *fragmentStore
+	tables    []*renderings
 	// resolved holds each kind's records by id (a nil any for none);
 	// notLoaded marks an id asked for at the current level and not
 	// loaded yet.
@@ -110,6 +112,9 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		return graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "no snapshot: " + err.Error()}
 	}
 	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
+	if ex.fragments != nil && p.refs > 0 {
+		ex.tables = make([]*renderings, p.refs)
+	}
 	var errs []graphqlhttp.FieldError
 	// A root field that fails is null, with its error; a non-null one
 	// makes the whole data null, as in gqlgen, whose other fields still
@@ -316,8 +321,8 @@ func (ex *execution) walk(v any, p *valuePlan) bool {
 			switch {
 			case f.ref != nil:
 				if id, ok := f.ref.id(ex.snap, v); ok {
-					if ex.fragments != nil {
-						if _, kept := ex.fragments.get(fragmentKey{f.ref.sel, id}); kept {
+					if t := ex.renderingsOf(f.ref); t != nil {
+						if _, kept := t.get(id); kept {
 							continue // written as it was: nothing to load
 						}
 					}
@@ -495,17 +500,32 @@ func (ex *execution) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
 	if !found {
 		return ex.write(buf, nil, r.target)
 	}
-	key := fragmentKey{r.sel, id}
-	if ex.fragments != nil {
-		if b, kept := ex.fragments.get(key); kept {
+	t := ex.renderingsOf(r)
+	if t != nil {
+		if b, kept := t.get(id); kept {
 			return append(buf, b...), true
 		}
 	}
 	rec, _ := ex.lookup(r.kind, id) // nil, null, if not loaded
 	start := len(buf)
 	buf, ok := ex.write(buf, rec, r.target)
-	if ok && ex.fragments != nil {
-		ex.fragments.put(key, buf[start:])
+	if ok && t != nil {
+		t.put(id, buf[start:])
 	}
 	return buf, ok
+}
+
+// renderingsOf returns the table of renderings of r's selection, looked
+// up in the store once per execution; nil when none are kept (no store,
+// or no room for the table).
+func (ex *execution) renderingsOf(r *refPlan) *renderings {
+	if ex.tables == nil {
+		return nil
+	}
+	if t := ex.tables[r.slot]; t != nil {
+		return t
+	}
+	t := ex.fragments.table(r.sel, r.kind)
+	ex.tables[r.slot] = t
+	return t
 }
