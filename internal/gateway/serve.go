@@ -73,19 +73,7 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 		defer stopPprof()
 	}
 
-	srv := &http.Server{
-		Handler:           g.Handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		// Requests keep ctx's values but not its cancellation: ending ctx
-		// starts the shutdown, which waits for requests in flight, and
-		// they must not see their contexts cancelled meanwhile.
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	srv := httpServer(ctx, g.Handler(), logger, newTurns())
 	// Shutdown waits for requests in flight; an open subscription stream
 	// would hold it until its client left, so streams are ended first.
 	srv.RegisterOnShutdown(g.closeStreams)
@@ -128,6 +116,25 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serving HTTP: %w", err)
 	}
 	return nil
+}
+
+// httpServer is the server Serve runs h on: bounded in time and header
+// size, its connections taking turns (turns.go), and its requests keeping
+// ctx's values but not its cancellation: ending ctx starts the shutdown,
+// which waits for requests in flight, and they must not see their
+// contexts cancelled meanwhile.
+func httpServer(ctx context.Context, h http.Handler, logger *slog.Logger, ts turns) *http.Server {
+	return &http.Server{
+		Handler:           ts.wrap(h),
+		ConnContext:       ts.connContext,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
 }
 
 // startupAttrs are the attributes of the "listening" line: the address,
