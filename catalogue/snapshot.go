@@ -197,6 +197,16 @@ func (s *Snapshot) KindPositions(k Kind) Positions {
 	return s.parts[Kinds[k].Collection].table.(interface{ Positions() Positions }).Positions()
 }
 
+// KindRecords returns the function giving the i-th record of kind k in s
+// (a pointer to its struct), for code that keeps something per record
+// whatever its type; nil for a nil snapshot or a collection it lacks.
+func (s *Snapshot) KindRecords(k Kind) func(i int) any {
+	if s == nil || s.parts[Kinds[k].Collection] == nil {
+		return nil
+	}
+	return s.parts[Kinds[k].Collection].table.(interface{ record(int) any }).record
+}
+
 // Snapshot is a consistent, immutable view of the whole catalogue: for each
 // collection, the upstream body and its typed records, or nothing if no good
 // body for it has been seen yet. Readers hold on to the *Snapshot they

@@ -16,8 +16,9 @@ import (
 type compiler struct {
 	oc       *graphql.OperationContext
 	declined *graphqlhttp.Declined
-	// refs counts the reference fields planned, numbering their slots.
-	refs int
+	// tables counts the selections of records planned, numbering their
+	// slots in an execution's tables.
+	tables int
 }
 
 // decline declines the plan, the first part declined saying why: reason
@@ -65,7 +66,7 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 		}
 		plan.fields = append(plan.fields, rp)
 	}
-	plan.refs = c.refs
+	plan.tables = c.tables
 	return plan, nil
 }
 
@@ -130,6 +131,9 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 	case t.Kind == Struct && gt.Elem == nil:
 		p.kind = kindStruct
 		p.object = c.object(t, gt.NamedType, sel)
+		if t.IsRecord && c.declined == nil {
+			p.keep = c.keep(t, gt, sel)
+		}
 	case t.Kind == Union && gt.Elem == nil && gt.NamedType == t.Object:
 		// Each member's fields are those the selection selects on it:
 		// its own, and through fragments on the union itself.
@@ -204,10 +208,8 @@ func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet, also .
 					return p
 				}
 				ref := bound.Ref
-				slot := c.refs // before the target's own references are numbered
-				c.refs++
-				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, sel: c.selection(ref.Target, f.Definition.Type, f.Selections),
-					slot: slot, target: c.value(bound.Type, f.Definition.Type, f.Selections)}
+				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, target: c.value(bound.Type, f.Definition.Type, f.Selections)}
+				fp.ref.keep = fp.ref.target.kept()
 			default:
 				fp.get, fp.relation = bound.Get, bound.Relation
 				fp.value = c.value(bound.Type, f.Definition.Type, f.Selections)
@@ -221,18 +223,49 @@ func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet, also .
 	return p
 }
 
-// selection names what a reference of kind k, of GraphQL type gt, selects
-// of its record: the same fields, however a document spells them, are the
-// same selection, and have the same renderings. Its canonical form is the
-// kind, the type, and the fields as the plan collects them (fragments
-// expanded, @skip and @include applied), each by response key and name,
-// with what they select; the fields under a reference take no arguments
-// (object declines those). GraphQL names hold only letters, digits and _,
-// so the separators are unambiguous.
+// keep plans keeping the renderings of records of type t (a kind's) under
+// sel; nil if the type has no id to find them by.
+func (c *compiler) keep(t *Type, gt *ast.Type, sel ast.SelectionSet) *keepPlan {
+	idField, ok := t.Fields["id"]
+	if !ok || idField.Get == nil {
+		return nil
+	}
+	get := idField.Get
+	k := &keepPlan{kind: t.Record, sel: c.selection(t.Record, gt, sel), slot: c.tables,
+		id: func(rec any) (int64, bool) {
+			id, ok := get(rec).(*int64)
+			if !ok {
+				return 0, false
+			}
+			return *id, true
+		}}
+	c.tables++
+	return k
+}
+
+// kept returns the keepPlan of the record a reference's target writes:
+// the struct's, under any pointers.
+func (p *valuePlan) kept() *keepPlan {
+	for p.kind == kindPointer {
+		p = p.elem
+	}
+	return p.keep
+}
+
+// selection names what a selection sel of a record of kind k, of GraphQL
+// type gt, selects of it: the same fields, however a document spells them,
+// whether the record is named by a reference or listed, are the same
+// selection, and have the same renderings. Its canonical form is the kind,
+// the object type (the struct is written the same in a nullable place or
+// not: null is the pointer's), and the fields as the plan collects them
+// (fragments expanded, @skip and @include applied), each by response key
+// and name, with what they select; no field of a record's selection takes
+// arguments (object declines those). GraphQL names hold only letters,
+// digits and _, so the separators are unambiguous.
 func (c *compiler) selection(k catalogue.Kind, gt *ast.Type, sel ast.SelectionSet) selectionID {
 	b := strconv.AppendInt(nil, int64(k), 10)
 	b = append(b, ' ')
-	b = append(b, gt.String()...)
+	b = append(b, gt.Name()...)
 	return newSelectionID(string(c.canonical(b, gt.Name(), sel)))
 }
 

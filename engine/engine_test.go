@@ -379,6 +379,76 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 	}
 }
 
+// TestKeptRecordsLoadNothing: the records a page lists are kept under
+// their selection like the records references name (a page with no
+// reference keeps each of its records), so the same page, or
+// another document listing the same records under the same selection,
+// loads nothing the second time and answers the same bytes; a record named
+// by a reference and listed with the same selection shares one rendering.
+func TestKeptRecordsLoadNothing(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	var batches atomic.Int64
+	mem := graphqlhttp.NewMemory(32 << 20)
+	h := resolvers.NewHandler(st, loader.Options{OnBatch: func(string, int) { batches.Add(1) }},
+		graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
+	renderings := func() int {
+		for _, s := range mem.Stats() {
+			if s.Store == "renderings" {
+				return s.Entries
+			}
+		}
+		t.Fatal("no renderings store")
+		return 0
+	}
+	answer := func(q string) []byte {
+		t.Helper()
+		status, body := post(h, q, nil)
+		if status != http.StatusOK || bytes.Contains(body, []byte(`"errors"`)) {
+			t.Fatalf("%d %s", status, body)
+		}
+		return body
+	}
+
+	const page = `{ monsters(first: 20) { nodes { id name drops { item { id name } } } } }`
+	first := answer(page)
+	if batches.Load() == 0 {
+		t.Fatal("the first run loaded nothing: the drops' items went unresolved")
+	}
+	kept := renderings()
+	batches.Store(0)
+	if again := answer("# another document\n" + page); !bytes.Equal(again, first) {
+		t.Errorf("the page from its kept records differs:\n first %.300s\n again %.300s", first, again)
+	}
+	if n := batches.Load(); n != 0 {
+		t.Errorf("the kept page loaded %d batches, want none", n)
+	}
+	if renderings() != kept {
+		t.Errorf("the same page again kept %d renderings more", renderings()-kept)
+	}
+
+	// The items the drops name, listed by id under the same selection,
+	// are already kept: the reference's rendering is the record's.
+	var id int64
+	if _, err := fmt.Sscan(string(regexp.MustCompile(`"item":\{"id":(\d+)`).FindSubmatch(first)[1]), &id); err != nil {
+		t.Fatal(err)
+	}
+	answer(fmt.Sprintf(`{ item(id: %d) { id name } }`, id))
+	if renderings() != kept {
+		t.Errorf("an item named by a reference, asked by id under the same selection, kept %d renderings more", renderings()-kept)
+	}
+
+	// A page with no reference at all keeps each record it lists.
+	answer(`{ items(first: 10) { nodes { id rarity } } }`)
+	if got := renderings() - kept; got != 10 {
+		t.Errorf("a page of 10 items under a new selection kept %d renderings, want 10", got)
+	}
+}
+
 // TestRenderingsSharedAcrossDocuments: 420 documents of the same nested
 // selection, each with a different comment (issue 22: they held 570-663
 // MB against a 32 MiB bound), share their renderings, so the store does

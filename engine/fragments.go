@@ -70,10 +70,12 @@ type fragmentStore struct {
 }
 
 // renderings are one selection's: a place for each record of the
-// selection's kind, in the snapshot's upstream order.
+// selection's kind, in the snapshot's upstream order. A place only ever
+// holds a rendering of the snapshot's own record there (see place).
 type renderings struct {
 	store     *fragmentStore
 	positions catalogue.Positions
+	record    func(i int) any // the snapshot's record at a place
 	kept      []atomic.Pointer[[]byte]
 }
 
@@ -128,7 +130,8 @@ func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
 	if s.bytes.Load()+cost > s.maxBytes {
 		return nil
 	}
-	t := &renderings{store: s, positions: positions, kept: make([]atomic.Pointer[[]byte], positions.Len())}
+	t := &renderings{store: s, positions: positions, record: s.snap.KindRecords(k),
+		kept: make([]atomic.Pointer[[]byte], positions.Len())}
 	got, loaded := s.tables.LoadOrStore(sel, t)
 	if !loaded {
 		s.bytes.Add(cost)
@@ -139,30 +142,42 @@ func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
 // tableCost is what a selection's table over n records is charged.
 func tableCost(n int) int64 { return roundUp(int64(n)*8) + tableOverhead }
 
-// get returns the rendering kept of the record with the given id.
+// get returns the rendering kept of the snapshot's record with the given
+// id.
 func (r *renderings) get(id int64) ([]byte, bool) {
 	i, ok := r.positions.Of(id)
 	if !ok {
 		return nil, false
 	}
+	return r.at(i)
+}
+
+// place returns the place of rec, a record with the given id, if rec is the
+// snapshot's own record: a record of the same id made some other way (a
+// copy with fewer fields, say) is written, never kept or taken for it.
+func (r *renderings) place(id int64, rec any) (int, bool) {
+	i, ok := r.positions.Of(id)
+	if !ok || r.record(i) != rec {
+		return 0, false
+	}
+	return i, true
+}
+
+// at returns the rendering kept at place i.
+func (r *renderings) at(i int) ([]byte, bool) {
 	if b := r.kept[i].Load(); b != nil {
 		return *b, true
 	}
 	return nil, false
 }
 
-// put keeps a copy of the rendering of the record with the given id, the
-// first one written, while the store has room. Puts at the same moment
-// may each find room for themselves: the store can pass its bound by a
-// rendering per core at most. A record the snapshot lacks (a dangling
-// reference, written null) has no place and is written every time.
-func (r *renderings) put(id int64, b []byte) {
+// put keeps a copy of a rendering at place i, the first one written, while
+// the store has room. Puts at the same moment may each find room for
+// themselves: the store can pass its bound by a rendering per core at
+// most.
+func (r *renderings) put(i int, b []byte) {
 	s := r.store
-	if len(b) > maxFragmentBytes || s.bytes.Load()+int64(len(b))+renderingOverhead > s.maxBytes {
-		return
-	}
-	i, ok := r.positions.Of(id)
-	if !ok || r.kept[i].Load() != nil {
+	if len(b) > maxFragmentBytes || s.bytes.Load()+int64(len(b))+renderingOverhead > s.maxBytes || r.kept[i].Load() != nil {
 		return
 	}
 	kept := append([]byte(nil), b...) // its capacity is the allocation's

@@ -26,8 +26,8 @@ func embeddedItems(t testing.TB) (*catalogue.Snapshot, []int64) {
 }
 
 // TestFragmentStoreBounds: a selection's table keeps the first rendering
-// of a record, a copy of it, none over maxFragmentBytes and none of a
-// record the snapshot lacks; the store makes tables and keeps renderings
+// at a place, a copy of it, and none over maxFragmentBytes; only the
+// snapshot's own records have places; the store makes tables and keeps renderings
 // only while it has room within its share; a new snapshot drops them,
 // counted as evictions.
 func TestFragmentStoreBounds(t *testing.T) {
@@ -46,10 +46,11 @@ func TestFragmentStoreBounds(t *testing.T) {
 		t.Errorf("one table charged %d bytes, want %d", tableCharge, tableCost(len(ids)))
 	}
 
+	// ids[i] is the embedded items' i-th: their ids have no duplicates.
 	b := []byte(`{"name":"first"}`)
-	tab.put(ids[0], b)
+	tab.put(0, b)
 	b[2] = 'X' // the caller's buffer is reused
-	tab.put(ids[0], []byte(`{"name":"second"}`))
+	tab.put(0, []byte(`{"name":"second"}`))
 	if got, ok := tab.get(ids[0]); !ok || string(got) != `{"name":"first"}` {
 		t.Errorf("get = %q, %v; want the first rendering, as it was put", got, ok)
 	}
@@ -59,28 +60,38 @@ func TestFragmentStoreBounds(t *testing.T) {
 	if _, ok := tab.get(ids[1]); ok {
 		t.Error("a rendering found for a record none was put for")
 	}
-	tab.put(-1, []byte("null"))
 	if _, ok := tab.get(-1); ok {
-		t.Error("a rendering kept for an id the snapshot lacks")
+		t.Error("a rendering found for an id the snapshot lacks")
 	}
-	tab.put(ids[1], bytes.Repeat([]byte("x"), maxFragmentBytes+1))
+	items := catalogue.KindTable[catalogue.Item](snap, catalogue.ItemKind)
+	if i, ok := tab.place(ids[5], items.At(5)); !ok || i != 5 {
+		t.Errorf("place of the snapshot's 6th item = %d, %t; want 5", i, ok)
+	}
+	copied := *items.At(5)
+	if _, ok := tab.place(ids[5], &copied); ok {
+		t.Error("a copy of a record has a place: its rendering would be taken for the snapshot's")
+	}
+	if _, ok := tab.place(-1, items.At(5)); ok {
+		t.Error("an id the snapshot lacks has a place")
+	}
+	tab.put(1, bytes.Repeat([]byte("x"), maxFragmentBytes+1))
 	if _, ok := tab.get(ids[1]); ok {
 		t.Error("a rendering over maxFragmentBytes was kept")
 	}
 
 	full := bytes.Repeat([]byte("x"), maxFragmentBytes)
-	for _, id := range ids[2:] {
+	for i := 2; i < len(ids); i++ {
 		if s.bytes.Load()+maxFragmentBytes+renderingOverhead > f.maxBytes {
 			break
 		}
-		tab.put(id, full)
+		tab.put(i, full)
 	}
-	last := ids[len(ids)-1]
+	last := len(ids) - 1
 	if s.bytes.Load()+maxFragmentBytes+renderingOverhead <= f.maxBytes {
 		t.Fatalf("the items filled only %d of %d bytes: the test needs a smaller share", s.bytes.Load(), f.maxBytes)
 	}
 	tab.put(last, full)
-	if _, ok := tab.get(last); ok {
+	if _, ok := tab.get(ids[last]); ok {
 		t.Error("a rendering was kept past the store's share")
 	}
 	if n := s.bytes.Load(); n > f.maxBytes {
@@ -100,13 +111,15 @@ func TestFragmentStoreBounds(t *testing.T) {
 }
 
 // TestFragmentStoreMissingKind: a selection of a kind whose collection
-// the snapshot lacks has a table with no places, which keeps nothing.
+// the snapshot lacks has a table with no places.
 func TestFragmentStoreMissingKind(t *testing.T) {
 	f := fragments{maxBytes: 1 << 20}
 	tab := f.forSnapshot(catalogue.NewSnapshot()).table(selectionID{1}, catalogue.ItemKind)
-	tab.put(1, []byte(`{"id":1}`))
 	if _, ok := tab.get(1); ok {
-		t.Error("a rendering kept for a kind the snapshot lacks")
+		t.Error("a rendering found for a kind the snapshot lacks")
+	}
+	if _, ok := tab.place(1, &catalogue.Item{ID: 1}); ok {
+		t.Error("a record has a place in a kind the snapshot lacks")
 	}
 }
 
@@ -131,7 +144,7 @@ func TestFragmentStoreConcurrent(t *testing.T) {
 					t.Errorf("goroutine %d: get(%d) = %q, want %q", g, id, got, want)
 					return
 				}
-				tab.put(id, want)
+				tab.put(i%97, want)
 			}
 		})
 	}
@@ -170,8 +183,8 @@ func TestRenderingChargeTracksTheHeap(t *testing.T) {
 			if size == 0 {
 				continue // the tables alone
 			}
-			for _, id := range ids {
-				tab.put(id, b)
+			for i := range ids {
+				tab.put(i, b)
 			}
 		}
 		runtime.GC()

@@ -11,9 +11,9 @@ import (
 // operationPlan is a query's root fields.
 type operationPlan struct {
 	fields []rootPlan
-	// refs is the number of reference fields: each has a slot (refPlan.slot)
-	// in an execution's renderings.
-	refs int
+	// tables is the number of selections of records whose renderings are
+	// kept: each has a slot (keepPlan.slot) in an execution's tables.
+	tables int
 	// size is the length of the last answer, to size the next one's buffer.
 	size atomic.Int64
 }
@@ -47,6 +47,20 @@ type valuePlan struct {
 	members map[string]*valuePlan
 	// walks is set when the value can hold references (see hasRefs).
 	walks bool
+	// keep, for a struct that is a kind's records, is where its
+	// renderings under this selection are kept (fragments.go).
+	keep *keepPlan
+}
+
+// keepPlan names the renderings of a kind's records under one selection.
+type keepPlan struct {
+	kind catalogue.Kind
+	// sel names the selection (see fragments.go), and slot is where an
+	// execution keeps the table of its renderings once found.
+	sel  selectionID
+	slot int
+	// id reads a record's id, given a pointer to its struct.
+	id func(rec any) (int64, bool)
 }
 
 type valueKind uint8
@@ -90,13 +104,10 @@ type refPlan struct {
 	// an id field, nullable or not, a JSON value, or a name looked up in
 	// the snapshot), given a pointer to the struct.
 	id func(s *catalogue.Snapshot, rec any) (int64, bool)
-	// target writes the record, a pointer to its struct.
+	// target writes the record, a pointer to its struct, and keep is
+	// where the struct's plan keeps its renderings (nil for none).
 	target *valuePlan
-	// sel names the selection, for the renderings kept of it (see
-	// fragments.go), and slot is where an execution keeps the table of
-	// them it found.
-	sel  selectionID
-	slot int
+	keep   *keepPlan
 }
 
 // planSize estimates the heap a plan holds, for the memory budget: each
@@ -126,6 +137,9 @@ func valueSize(p *valuePlan) int64 {
 		return 0
 	}
 	n := roundUp(int64(unsafe.Sizeof(*p))) + valueSize(p.elem)
+	if p.keep != nil {
+		n += roundUp(int64(unsafe.Sizeof(*p.keep)))
+	}
 	if p.members != nil {
 		// A small map: its header and a group of slots per 8 members.
 		n += 48 + int64((len(p.members)+7)/8)*8*(16+8)

@@ -27,8 +27,8 @@ type execution struct {
 	// context is checked every checkEvery of them rather than for each.
 	steps int
 	// fragments holds the renderings of records kept for the request's
-	// snapshot; nil keeps none. tables holds, by refPlan.slot, the table
-	// of a reference's selection, once looked up (see renderingsOf).
+	// snapshot; nil keeps none. tables holds, by keepPlan.slot, the table
+	// of a selection's renderings, once looked up (see renderingsOf).
 	fragments *fragmentStore
 	tables    []*renderings
 	// resolved holds each kind's records by id (a nil any for none);
@@ -112,8 +112,8 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		return graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "no snapshot: " + err.Error()}
 	}
 	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
-	if ex.fragments != nil && p.refs > 0 {
-		ex.tables = make([]*renderings, p.refs)
+	if ex.fragments != nil && p.tables > 0 {
+		ex.tables = make([]*renderings, p.tables)
 	}
 	var errs []graphqlhttp.FieldError
 	// A root field that fails is null, with its error; a non-null one
@@ -316,12 +316,15 @@ func (ex *execution) walk(v any, p *valuePlan) bool {
 			return ex.walk(v, m)
 		}
 	case kindStruct:
+		if _, _, kept := ex.keptRecord(v, p.keep); kept {
+			return true // written as it was: nothing under it to load
+		}
 		for i := range p.object.fields {
 			f := &p.object.fields[i]
 			switch {
 			case f.ref != nil:
 				if id, ok := f.ref.id(ex.snap, v); ok {
-					if t := ex.renderingsOf(f.ref); t != nil {
+					if t := ex.renderingsOf(f.ref.keep); t != nil {
 						if _, kept := t.get(id); kept {
 							continue // written as it was: nothing to load
 						}
@@ -467,65 +470,96 @@ func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 		}
 		return ex.write(buf, mv, m)
 	case kindStruct:
-		buf = append(buf, '{')
-		for i := range p.object.fields {
-			f := &p.object.fields[i]
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, f.key...)
-			var ok bool
-			switch {
-			case f.typename != "":
-				buf = append(buf, f.typename...)
-				continue
-			case f.ref != nil:
-				buf, ok = ex.writeRef(buf, v, f.ref)
-			default:
-				buf, ok = ex.write(buf, ex.fieldValue(v, f), f.value)
-			}
-			if !ok {
-				return buf, false
-			}
+		t, place, kept := ex.keptRecord(v, p.keep)
+		if kept {
+			b, _ := t.at(place)
+			return append(buf, b...), true
 		}
-		return append(buf, '}'), true
+		start := len(buf)
+		buf, ok := ex.writeObject(buf, v, p.object)
+		if ok && t != nil {
+			t.put(place, buf[start:])
+		}
+		return buf, ok
 	}
 	return buf, false
 }
 
+// writeObject appends the struct v as the object plan p selects it.
+func (ex *execution) writeObject(buf []byte, v any, p *objectPlan) ([]byte, bool) {
+	buf = append(buf, '{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, f.key...)
+		var ok bool
+		switch {
+		case f.typename != "":
+			buf = append(buf, f.typename...)
+			continue
+		case f.ref != nil:
+			buf, ok = ex.writeRef(buf, v, f.ref)
+		default:
+			buf, ok = ex.write(buf, ex.fieldValue(v, f), f.value)
+		}
+		if !ok {
+			return buf, false
+		}
+	}
+	return append(buf, '}'), true
+}
+
 // writeRef appends the record a reference of the struct v names: as kept
-// for the snapshot, or written and then kept.
+// for the snapshot, or written (and kept, by the record's plan).
 func (ex *execution) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
 	id, found := r.id(ex.snap, v)
 	if !found {
 		return ex.write(buf, nil, r.target)
 	}
-	t := ex.renderingsOf(r)
-	if t != nil {
+	if t := ex.renderingsOf(r.keep); t != nil {
 		if b, kept := t.get(id); kept {
 			return append(buf, b...), true
 		}
 	}
 	rec, _ := ex.lookup(r.kind, id) // nil, null, if not loaded
-	start := len(buf)
-	buf, ok := ex.write(buf, rec, r.target)
-	if ok && t != nil {
-		t.put(id, buf[start:])
-	}
-	return buf, ok
+	return ex.write(buf, rec, r.target)
 }
 
-// renderingsOf returns the table of renderings of r's selection, looked
-// up in the store once per execution; nil when none are kept (no store,
-// or no room for the table).
-func (ex *execution) renderingsOf(r *refPlan) *renderings {
-	if ex.tables == nil {
+// keptRecord returns the table of the renderings of the record v under
+// k's selection and v's place in it, and whether a rendering is kept
+// there; a nil table when v's renderings are not kept (no keepPlan, no
+// store or no room, or v not the snapshot's own record).
+func (ex *execution) keptRecord(v any, k *keepPlan) (t *renderings, place int, kept bool) {
+	if k == nil {
+		return nil, 0, false
+	}
+	if t = ex.renderingsOf(k); t == nil {
+		return nil, 0, false
+	}
+	id, ok := k.id(v)
+	if !ok {
+		return nil, 0, false
+	}
+	if place, ok = t.place(id, v); !ok {
+		return nil, 0, false
+	}
+	_, kept = t.at(place)
+	return t, place, kept
+}
+
+// renderingsOf returns the table of renderings of k's selection, looked
+// up in the store once per execution; nil when none are kept (no
+// keepPlan, no store, or no room for the table).
+func (ex *execution) renderingsOf(k *keepPlan) *renderings {
+	if ex.tables == nil || k == nil {
 		return nil
 	}
-	if t := ex.tables[r.slot]; t != nil {
+	if t := ex.tables[k.slot]; t != nil {
 		return t
 	}
-	t := ex.fragments.table(r.sel, r.kind)
-	ex.tables[r.slot] = t
+	t := ex.fragments.table(k.sel, k.kind)
+	ex.tables[k.slot] = t
 	return t
 }
