@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -20,12 +19,7 @@ import (
 //
 //	go test ./engine/ -run '^$' -bench Engine -benchmem -count 5
 func BenchmarkEngine(b *testing.B) {
-	snap, err := catalogue.Embedded()
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := &catalogue.Store{}
-	st.Publish(snap)
+	st := embeddedStore(b)
 	for _, bc := range []struct{ name, query string }{
 		{"wide", `{ items(first: 200) { totalCount pageInfo { hasNextPage endCursor } nodes {
 			id imageUrl name rarity value type healingAmount tradable limited description

@@ -72,6 +72,18 @@ func post(h http.Handler, query string, vars map[string]any) (int, []byte) {
 	return rec.Code, rec.Body.Bytes()
 }
 
+// embeddedStore returns a store publishing the embedded catalogue.
+func embeddedStore(tb testing.TB) *catalogue.Store {
+	tb.Helper()
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st := &catalogue.Store{}
+	st.Publish(snap)
+	return st
+}
+
 var requestIDs = regexp.MustCompile(`"requestId":"[0-9a-f]+"`)
 
 // compare runs query on both and fails unless they answer the same status
@@ -386,12 +398,7 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 // loads nothing the second time and answers the same bytes; a record named
 // by a reference and listed with the same selection shares one rendering.
 func TestKeptRecordsLoadNothing(t *testing.T) {
-	snap, err := catalogue.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &catalogue.Store{}
-	st.Publish(snap)
+	st := embeddedStore(t)
 	var batches atomic.Int64
 	mem := graphqlhttp.NewMemory(32 << 20)
 	h := resolvers.NewHandler(st, loader.Options{OnBatch: func(string, int) { batches.Add(1) }},
@@ -455,12 +462,7 @@ func TestKeptRecordsLoadNothing(t *testing.T) {
 // not grow with them; the documents they came in are each charged, and
 // the stores stay within their shares.
 func TestRenderingsSharedAcrossDocuments(t *testing.T) {
-	snap, err := catalogue.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &catalogue.Store{}
-	st.Publish(snap)
+	st := embeddedStore(t)
 	mem := graphqlhttp.NewMemory(32 << 20)
 	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
 	stats := func() map[string]graphqlhttp.StoreStats {
@@ -504,12 +506,7 @@ func TestRenderingsSharedAcrossDocuments(t *testing.T) {
 // cost, and the entries' overhead) is within a third of what they add to
 // the live heap, measured by the runtime through the whole handler.
 func TestDocumentChargeTracksTheHeap(t *testing.T) {
-	snap, err := catalogue.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &catalogue.Store{}
-	st.Publish(snap)
+	st := embeddedStore(t)
 	mem := graphqlhttp.NewMemory(1 << 30)
 	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
 	var aliases strings.Builder
@@ -586,12 +583,7 @@ func TestEngineEscapesOpenValuesAsGqlgen(t *testing.T) {
 // their first requests compile nothing, as their hundredth; an unlisted
 // query, run in log mode, is compiled on its first request, once.
 func TestTrustedDocumentsPlannedAtLoad(t *testing.T) {
-	snap, err := catalogue.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &catalogue.Store{}
-	st.Publish(snap)
+	st := embeddedStore(t)
 	const (
 		page    = `query Page($first: Int!, $withDroppers: Boolean!) { items(first: $first) { nodes { id droppedByMonsters @include(if: $withDroppers) { id } } } }`
 		monster = `query Monster($id: Int!) { monster(id: $id) { name drops { item { name } } } }`
