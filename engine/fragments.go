@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
@@ -33,10 +34,11 @@ const (
 const renderingOverhead = 24
 
 // tableOverhead is what a selection's table costs besides its places (8
-// bytes per record of its kind): the table itself (48 bytes) and its entry
-// in the store's sync.Map, the key boxed in an interface (16), the map's
-// node (48) and its share of the trie's inner nodes.
-const tableOverhead = 48 + 16 + 48 + 48
+// bytes per record of its kind): the table itself, the closure reading the
+// snapshot's records (16), and its entry in the store's sync.Map: the key
+// boxed in an interface (16), the map's node (48) and its share of the
+// trie's inner nodes.
+const tableOverhead = int64(unsafe.Sizeof(renderings{})) + 16 + 16 + 48 + 48
 
 // selectionID names a selection of a record: a digest of the canonical
 // form of the selection (see canonicalSelection). 128 bits of SHA-256:
