@@ -45,3 +45,48 @@ func TestMissingVariableNamesItAndItsType(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryVariableErrorReported: a request whose variables fail in
+// several places is told of each, in the order the operation defines
+// them, as graphql-js reports them, on POST and GET, and nothing runs.
+func TestEveryVariableErrorReported(t *testing.T) {
+	const query = `query Page($id: Int!, $first: Int = 10, $name: String = "ore", $fine: Int) { item(id: $id) { name } items(first: $first) { totalCount } search(text: $name, first: $fine) { __typename } }`
+	vars := `{"first":"ten","name":5,"fine":3}`
+	want := []string{
+		`Variable "$id" of required type "Int!" was not provided.`,
+		`Variable "$first" got invalid value a string; Int cannot represent non-integer value: a string`,
+		`Variable "$name" got invalid value 5; String cannot represent a non string value: 5`,
+	}
+	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler)})
+	h := g.Handler()
+	post := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query":`+strconvQuote(query)+`,"variables":`+vars+`}`))
+	post.Header.Set("Content-Type", "application/json")
+	get := httptest.NewRequest(http.MethodGet, "/graphql?query="+url.QueryEscape(query)+"&variables="+url.QueryEscape(vars), nil)
+	get.Header.Set("Accept", "application/graphql-response+json")
+	for _, req := range []*http.Request{post, get} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var answer struct {
+			Data   json.RawMessage
+			Errors []struct {
+				Message    string
+				Extensions struct{ Code string }
+			}
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil {
+			t.Fatalf("%s: %d %s: %v", req.Method, rec.Code, rec.Body, err)
+		}
+		var got []string
+		for _, e := range answer.Errors {
+			got = append(got, e.Message)
+			if e.Extensions.Code != "GRAPHQL_VALIDATION_FAILED" {
+				t.Errorf("%s: %q has code %q, want GRAPHQL_VALIDATION_FAILED", req.Method, e.Message, e.Extensions.Code)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") || len(answer.Data) != 0 && string(answer.Data) != "null" {
+			t.Errorf("%s: %d %s\nwant the errors\n%s\nand no data", req.Method, rec.Code, rec.Body, strings.Join(want, "\n"))
+		}
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

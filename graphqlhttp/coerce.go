@@ -74,13 +74,47 @@ func (c variableCoercion) MutateOperationParameters(_ context.Context, p *graphq
 	}
 	vars, errs := coerceVariables(c.e.docs.schema, op, p.Variables)
 	if len(errs) > 0 {
-		// gqlgen's extensions return one error: the first.
+		// gqlgen's extensions return one error: the first. The others
+		// are added back by withEveryVariableError.
 		errcode.Set(errs[0], errcode.ValidationFailed)
 		return errs[0]
 	}
 	p.Variables = vars
 	return nil
 }
+
+// withEveryVariableError returns errs, the errors creating an operation
+// context for p gave, with every variable that did not coerce where gqlgen
+// kept the first alone: its extensions return one error, while graphql-js
+// reports each variable (up to its limit of 50), so that a form learns of
+// all its bad fields at once. It coerces again, on that error path only:
+// when the one error is the first the variables give.
+func (e *endpoint) withEveryVariableError(p *graphql.RawParams, errs gqlerror.List) gqlerror.List {
+	if len(errs) != 1 || len(p.Variables) == 0 {
+		return errs
+	}
+	doc := e.docs.lookup(p.Query)
+	if !doc.valid {
+		return errs
+	}
+	op := doc.parsed.Operations.ForName(p.OperationName)
+	if op == nil {
+		return errs
+	}
+	_, all := coerceVariables(e.docs.schema, op, p.Variables)
+	if len(all) < 2 || all[0].Message != errs[0].Message {
+		return errs
+	}
+	all = all[:min(len(all), maxVariableErrors)]
+	for _, err := range all {
+		errcode.Set(err, errcode.ValidationFailed)
+	}
+	return all
+}
+
+// maxVariableErrors is graphql-js's limit on the variables' errors
+// reported.
+const maxVariableErrors = 50
 
 // coerceVariables coerces the variables given for op (CoerceVariableValues):
 // each defined variable's value against its type, its default when it is

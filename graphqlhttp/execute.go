@@ -306,14 +306,16 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 // is refused before it runs.
 func (e *endpoint) check(ctx context.Context, r *http.Request, req *request) (oc *graphql.OperationContext, errs gqlerror.List) {
 	start := graphql.Now()
-	return e.exec.CreateOperationContext(ctx, &graphql.RawParams{
+	params := &graphql.RawParams{
 		Query:         req.query,
 		OperationName: req.operationName,
 		Headers:       r.Header,
 		Variables:     req.variables,
 		Extensions:    req.extensions,
 		ReadTime:      graphql.TraceTiming{Start: start, End: start},
-	})
+	}
+	oc, errs = e.exec.CreateOperationContext(ctx, params)
+	return oc, e.withEveryVariableError(params, errs)
 }
 
 // withErrors is an Executor's answer as gqlgen writes it: its field errors,

@@ -856,7 +856,7 @@ func (x *wsExecutor) CreateOperationContext(ctx context.Context, params *graphql
 	}
 	oc, errs := x.Executor.CreateOperationContext(with(ctx), params)
 	if errs != nil {
-		return oc, errs
+		return oc, x.c.e.withEveryVariableError(params, errs)
 	}
 	if err := x.c.enter(oc, with); err != nil {
 		return oc, gqlerror.List{err}

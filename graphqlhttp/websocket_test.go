@@ -61,6 +61,20 @@ func TestSubscriptionOverWebSocket(t *testing.T) {
 		}
 	})
 
+	t.Run("every variable that does not coerce", func(t *testing.T) {
+		payload, _ := json.Marshal(map[string]any{
+			"query":     `query($id: Int!, $first: Int) { item(id: $id) { name } items(first: $first) { totalCount } }`,
+			"variables": map[string]any{"first": true},
+		})
+		ws.Send(t, wstest.Message{Type: "subscribe", ID: "v", Payload: payload})
+		// A refused operation ends with its error message alone.
+		m := ws.Next(t)
+		errs := errorsOf(t, m)
+		if m.Type != "error" || m.ID != "v" || len(errs) != 2 || !strings.Contains(errs[0].Message, `"$id"`) || !strings.Contains(errs[1].Message, `"$first"`) {
+			t.Errorf("got %s %s %s, want an error with the errors of $id and $first", m.Type, m.ID, m.Payload)
+		}
+	})
+
 	if n := obs.open.Load(); n != 1 {
 		t.Errorf("the observer counts %d places taken, want 1", n)
 	}
