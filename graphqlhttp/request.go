@@ -199,10 +199,11 @@ func (e *endpoint) documentID(req *request, id string) *httpError {
 }
 
 // cacheKey names the answer to req within one version of the data: the
-// document's SHA-256 (sent as the query, or as the hash of a persisted
-// one), the operation name and the variables in canonical form. ok is
-// false for a request the cache must not answer.
-func (req *request) cacheKey() (key cacheKey, ok bool) {
+// document's SHA-256 (sent as the query, as the hash of a persisted one,
+// or, for a trusted document asked by another id its manifest gives it,
+// found in listed), the operation name and the variables in canonical
+// form. ok is false for a request the cache must not answer.
+func (req *request) cacheKey(listed *trustedSet) (key cacheKey, ok bool) {
 	var doc [sha256.Size]byte
 	pq, _ := req.extensions["persistedQuery"].(map[string]any)
 	hash, _ := pq["sha256Hash"].(string)
@@ -216,6 +217,8 @@ func (req *request) cacheKey() (key cacheKey, ok bool) {
 		if _, err := hex.Decode(doc[:], []byte(hash)); err != nil {
 			return key, false
 		}
+	case listed != nil && listed.byID[hash] != nil:
+		doc = listed.byID[hash].sum
 	default:
 		return key, false
 	}

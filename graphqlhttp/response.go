@@ -35,11 +35,12 @@ func (e *endpoint) resolve(r *http.Request, req *request) (res *result, hit bool
 	if e.opts.Cache == nil {
 		return e.run(r, req, cacheKey{}, nil), false
 	}
-	key, keyed := req.cacheKey()
+	listed := e.docs.pinned.Load() // once: the key and the version see one manifest
+	key, keyed := req.cacheKey(listed)
 	version, newest := "", false
 	if keyed {
 		version, newest = e.opts.Version(r.Context())
-		if s := e.docs.pinned.Load(); s != nil && version != "" {
+		if s := listed; s != nil && version != "" {
 			// An answer kept under one manifest is not given under
 			// another, which may not list its document.
 			version += "\x00trusted " + s.gen

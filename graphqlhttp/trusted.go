@@ -139,10 +139,12 @@ type trustedSet struct {
 	nNote atomic.Int64
 }
 
-// trustedDoc is one trusted document: its text, and the document kept of
-// it, pinned (never evicted).
+// trustedDoc is one trusted document: its text, its SHA-256 (which names
+// its answers in the response cache, whatever id it is asked by), and the
+// document kept of it, pinned (never evicted).
 type trustedDoc struct {
 	text string
+	sum  [sha256.Size]byte
 	doc  *document
 }
 
@@ -167,10 +169,9 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 				return nil, fmt.Errorf("document %q%s: %w", md.ID, operationNamed(md.Name), err)
 			}
 			doc.memo = &Memo{docs: d, key: docKey{text: md.Body}, pin: s}
-			td = &trustedDoc{text: md.Body, doc: doc}
+			td = &trustedDoc{text: md.Body, sum: sha256.Sum256([]byte(md.Body)), doc: doc}
 			s.byText[md.Body] = td
-			sum := sha256.Sum256([]byte(md.Body))
-			s.byID[hex.EncodeToString(sum[:])] = td
+			s.byID[hex.EncodeToString(td.sum[:])] = td
 			// The text is the key of byText, the parse points into it.
 			size += n + 2*lruEntryOverhead(2*ptrSize) + heapSize(int64(unsafe.Sizeof(trustedDoc{}))) + heapSize(2*sha256.Size)
 		}

@@ -255,6 +255,32 @@ func TestTrustedDocumentModes(t *testing.T) {
 	})
 }
 
+// TestTrustedDocumentsCachedByAnyID: a trusted document's answer is one
+// response cache entry whichever way it is asked for: by the manifest's
+// own id over GET or POST, by its SHA-256 as a documentId, or by text.
+func TestTrustedDocumentsCachedByAnyID(t *testing.T) {
+	obs := &cacheObserver{}
+	srv := newServer(t, graphqlhttp.Options{Observer: obs, Cache: graphqlhttp.NewResponseCache(1 << 20), MaxAge: time.Minute,
+		TrustedDocuments: graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(listedItem, listedMonster))})
+	for i, c := range []struct {
+		name string
+		ask  func() answer
+	}{
+		{"the manifest's id, GET", func() answer { return getTrusted(t, srv.URL, map[string]string{"documentId": "monster-page"}) }},
+		{"the manifest's id again, GET", func() answer { return getTrusted(t, srv.URL, map[string]string{"documentId": "monster-page"}) }},
+		{"the manifest's id, POST", func() answer { return postObject(t, srv.URL, map[string]any{"documentId": "monster-page"}) }},
+		{"the text's SHA-256", func() answer {
+			return getTrusted(t, srv.URL, map[string]string{"documentId": "sha256:" + sha(listedMonster)})
+		}},
+		{"the text", func() answer { return postQuery(t, srv.URL, listedMonster, nil) }},
+	} {
+		wantData(t, c.name, c.ask(), monsterAnswer)
+		if hits, misses := obs.hits.Load(), obs.misses.Load(); hits != int64(i) || misses != 1 {
+			t.Errorf("after %s: %d hits and %d misses, want %d and 1", c.name, hits, misses, i)
+		}
+	}
+}
+
 // TestTrustedDocumentsOverStreams: an event stream (POST and GET) and a
 // WebSocket are held to the manifest as POST is: a listed subscription
 // opens, by text or by id; an unlisted one is refused with
