@@ -394,6 +394,18 @@ func (e *endpoint) trusted(_ context.Context, outcome string) {
 	}
 }
 
+// outcome is what the check (trustCheck) of req, a request whose answer
+// the cache holds under s, found: "listed", or "unlisted" (an answer kept
+// in log mode; in enforce mode an unlisted operation never runs, so its
+// answer is never kept).
+func (s *trustedSet) outcome(req *request) string {
+	if req.query != "" && s.byText[req.query] != nil ||
+		req.query == "" && s.byID[strings.TrimPrefix(persistedHash(req.extensions), "sha256:")] != nil {
+		return "listed"
+	}
+	return "unlisted"
+}
+
 // TrustObserver is an Observer told of the trusted documents' checks;
 // the endpoint asks its Observer for it, so that Observers that do not
 // count them need not say so.

@@ -258,10 +258,14 @@ func TestTrustedDocumentModes(t *testing.T) {
 // TestTrustedDocumentsCachedByAnyID: a trusted document's answer is one
 // response cache entry whichever way it is asked for: by the manifest's
 // own id over GET or POST, by its SHA-256 as a documentId, or by text.
+// An answer from the cache is counted listed or unlisted as a run would
+// be, so log mode's counts see every request.
 func TestTrustedDocumentsCachedByAnyID(t *testing.T) {
-	obs := &cacheObserver{}
+	cached := &cacheObserver{}
+	obs := newTrustObserver()
+	obs.Observer = cached
 	srv := newServer(t, graphqlhttp.Options{Observer: obs, Cache: graphqlhttp.NewResponseCache(1 << 20), MaxAge: time.Minute,
-		TrustedDocuments: graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(listedItem, listedMonster))})
+		TrustedDocuments: graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedLog, testManifest(listedItem, listedMonster))})
 	for i, c := range []struct {
 		name string
 		ask  func() answer
@@ -275,9 +279,18 @@ func TestTrustedDocumentsCachedByAnyID(t *testing.T) {
 		{"the text", func() answer { return postQuery(t, srv.URL, listedMonster, nil) }},
 	} {
 		wantData(t, c.name, c.ask(), monsterAnswer)
-		if hits, misses := obs.hits.Load(), obs.misses.Load(); hits != int64(i) || misses != 1 {
+		if hits, misses := cached.hits.Load(), cached.misses.Load(); hits != int64(i) || misses != 1 {
 			t.Errorf("after %s: %d hits and %d misses, want %d and 1", c.name, hits, misses, i)
 		}
+	}
+	for range 3 {
+		wantData(t, "unlisted", postQuery(t, srv.URL, unlistedQuery, nil), unlistedAns)
+	}
+	if hits := cached.hits.Load(); hits != 6 {
+		t.Errorf("%d hits in all, want 6: the unlisted query's last two from the cache", hits)
+	}
+	if l, u := obs.count("listed"), obs.count("unlisted"); l != 5 || u != 3 {
+		t.Errorf("counted %d listed and %d unlisted, want 5 and 3: answers from the cache count too", l, u)
 	}
 }
 

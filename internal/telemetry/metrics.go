@@ -136,7 +136,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 		}, []string{"reason"}),
 		trustedChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "graphql_trusted_documents_total",
-			Help: "GraphQL operations checked against -trusted-documents, by outcome: listed, unlisted (run: log mode), refused (enforce mode, PERSISTED_QUERY_NOT_LISTED).",
+			Help: "GraphQL requests checked against -trusted-documents, answers from the response cache included, by outcome: listed, unlisted (run: log mode), refused (enforce mode, PERSISTED_QUERY_NOT_LISTED).",
 		}, []string{"outcome"}),
 		trustedReloads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_trusted_documents_reloads_total",
