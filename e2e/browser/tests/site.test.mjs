@@ -326,6 +326,15 @@ async function shownFor(page, text) {
   await page.waitForFunction((t) => document.querySelector('main:not([aria-busy]) h1 q')?.textContent === t, text);
 }
 
+// suggestionsShownFor waits until the suggestions under the search box
+// are shown for text: their Search query has been answered.
+async function suggestionsShownFor(page, text) {
+  await page.waitForFunction((t) => {
+    const list = document.querySelector('[data-testid="suggestions"]');
+    return list && !list.hidden && list.textContent.includes(`All results for “${t}”`);
+  }, text);
+}
+
 test('search ranks names, forgives a typo with "Did you mean", shows each kind, one GET', async () => {
   const { page, check } = await openPage(browser);
   const sent = watchQueries(page);
@@ -334,7 +343,11 @@ test('search ranks names, forgives a typo with "Did you mean", shows each kind, 
   const input = page.locator(byTestId('search-input'));
 
   // "tro": Troll Tooth (a prefix) before Beetroot Seed (inside a word).
+  // The suggestions' own Search (after a pause in typing) is sent before
+  // the count starts: on a slow machine the pause can end before the
+  // click.
   await input.fill('tro');
+  await suggestionsShownFor(page, 'tro');
   let from = sent.length;
   await page.click(byTestId('search-submit'));
   await page.waitForURL('**/explorer/search?q=tro');
@@ -353,6 +366,7 @@ test('search ranks names, forgives a typo with "Did you mean", shows each kind, 
 
   // "bnoe": no name has it; Bones is one typo away.
   await input.fill('bnoe');
+  await suggestionsShownFor(page, 'bnoe');
   from = sent.length;
   await page.click(byTestId('search-submit'));
   await page.waitForURL('**/explorer/search?q=bnoe');
