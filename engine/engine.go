@@ -63,6 +63,7 @@ type Engine struct {
 func New(roots map[string]Root, mem *graphqlhttp.Memory) *Engine {
 	e := &Engine{roots: roots}
 	e.fragments.maxBytes = mem.Shares().Renderings
+	e.fragments.sweepEvery = sweepEvery
 	mem.Register("renderings", e.fragments.stats)
 	return e
 }

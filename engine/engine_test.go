@@ -501,6 +501,76 @@ func TestRenderingsSharedAcrossDocuments(t *testing.T) {
 	}
 }
 
+// TestRenderingsOutliveAFlood: a client that fills the renderings' share
+// with selections nobody asks for again holds it only until two sweeps
+// have passed; then a page others ask for is kept again, and loads
+// nothing. (Before sweeps, the flood held the share for the snapshot's
+// life, and the page was loaded and written every time.)
+func TestRenderingsOutliveAFlood(t *testing.T) {
+	st := embeddedStore(t)
+	var batches atomic.Int64
+	mem := graphqlhttp.NewMemory(1 << 20) // a renderings share of about a dozen items' tables
+	eng := resolvers.NewEngine(mem)
+	engine.SetSweepEvery(eng, time.Hour) // the flood first fills the share
+	h := resolvers.NewHandler(st, loader.Options{OnBatch: func(string, int) { batches.Add(1) }},
+		graphqlhttp.Options{Executor: eng, Memory: mem})
+	renderings := func() graphqlhttp.StoreStats {
+		for _, s := range mem.Stats() {
+			if s.Store == "renderings" {
+				return s
+			}
+		}
+		t.Fatal("no renderings store")
+		return graphqlhttp.StoreStats{}
+	}
+	answer := func(q string) {
+		t.Helper()
+		if status, body := post(h, q, nil); status != http.StatusOK || bytes.Contains(body, []byte(`"errors"`)) {
+			t.Fatalf("%d %s", status, body)
+		}
+	}
+
+	// Items' tables, then monsters' (smaller: the page's first), until
+	// not even a monsters' table has room.
+	for n := range 400 {
+		kind := "items"
+		if n >= 100 {
+			kind = "monsters"
+		}
+		answer(fmt.Sprintf(`{ %s(first: 3) { nodes { flood%d: id } } }`, kind, n))
+	}
+	if r := renderings(); r.Bytes+tableCostOf(st, catalogue.MonsterKind) <= r.Share {
+		t.Fatalf("the flood left room for another table (%+v): the test needs a smaller share", r)
+	}
+
+	const page = `{ monsters(first: 20) { nodes { id name drops { item { id name } } } } }`
+	const sweepEvery = 20 * time.Millisecond
+	engine.SetSweepEvery(eng, sweepEvery)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// Each run finds the store full and sweeps once a sweepEvery has
+		// passed: the first clears the marks, the next drops the flood.
+		time.Sleep(2 * sweepEvery)
+		answer(page)
+		batches.Store(0)
+		answer(page)
+		if batches.Load() == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page still loads %d batches after 10 s of sweeps: the flood holds the share (%+v)", batches.Load(), renderings())
+		}
+	}
+	if r := renderings(); r.Evictions == 0 || r.Bytes > r.Share {
+		t.Errorf("renderings %+v; want the flood's counted as evicted, within the share", r)
+	}
+}
+
+// tableCostOf is what a table of renderings of kind k is charged.
+func tableCostOf(st *catalogue.Store, k catalogue.Kind) int64 {
+	return engine.TableCost(st.Current().KindPositions(k).Len())
+}
+
 // TestDocumentChargeTracksTheHeap: what the documents and renderings are
 // charged for many new documents with plans (their text, parse, plan and
 // cost, and the entries' overhead) is within a third of what they add to

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -50,10 +51,15 @@ func newSelectionID(canonical string) selectionID {
 	return selectionID(sum[:16])
 }
 
+// sweepEvery is the least time between two sweeps of a full store (see
+// fragmentStore.sweep): a table no request names for about this long can
+// be dropped to make room for others.
+const sweepEvery = time.Second
+
 // fragmentStore holds the renderings written from one snapshot: a table
-// for each selection, made when a request first names it. Renderings are
-// only added, never changed or removed, so a rendering found once is
-// found for the rest of the request.
+// for each selection, made when a request first names it. A rendering is
+// never changed, so one found once is found for the rest of the request,
+// even if its table is dropped meanwhile (see sweep).
 //
 // The tables are in a sync.Map, which is made for a map that only grows:
 // a lookup writes no shared memory (behind a sync.RWMutex, every lookup
@@ -63,12 +69,22 @@ func newSelectionID(canonical string) selectionID {
 // record's position: one lookup in the snapshot's index by id and an
 // atomic load, where one sync.Map keyed by selection and id, hashing both
 // for every reference written, was a third of a nested page's CPU.
+//
+// What the store holds is charged to it (bytes, entries) and to the
+// table it is in, so that dropping a table takes its charge away (see
+// renderings.uncharge).
 type fragmentStore struct {
 	snap     *catalogue.Snapshot
 	maxBytes int64
 	tables   sync.Map // selectionID → *renderings
 	bytes    atomic.Int64
 	entries  atomic.Int64
+	// swept is when the last sweep began (Unix nanoseconds; 0 before the
+	// first).
+	swept atomic.Int64
+	// of is the fragments the store is of: how often it may sweep, and
+	// where its evictions are counted.
+	of *fragments
 }
 
 // renderings are one selection's: a place for each record of the
@@ -79,14 +95,25 @@ type renderings struct {
 	positions catalogue.Positions
 	record    func(i int) any // the snapshot's record at a place
 	kept      []atomic.Pointer[[]byte]
+	// named says a request named the table since the last sweep.
+	named atomic.Bool
+	// dropped says a sweep took the table out of its store; its charge,
+	// bytes and entries, then go back to the store (see uncharge).
+	dropped atomic.Bool
+	bytes   atomic.Int64
+	entries atomic.Int64
 }
 
 // fragments holds the store of the newest snapshot seen, bounded by the
 // renderings' share of the memory budget.
 type fragments struct {
 	maxBytes int64
-	store    atomic.Pointer[fragmentStore]
-	// evictions counts the renderings dropped with their snapshot.
+	// sweepEvery is the least time between two sweeps of a full store
+	// (sweepEvery in New; tests change it).
+	sweepEvery time.Duration
+	store      atomic.Pointer[fragmentStore]
+	// evictions counts the renderings dropped, with their snapshot or
+	// their table.
 	evictions atomic.Uint64
 }
 
@@ -103,7 +130,7 @@ func (f *fragments) forSnapshot(snap *catalogue.Snapshot) *fragmentStore {
 		if cur != nil && cur.snap == snap {
 			return cur
 		}
-		next := &fragmentStore{snap: snap, maxBytes: f.maxBytes}
+		next := &fragmentStore{snap: snap, maxBytes: f.maxBytes, of: f}
 		if f.store.CompareAndSwap(cur, next) {
 			if cur != nil {
 				f.evictions.Add(uint64(cur.entries.Load()))
@@ -122,23 +149,86 @@ func (f *fragments) stats() graphqlhttp.StoreStats {
 }
 
 // table returns the renderings of selection sel, of records of kind k,
-// making its table if there is room for it; nil if there is none.
+// making its table if there is room for it, or a sweep makes some; nil if
+// there is none.
 func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
 	if t, ok := s.tables.Load(sel); ok {
-		return t.(*renderings)
+		t := t.(*renderings)
+		t.name()
+		return t
 	}
 	positions := s.snap.KindPositions(k)
 	cost := tableCost(positions.Len())
 	if s.bytes.Load()+cost > s.maxBytes {
-		return nil
+		s.sweep()
+		if s.bytes.Load()+cost > s.maxBytes {
+			return nil
+		}
 	}
 	t := &renderings{store: s, positions: positions, record: s.snap.KindRecords(k),
 		kept: make([]atomic.Pointer[[]byte], positions.Len())}
+	t.named.Store(true)
 	got, loaded := s.tables.LoadOrStore(sel, t)
 	if !loaded {
-		s.bytes.Add(cost)
+		t.charge(cost, 0)
 	}
 	return got.(*renderings)
+}
+
+// name marks t named since the last sweep. It writes only the first time,
+// so that the tables most requests name are not passed from core to core.
+func (t *renderings) name() {
+	if !t.named.Load() {
+		t.named.Store(true)
+	}
+}
+
+// sweep makes room in a full store: it drops the tables no request named
+// since the sweep before, and clears the mark of the others. A store
+// that is full sweeps at most once every sweepEvery, whoever finds it
+// full, so a table any request names once in that time stays, and a
+// client that fills the share with selections nobody asks for again
+// holds it for two sweeps at most, where it once held it for the
+// snapshot's life. The sweep walks every table: on the request that
+// finds the store full, at most once every sweepEvery.
+func (s *fragmentStore) sweep() {
+	now := time.Now().UnixNano()
+	last := s.swept.Load()
+	if now-last < int64(s.of.sweepEvery) || !s.swept.CompareAndSwap(last, now) {
+		return
+	}
+	s.tables.Range(func(sel, v any) bool {
+		t := v.(*renderings)
+		if !t.named.Swap(false) && s.tables.CompareAndDelete(sel, t) {
+			t.dropped.Store(true)
+			t.uncharge()
+		}
+		return true
+	})
+}
+
+// charge adds what t keeps to t's charge and its store's. A table dropped
+// meanwhile gives it back at once: whichever of the two sees the other's
+// write (the sweep's dropped mark, or this charge) takes it off.
+func (t *renderings) charge(bytes, entries int64) {
+	s := t.store
+	t.bytes.Add(bytes)
+	t.entries.Add(entries)
+	s.bytes.Add(bytes)
+	s.entries.Add(entries)
+	if t.dropped.Load() {
+		t.uncharge()
+	}
+}
+
+// uncharge takes a dropped table's charge off its store, counting its
+// renderings as evicted.
+func (t *renderings) uncharge() {
+	s := t.store
+	s.bytes.Add(-t.bytes.Swap(0))
+	n := t.entries.Swap(0)
+	s.entries.Add(-n)
+	s.of.evictions.Add(uint64(n))
 }
 
 // tableCost is what a selection's table over n records is charged.
@@ -174,17 +264,22 @@ func (r *renderings) at(i int) ([]byte, bool) {
 }
 
 // put keeps a copy of a rendering at place i, the first one written, while
-// the store has room. Puts at the same moment may each find room for
-// themselves: the store can pass its bound by a rendering per core at
-// most.
+// the store has room or a sweep makes some. Puts at the same moment may
+// each find room for themselves: the store can pass its bound by a
+// rendering per core at most.
 func (r *renderings) put(i int, b []byte) {
 	s := r.store
-	if len(b) > maxFragmentBytes || s.bytes.Load()+int64(len(b))+renderingOverhead > s.maxBytes || r.kept[i].Load() != nil {
+	if len(b) > maxFragmentBytes || r.kept[i].Load() != nil {
 		return
+	}
+	if cost := int64(len(b)) + renderingOverhead; s.bytes.Load()+cost > s.maxBytes {
+		s.sweep()
+		if s.bytes.Load()+cost > s.maxBytes {
+			return
+		}
 	}
 	kept := append([]byte(nil), b...) // its capacity is the allocation's
 	if r.kept[i].CompareAndSwap(nil, &kept) {
-		s.bytes.Add(int64(cap(kept)) + renderingOverhead)
-		s.entries.Add(1)
+		r.charge(int64(cap(kept))+renderingOverhead, 1)
 	}
 }

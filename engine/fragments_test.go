@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
@@ -28,11 +29,12 @@ func embeddedItems(t testing.TB) (*catalogue.Snapshot, []int64) {
 // TestFragmentStoreBounds: a selection's table keeps the first rendering
 // at a place, a copy of it, and none over maxFragmentBytes; only the
 // snapshot's own records have places; the store makes tables and keeps renderings
-// only while it has room within its share; a new snapshot drops them,
-// counted as evictions.
+// only while it has room within its share (the tables were named since
+// the last sweep, and the next is an hour away); a new snapshot drops
+// them, counted as evictions.
 func TestFragmentStoreBounds(t *testing.T) {
 	snap, ids := embeddedItems(t)
-	f := fragments{maxBytes: 1 << 20}
+	f := fragments{maxBytes: 1 << 20, sweepEvery: time.Hour}
 	s := f.forSnapshot(snap)
 	tab := s.table(selectionID{1}, catalogue.ItemKind)
 	if tab == nil || len(tab.kept) != len(ids) {
@@ -107,6 +109,128 @@ func TestFragmentStoreBounds(t *testing.T) {
 	f.forSnapshot(catalogue.NewSnapshot())
 	if after := f.stats(); after.Entries != 0 || after.Evictions != uint64(st.Entries) {
 		t.Errorf("stats %+v after a new snapshot; want the %d renderings of the old one counted as evicted", after, st.Entries)
+	}
+}
+
+// TestFragmentStoreSweeps: a full store makes room by dropping the tables
+// no request named since the sweep before, with their renderings, counted
+// as evictions; the tables named meanwhile stay, renderings and all; it
+// sweeps at most once every sweepEvery; a rendering put in a dropped
+// table is not charged to the store.
+func TestFragmentStoreSweeps(t *testing.T) {
+	snap, ids := embeddedItems(t)
+	const rendering = `{"id":1}`
+	renderingCharge := int64(cap(append([]byte(nil), rendering...))) + renderingOverhead
+	f := fragments{maxBytes: 3*tableCost(len(ids)) + 2*renderingCharge, sweepEvery: time.Hour}
+	s := f.forSnapshot(snap)
+	tabs := make([]*renderings, 3)
+	for i := range tabs {
+		if tabs[i] = s.table(selectionID{byte(i)}, catalogue.ItemKind); tabs[i] == nil {
+			t.Fatalf("no room for table %d of 3", i)
+		}
+		if i < 2 {
+			tabs[i].put(0, []byte(rendering))
+		}
+	}
+	if n := s.bytes.Load(); n != f.maxBytes {
+		t.Fatalf("three tables and two renderings charged %d bytes, want %d (the share)", n, f.maxBytes)
+	}
+
+	// The first sweep finds every table named since it was made: it
+	// drops nothing, and clears their marks.
+	if s.table(selectionID{9}, catalogue.ItemKind) != nil {
+		t.Fatal("a fourth table was made in a store full of tables named since they were made")
+	}
+	if st := f.stats(); st.Entries != 2 || st.Evictions != 0 {
+		t.Fatalf("after the first sweep: %+v; want the 2 renderings kept, none evicted", st)
+	}
+	s.table(selectionID{0}, catalogue.ItemKind) // named again: it stays
+
+	// The next sweep is an hour away: nothing is dropped meanwhile.
+	if s.table(selectionID{9}, catalogue.ItemKind) != nil {
+		t.Fatal("the store swept again within sweepEvery")
+	}
+	s.swept.Store(0) // the hour has passed
+
+	made := s.table(selectionID{9}, catalogue.ItemKind)
+	if made == nil {
+		t.Fatal("no table made after a sweep that could drop two")
+	}
+	if got, ok := s.tables.Load(selectionID{0}); !ok || got != tabs[0] {
+		t.Error("the table named since the last sweep was dropped")
+	}
+	if b, ok := tabs[0].get(ids[0]); !ok || string(b) != rendering {
+		t.Errorf("the kept table lost its rendering: %q, %t", b, ok)
+	}
+	for i := 1; i < 3; i++ {
+		if _, ok := s.tables.Load(selectionID{byte(i)}); ok {
+			t.Errorf("table %d, unnamed since the last sweep, is still kept", i)
+		}
+	}
+	want := 2*tableCost(len(ids)) + renderingCharge
+	if st := f.stats(); st.Bytes != want || st.Entries != 1 || st.Evictions != 1 {
+		t.Errorf("after dropping two tables: %+v; want %d bytes, 1 rendering kept and 1 evicted", st, want)
+	}
+
+	// A request still holding a dropped table may put in it: the store
+	// is not charged for it.
+	tabs[2].put(5, []byte(rendering))
+	if st := f.stats(); st.Bytes != want || st.Entries != 1 {
+		t.Errorf("a rendering put in a dropped table was charged: %+v", st)
+	}
+}
+
+// TestFragmentStoreSweepsConcurrent: tables made, named, swept and
+// written from many requests at once (run under -race), in a store that
+// sweeps whenever it is full, leave the store charged exactly what its
+// tables hold, each table what it keeps, and the store within its share
+// but for a rendering per request.
+func TestFragmentStoreSweepsConcurrent(t *testing.T) {
+	snap, ids := embeddedItems(t)
+	const requests = 8
+	f := fragments{maxBytes: 5 * tableCost(len(ids))}
+	s := f.forSnapshot(snap)
+	var wg sync.WaitGroup
+	for g := range requests {
+		wg.Go(func() {
+			for i := range 3000 {
+				tab := s.table(selectionID{byte(g), byte(i % 13)}, catalogue.ItemKind)
+				if tab == nil {
+					continue
+				}
+				tab.put((g*31+i)%len(ids), bytes.Repeat([]byte("x"), 1+i%200))
+			}
+		})
+	}
+	wg.Wait()
+	var tableBytes, tableEntries int64
+	s.tables.Range(func(_, v any) bool {
+		tab := v.(*renderings)
+		var kept int64
+		for i := range tab.kept {
+			if b, ok := tab.at(i); ok {
+				kept++
+				tableBytes += int64(cap(b)) + renderingOverhead
+			}
+		}
+		if tab.entries.Load() != kept {
+			t.Errorf("a table is charged %d renderings and keeps %d", tab.entries.Load(), kept)
+		}
+		tableBytes += tableCost(len(ids))
+		tableEntries += kept
+		return true
+	})
+	if got := s.bytes.Load(); got != tableBytes {
+		t.Errorf("the store is charged %d bytes; its tables hold %d", got, tableBytes)
+	}
+	if got := s.entries.Load(); got != tableEntries {
+		t.Errorf("the store is charged %d renderings; its tables keep %d", got, tableEntries)
+	}
+	if slack := int64(requests) * (maxFragmentBytes + renderingOverhead); s.bytes.Load() > f.maxBytes+slack {
+		t.Errorf("the store holds %d bytes, over its share %d", s.bytes.Load(), f.maxBytes)
+	}
+	if f.evictions.Load() == 0 {
+		t.Error("no rendering was evicted: the store never swept, and the test tests nothing")
 	}
 }
 

@@ -149,8 +149,8 @@ type StoreStats struct {
 	Bytes, Share int64
 	// Entries is how many it holds.
 	Entries int
-	// Evictions counts the entries it let go to make room, or (the
-	// renderings) dropped with their snapshot.
+	// Evictions counts the entries it let go to make room, or dropped
+	// with their snapshot (the renderings).
 	Evictions uint64
 }
 
