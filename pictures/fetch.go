@@ -19,8 +19,8 @@ import (
 
 // FetchOutcomes are the outcomes PictureFetched counts: ok, or why the
 // picture was refused: bad_address (not http or https, no host,
-// credentials, too long), refused_address (a non-public address dialled,
-// the redirect's included), redirect (too many, or to another scheme),
+// credentials, too long), refused_address (a non-public address, or a
+// port other than 80 and 443, dialled, the redirect's included), redirect (too many, or to another scheme),
 // timeout, connection, status (not 200), not_image (a type that is not
 // an allowed image's, declared or sniffed, or the two disagreeing),
 // too_large, read.
@@ -37,10 +37,10 @@ var (
 var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/avif": true}
 
 // newClient is the client of the fetches: no proxy from the environment
-// (a proxy would dial for us, past the check), every address dialled
-// checked by allow (IsPublic; nil allows all), at most 3 redirects, each
-// to http or https.
-func newClient(timeout time.Duration, allow func(netip.Addr) bool) *http.Client {
+// (a proxy would dial for us, past the check), every address and port
+// dialled checked by allow (publicTarget; nil allows all), at most 3
+// redirects, each to http or https.
+func newClient(timeout time.Duration, allow func(netip.AddrPort) bool) *http.Client {
 	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
 	if allow != nil {
 		dialer.Control = dialControl(allow)
@@ -76,17 +76,27 @@ func newClient(timeout time.Duration, allow func(netip.Addr) bool) *http.Client 
 // be dialled, after the name is resolved, so no name (nor a redirect, nor
 // a name that resolves differently the second time) reaches an address
 // allow refuses.
-func dialControl(allow func(netip.Addr) bool) func(network, address string, _ syscall.RawConn) error {
+func dialControl(allow func(netip.AddrPort) bool) func(network, address string, _ syscall.RawConn) error {
 	return func(network, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
 			return fmt.Errorf("%w: %q", errRefusedAddress, address)
 		}
-		if !allow(ap.Addr()) {
-			return fmt.Errorf("%w: %s", errRefusedAddress, ap.Addr())
+		if !allow(ap) {
+			return fmt.Errorf("%w: %s", errRefusedAddress, ap)
 		}
 		return nil
 	}
+}
+
+// publicTarget reports whether a picture may be fetched from ap without
+// -images-allow-private: a public address (IsPublic), on the web's own
+// ports, 80 or 443. A catalogue's pictures are on a web server; any other
+// port on a public host (a mail server's, a database's) is not one, and
+// a request there is the gateway speaking for a caller to a service that
+// trusts where it comes from.
+func publicTarget(ap netip.AddrPort) bool {
+	return (ap.Port() == 80 || ap.Port() == 443) && IsPublic(ap.Addr())
 }
 
 // notPublic are the ranges beyond netip's own tests that no public

@@ -173,7 +173,7 @@ func New(store *catalogue.Store, o Options) (*Server, error) {
 		rates: newClientRates(o.ClientRate, o.ClientBurst, maxClients),
 		kept:  newKeptPictures(o.MemoryBytes)}
 	if o.Fetch {
-		allow := IsPublic
+		allow := publicTarget
 		if o.AllowPrivate {
 			allow = nil
 		}

@@ -3,6 +3,7 @@ package pictures
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -396,7 +397,7 @@ func TestGuardRefusesLoopback(t *testing.T) {
 func TestGuardChecksRedirects(t *testing.T) {
 	f := newFixture(t, nil)
 	only := netip.MustParseAddr("127.0.0.1")
-	f.srv.client = newClient(time.Second, func(a netip.Addr) bool { return a == only })
+	f.srv.client = newClient(time.Second, func(ap netip.AddrPort) bool { return ap.Addr() == only })
 	_, port, _ := strings.Cut(strings.TrimPrefix(f.img.URL, "http://"), ":")
 	f.img.set("/1.png", "redirect:http://127.0.0.2:"+port+"/2.png")
 	f.img.set("/3.png", "redirect:/2.png")
@@ -421,6 +422,26 @@ func TestIsPublic(t *testing.T) {
 	} {
 		if got := IsPublic(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("IsPublic(%s) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// TestGuardRefusesOtherPorts: a public address is dialled on ports 80
+// and 443 only; a private one on neither. (The check runs on the address
+// about to be dialled: nothing is dialled here.)
+func TestGuardRefusesOtherPorts(t *testing.T) {
+	control := dialControl(publicTarget)
+	for addr, want := range map[string]bool{
+		"151.101.1.1:443": true, "151.101.1.1:80": true, "[2606:4700::1111]:443": true,
+		"151.101.1.1:8080": false, "151.101.1.1:25": false, "151.101.1.1:6379": false, "[2606:4700::1111]:22": false,
+		"127.0.0.1:443": false, "10.0.0.1:80": false,
+	} {
+		err := control("tcp", addr, nil)
+		if got := err == nil; got != want {
+			t.Errorf("dialling %s: %v, want allowed %t", addr, err, want)
+		}
+		if err != nil && !errors.Is(err, errRefusedAddress) {
+			t.Errorf("dialling %s: %v, want it counted as a refused address", addr, err)
 		}
 	}
 }

@@ -251,7 +251,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.Var((*boolValue)(&cfg.Images), "images", "")
 	def("images", "GATEWAY_IMAGES", "fetch the catalogue's pictures and serve them from /images/; false (or the embedded catalogue) serves each as its generated placeholder, fetching nothing")
 	fs.Var((*boolValue)(&cfg.ImagesAllowPrivate), "images-allow-private", "")
-	def("images-allow-private", "GATEWAY_IMAGES_ALLOW_PRIVATE", "let picture fetches reach private, loopback, link-local and other non-public addresses (a stand-in image server on this machine); off, they are refused when dialled")
+	def("images-allow-private", "GATEWAY_IMAGES_ALLOW_PRIVATE", "let picture fetches reach private, loopback, link-local and other non-public addresses, on any port (a stand-in image server on this machine); off, those and ports other than 80 and 443 are refused when dialled")
 	fs.Var(bytesOf(&cfg.ImagesMaxBytes), "images-max-bytes", "")
 	def("images-max-bytes", "GATEWAY_IMAGES_MAX_BYTES", "largest picture fetched, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and its placeholder served")
 	fs.Var((*durationValue)(&cfg.ImagesTimeout), "images-timeout", "")
