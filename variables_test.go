@@ -73,12 +73,19 @@ func TestMissingVariableNamesItAndItsType(t *testing.T) {
 
 // TestEveryVariableErrorReported: a request whose variables fail in
 // several places is told of each, in the order the operation defines
-// them, as graphql-js reports them, on POST and GET, and nothing runs.
+// them, and within an input object in the order its type defines its
+// fields, then the fields it does not define, as graphql-js reports them,
+// on POST and GET, and nothing runs. (Past 50: TestVariableErrorsStopAtFifty.)
 func TestEveryVariableErrorReported(t *testing.T) {
-	const query = `query Page($id: Int!, $first: Int = 10, $name: String = "ore", $fine: Int) { item(id: $id) { name } items(first: $first) { totalCount } search(text: $name, first: $fine) { __typename } }`
+	const query = `query Page($id: Int!, $first: Int = 10, $filter: ItemFilter, $name: String = "ore", $fine: Int) { item(id: $id) { name } items(first: $first, filter: $filter) { totalCount } search(text: $name, first: $fine) { __typename } }`
 	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler)})
-	refusedBefore(t, "three bad variables", g.Handler(), query, `{"first":"ten","name":5,"fine":3}`,
+	refusedBefore(t, "bad variables", g.Handler(), query,
+		`{"first":"ten","filter":{"tradable":"yes","colour":1,"nameContains":5},"name":5,"fine":3}`,
 		`Variable "$id" of required type "Int!" was not provided.`,
 		`Variable "$first" got invalid value a string; Int cannot represent non-integer value: a string`,
+		`Variable "$filter" got invalid value 5 at "filter.nameContains"; String cannot represent a non string value: 5`,
+		`Variable "$filter" got invalid value a string at "filter.tradable"; Boolean cannot represent a non boolean value: a string`,
+		`Variable "$filter" got invalid value an object; A field is not defined by type "ItemFilter".`,
 		`Variable "$name" got invalid value 5; String cannot represent a non string value: 5`)
+
 }

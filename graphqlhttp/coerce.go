@@ -84,11 +84,12 @@ func (c variableCoercion) MutateOperationParameters(_ context.Context, p *graphq
 }
 
 // withEveryVariableError returns errs, the errors creating an operation
-// context for p gave, with every variable that did not coerce where gqlgen
+// context for p gave, with every problem the variables have where gqlgen
 // kept the first alone: its extensions return one error, while graphql-js
-// reports each variable (up to its limit of 50), so that a form learns of
-// all its bad fields at once. It coerces again, on that error path only:
-// when the one error is the first the variables give.
+// reports each (up to its limit of 50, then one saying the limit was
+// reached), so that a form learns of all its bad fields at once. It
+// coerces again, on that error path only: when the one error is the first
+// the variables give.
 func (e *endpoint) withEveryVariableError(p *graphql.RawParams, errs gqlerror.List) gqlerror.List {
 	if len(errs) != 1 || len(p.Variables) == 0 {
 		return errs
@@ -105,7 +106,9 @@ func (e *endpoint) withEveryVariableError(p *graphql.RawParams, errs gqlerror.Li
 	if len(all) < 2 || all[0].Message != errs[0].Message {
 		return errs
 	}
-	all = all[:min(len(all), maxVariableErrors)]
+	if len(all) > maxVariableErrors {
+		all = append(all[:maxVariableErrors], &gqlerror.Error{Message: tooManyVariableErrors})
+	}
 	for _, err := range all {
 		errcode.Set(err, errcode.ValidationFailed)
 	}
@@ -113,8 +116,12 @@ func (e *endpoint) withEveryVariableError(p *graphql.RawParams, errs gqlerror.Li
 }
 
 // maxVariableErrors is graphql-js's limit on the variables' errors
-// reported.
-const maxVariableErrors = 50
+// reported; past it, tooManyVariableErrors ends the list, in graphql-js's
+// words.
+const (
+	maxVariableErrors     = 50
+	tooManyVariableErrors = "Too many errors processing variables, error limit reached. Execution aborted."
+)
 
 // coerceVariables coerces the variables given for op (CoerceVariableValues):
 // each defined variable's value against its type, its default when it is
@@ -153,11 +160,13 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 		c := coercer{schema: schema}
 		out, ok := c.value(v, def.Type, nil)
 		if !ok {
-			msg := fmt.Sprintf("Variable \"$%s\" got invalid value %s", def.Variable, inspect(c.invalid))
-			if len(c.path) > 0 {
-				msg += fmt.Sprintf(" at \"%s%s\"", def.Variable, printPath(c.path))
+			for _, p := range c.problems {
+				msg := fmt.Sprintf("Variable \"$%s\" got invalid value %s", def.Variable, inspect(p.invalid))
+				if len(p.path) > 0 {
+					msg += fmt.Sprintf(" at \"%s%s\"", def.Variable, printPath(p.path))
+				}
+				fail(msg + "; " + p.why)
 			}
-			fail(msg + "; " + c.problem)
 			continue
 		}
 		coerced[def.Variable] = out
@@ -165,18 +174,25 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 	return coerced, errs
 }
 
-// coercer coerces one variable's value, and keeps where it first failed.
+// coercer coerces one variable's value, and keeps every problem it finds
+// there: graphql-js reports each (every bad item of a list, every bad or
+// missing field of an input object), so a form learns of all its bad
+// fields at once.
 type coercer struct {
-	schema *ast.Schema
-	// path, invalid and problem say where the value failed, what was
-	// there, and why.
-	path    []any
-	invalid any
-	problem string
+	schema   *ast.Schema
+	problems []coercionProblem
 }
 
-func (c *coercer) fail(path []any, invalid any, problem string) (any, bool) {
-	c.path, c.invalid, c.problem = slices.Clone(path), invalid, problem
+// coercionProblem is where a value failed to coerce within its variable,
+// what was there, and why.
+type coercionProblem struct {
+	path    []any
+	invalid any
+	why     string
+}
+
+func (c *coercer) fail(path []any, invalid any, why string) (any, bool) {
+	c.problems = append(c.problems, coercionProblem{slices.Clone(path), invalid, why})
 	return nil, false
 }
 
@@ -202,11 +218,14 @@ func (c *coercer) value(v any, t *ast.Type, path []any) (any, bool) {
 			return []any{e}, ok
 		}
 		out := make([]any, len(list))
+		ok := true
 		for i, e := range list {
-			var ok bool
-			if out[i], ok = c.value(e, t.Elem, append(path, i)); !ok {
-				return nil, false
-			}
+			var itemOK bool
+			out[i], itemOK = c.value(e, t.Elem, append(path, i))
+			ok = ok && itemOK
+		}
+		if !ok {
+			return nil, false
 		}
 		return out, true
 	}
@@ -244,6 +263,7 @@ func (c *coercer) object(v any, def *ast.Definition, path []any) (any, bool) {
 		return c.fail(path, v, fmt.Sprintf("Expected type \"%s\" to be an object.", def.Name))
 	}
 	out := make(map[string]any, len(def.Fields))
+	ok = true
 	for _, f := range def.Fields {
 		fv, present := given[f.Name]
 		if !present {
@@ -251,28 +271,31 @@ func (c *coercer) object(v any, def *ast.Definition, path []any) (any, bool) {
 			case f.DefaultValue != nil:
 				out[f.Name] = literalValue(c.schema, f.DefaultValue, f.Type)
 			case f.Type.NonNull:
-				return c.fail(path, v, fmt.Sprintf("Field \"%s\" of required type \"%s\" was not provided.", f.Name, f.Type))
+				_, ok = c.fail(path, v, fmt.Sprintf("Field \"%s\" of required type \"%s\" was not provided.", f.Name, f.Type))
 			}
 			continue
 		}
-		if out[f.Name], ok = c.value(fv, f.Type, append(path, f.Name)); !ok {
-			return nil, false
-		}
+		var fieldOK bool
+		out[f.Name], fieldOK = c.value(fv, f.Type, append(path, f.Name))
+		ok = ok && fieldOK
 	}
 	for _, name := range sortedKeys(given) {
 		if def.Fields.ForName(name) == nil {
-			return c.fail(path, v, fmt.Sprintf("A field is not defined by type \"%s\".", def.Name))
+			_, ok = c.fail(path, v, fmt.Sprintf("A field is not defined by type \"%s\".", def.Name))
 		}
 	}
 	if isOneOf(def) {
 		if len(given) != 1 {
-			return c.fail(path, v, fmt.Sprintf("Exactly one key must be specified for OneOf type \"%s\".", def.Name))
+			_, ok = c.fail(path, v, fmt.Sprintf("Exactly one key must be specified for OneOf type \"%s\".", def.Name))
 		}
-		for name, fv := range given {
-			if fv == nil {
-				return c.fail(path, v, fmt.Sprintf("Field \"%s\" must be non-null.", name))
+		for _, name := range sortedKeys(given) {
+			if given[name] == nil {
+				_, ok = c.fail(append(path, name), nil, fmt.Sprintf("Field \"%s\" must be non-null.", name))
 			}
 		}
+	}
+	if !ok {
+		return nil, false
 	}
 	return out, true
 }

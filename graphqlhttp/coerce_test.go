@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -146,6 +147,36 @@ func TestInputCoercion(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVariableErrorsStopAtFifty: variables with more than 50 problems are
+// told of the first 50, then that the limit was reached, in graphql-js's
+// words (under a response's own cap on errors, 20 by default, raised
+// here).
+func TestVariableErrorsStopAtFifty(t *testing.T) {
+	srv := newServer(t, graphqlhttp.Options{MaxErrors: 100})
+	unknown := make([]string, 60)
+	for i := range unknown {
+		unknown[i] = fmt.Sprintf(`"u%d":1`, i)
+	}
+	body := `{"query":"query($id: Int!, $f: ItemFilter) { item(id: $id) { name } items(filter: $f) { totalCount } }","variables":{"f":{` +
+		strings.Join(unknown, ",") + `}}}`
+	r := decode(t, postJSON(t, srv.URL, body))
+	if len(r.Errors) != 51 {
+		t.Fatalf("%d errors, want 51: %+v", len(r.Errors), r.Errors)
+	}
+	for i, e := range r.Errors {
+		want := `Variable "$f" got invalid value an object; A field is not defined by type "ItemFilter".`
+		switch i {
+		case 0:
+			want = `Variable "$id" of required type "Int!" was not provided.`
+		case 50:
+			want = "Too many errors processing variables, error limit reached. Execution aborted."
+		}
+		if e.Message != want || e.code() != "GRAPHQL_VALIDATION_FAILED" {
+			t.Errorf("error %d: %q (%s), want %q (GRAPHQL_VALIDATION_FAILED)", i, e.Message, e.code(), want)
+		}
 	}
 }
 

@@ -1,10 +1,12 @@
 // The differential test of input coercion: for each case (a request that
-// tries one input, written by `go run ./e2e/coercion/cases`), graphql-js's
-// verdict — refused before execution (the document does not parse or
-// validate, or the variables do not coerce) or executed — against the
-// gateway's, read from its answer to the same request: a refused request
-// has no data entry. Each case's variables are sent as the JSON text the
-// case holds, so that both read the same spelling.
+// tries one input, or every variable at once, written by
+// `go run ./e2e/coercion/cases`), graphql-js's verdict — refused before
+// execution (the document does not parse or validate, or the variables do
+// not coerce) or executed — against the gateway's, read from its answer
+// to the same request: a refused request has no data entry. Where the
+// variables do not coerce, the number of errors must agree too: one for
+// each problem in each variable. Each case's variables are sent as the
+// JSON text the case holds, so that both read the same spelling.
 //
 //   node differential.mjs schema.graphql cases.json http://127.0.0.1:PORT/graphql
 //
@@ -38,8 +40,9 @@ function reference(c) {
   const op = getOperationAST(doc);
   if (!op) return { runs: false, why: 'no operation' };
   const inputs = c.variables ? JSON.parse(c.variables) : {};
-  const coerced = getVariableValues(schema, op.variableDefinitions ?? [], inputs);
-  if (coerced.errors) return { runs: false, why: coerced.errors[0].message };
+  // As graphql-js's execute calls it: at most 50 errors, then one more.
+  const coerced = getVariableValues(schema, op.variableDefinitions ?? [], inputs, { maxErrors: 50 });
+  if (coerced.errors) return { runs: false, why: coerced.errors[0].message, variableErrors: coerced.errors.length };
   return { runs: true, why: 'valid' };
 }
 
@@ -66,13 +69,14 @@ async function gateway(c) {
   const onlyRefusals = codes.length > 0 && codes.every((code) => refusalCodes.has(code));
   if (!('data' in answer)) {
     if (!onlyRefusals) return { runs: null, why: `refused with ${codes.join(', ')}: ${why}` };
-    return { runs: false, why };
+    return { runs: false, why, errors: codes.length };
   }
   if (answer.data === null && onlyRefusals) return { runs: false, why, dataNull: true };
   return { runs: true, why };
 }
 
 let disagreements = 0;
+let countsCompared = 0;
 let withDataNull = 0;
 let unusable = 0;
 let specCases = 0;
@@ -96,6 +100,13 @@ async function worker() {
       disagreements++;
       shown.push(`DISAGREE ${c.name}\n  query: ${c.query}\n  variables: ${c.variables ?? ''}\n` +
         `  expected: ${want.runs ? 'executed' : 'refused'} (${want.why})\n  gateway:  ${got.runs ? 'executed' : 'refused'} (${got.why})`);
+    } else if (!c.spec && ref.variableErrors !== undefined && got.errors !== undefined) {
+      countsCompared++;
+      if (got.errors !== ref.variableErrors) {
+        disagreements++;
+        shown.push(`DISAGREE ${c.name}\n  query: ${c.query}\n  variables: ${c.variables ?? ''}\n` +
+          `  expected: ${ref.variableErrors} errors (the first: ${ref.why})\n  gateway:  ${got.errors} errors (the first: ${got.why})`);
+      }
     }
   }
 }
@@ -104,6 +115,7 @@ await Promise.all([worker(), worker(), worker(), worker()]);
 for (const line of shown.slice(0, 40)) console.log(line);
 if (shown.length > 40) console.log(`… and ${shown.length - 40} more`);
 console.log(`coercion: ${cases.length} cases (${refused} refused, ${cases.length - refused} executed, ` +
-  `${specCases} where the specification overrides graphql-js); ${disagreements} disagreements with graphql-js, ` +
+  `${specCases} where the specification overrides graphql-js; ${countsCompared} refusals for their variables, ` +
+  `each with as many errors as graphql-js gives); ${disagreements} disagreements with graphql-js, ` +
   `${unusable} refused for another reason, ${withDataNull} refusals carrying "data": null`);
 if (disagreements > 0 || unusable > 0 || withDataNull > 0 || cases.length < 1000) process.exit(1);

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -245,14 +246,19 @@ func InputCases(schema *ast.Schema) []InputCase {
 
 // random adds n random operations of a Generator (nested selections,
 // fragments, @include and @skip on variables, arguments as literals and
-// variables), each as generated and again with one of its variables
-// given another spelling of its type: the inputs above, inside whole
-// documents. A spelling that is a number beyond 100 is not given, since a
-// page that long, nested, is refused by the cost limit, which tries
-// nothing of coercion.
+// variables), each as generated, again with one of its variables given
+// another spelling of its type (the inputs above, inside whole
+// documents), and, with two variables or more, with every variable given
+// another: a request refused for several variables is told of each, as
+// many errors as graphql-js gives. A spelling that is a number beyond 100
+// is not given, since a page that long, nested, is refused by the cost
+// limit, which tries nothing of coercion.
 func (g *inputGen) random(n int, seed uint64) {
 	r := New(g.schema, seed)
 	r.MaxDepth = 3
+	// every picks the spellings of the every-variable cases, apart from
+	// r, so that the other cases stay as they were.
+	every := rand.New(rand.NewPCG(seed, 1))
 	for range n {
 		query, vars := r.Query()
 		doc, err := parser.ParseQuery(&ast.Source{Input: query})
@@ -266,12 +272,7 @@ func (g *inputGen) random(n int, seed uint64) {
 			continue
 		}
 		def := defs[r.rng.IntN(len(defs))]
-		var spellings []spelling
-		for _, s := range g.spellings(def.Type) {
-			if f, err := strconv.ParseFloat(s.json, 64); s.json != "" && (err != nil || math.Abs(f) <= 100) {
-				spellings = append(spellings, s)
-			}
-		}
+		spellings := g.pageSpellings(def.Type)
 		if len(spellings) == 0 {
 			continue
 		}
@@ -280,7 +281,31 @@ func (g *inputGen) random(n int, seed uint64) {
 		changed[def.Variable] = json.RawMessage(s.json)
 		given, _ = json.Marshal(changed)
 		g.add(fmt.Sprintf("a random operation, $%s %s", def.Variable, s.desc), query, string(given), false)
+
+		if len(defs) < 2 {
+			continue
+		}
+		all := maps.Clone(vars)
+		for _, def := range defs {
+			if spellings := g.pageSpellings(def.Type); len(spellings) > 0 {
+				all[def.Variable] = json.RawMessage(spellings[every.IntN(len(spellings))].json)
+			}
+		}
+		given, _ = json.Marshal(all)
+		g.add("a random operation, every variable respelled", query, string(given), false)
 	}
+}
+
+// pageSpellings are t's spellings as a variable's JSON, but for numbers
+// beyond 100 (see random).
+func (g *inputGen) pageSpellings(t *ast.Type) []spelling {
+	var out []spelling
+	for _, s := range g.spellings(t) {
+		if f, err := strconv.ParseFloat(s.json, 64); s.json != "" && (err != nil || math.Abs(f) <= 100) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // selection is what a case selects of f: __typename of an object, or f.
