@@ -441,7 +441,7 @@ var publishedFigures = []struct {
 		{"docs/speed.md", "| 0.32–0.38 s | 79 MiB | "},
 		{"CHANGELOG.md", "is ready in 0.32–0.38 s (was 1.5–1.7 s) at "},
 	}},
-	{"nested queries against Mercurius", "3.1–7.5×", []figureQuote{
+	{"nested queries against Mercurius", "3.1–8.2×", []figureQuote{
 		{"README.md", "| nested queries, engine alone (response cache off) | "},
 		{"docs/speed.md", "**Nested queries, engine alone** (Q2–Q4): "},
 	}},
