@@ -80,8 +80,9 @@ type fragmentStore struct {
 	bytes    atomic.Int64
 	entries  atomic.Int64
 	// swept is when the last sweep began (Unix nanoseconds; 0 before the
-	// first).
+	// first); short says a rendering found no room since.
 	swept atomic.Int64
+	short atomic.Bool
 	// of is the fragments the store is of: how often it may sweep, and
 	// where its evictions are counted.
 	of *fragments
@@ -155,6 +156,9 @@ func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
 	if t, ok := s.tables.Load(sel); ok {
 		t := t.(*renderings)
 		t.name()
+		if s.short.Load() {
+			s.sweep()
+		}
 		return t
 	}
 	positions := s.snap.KindPositions(k)
@@ -186,9 +190,10 @@ func (t *renderings) name() {
 // sweep makes room in a full store: it drops the tables no request named
 // since the sweep before, and clears the mark of the others. A store
 // that is full sweeps at most once every sweepEvery, whoever finds it
-// full, so a table any request names once in that time stays, and a
-// client that fills the share with selections nobody asks for again
-// holds it for two sweeps at most, where it once held it for the
+// full (a table with no room, or a table looked up after a rendering
+// found none), so a table any request names once in that time stays,
+// and a client that fills the share with selections nobody asks for
+// again holds it for two sweeps at most, where it once held it for the
 // snapshot's life. The sweep walks every table: on the request that
 // finds the store full, at most once every sweepEvery.
 func (s *fragmentStore) sweep() {
@@ -197,6 +202,7 @@ func (s *fragmentStore) sweep() {
 	if now-last < int64(s.of.sweepEvery) || !s.swept.CompareAndSwap(last, now) {
 		return
 	}
+	s.short.Store(false)
 	s.tables.Range(func(sel, v any) bool {
 		t := v.(*renderings)
 		if !t.named.Swap(false) && s.tables.CompareAndDelete(sel, t) {
@@ -264,19 +270,21 @@ func (r *renderings) at(i int) ([]byte, bool) {
 }
 
 // put keeps a copy of a rendering at place i, the first one written, while
-// the store has room or a sweep makes some. Puts at the same moment may
-// each find room for themselves: the store can pass its bound by a
-// rendering per core at most.
+// the store has room. With none, it marks the store short, for the next
+// table looked up to sweep: a put is per record written, too often to
+// read the clock. Puts at the same moment may each find room for
+// themselves: the store can pass its bound by a rendering per core at
+// most.
 func (r *renderings) put(i int, b []byte) {
 	s := r.store
 	if len(b) > maxFragmentBytes || r.kept[i].Load() != nil {
 		return
 	}
-	if cost := int64(len(b)) + renderingOverhead; s.bytes.Load()+cost > s.maxBytes {
-		s.sweep()
-		if s.bytes.Load()+cost > s.maxBytes {
-			return
+	if s.bytes.Load()+int64(len(b))+renderingOverhead > s.maxBytes {
+		if !s.short.Load() {
+			s.short.Store(true)
 		}
+		return
 	}
 	kept := append([]byte(nil), b...) // its capacity is the allocation's
 	if r.kept[i].CompareAndSwap(nil, &kept) {

@@ -178,6 +178,27 @@ func TestFragmentStoreSweeps(t *testing.T) {
 	if st := f.stats(); st.Bytes != want || st.Entries != 1 {
 		t.Errorf("a rendering put in a dropped table was charged: %+v", st)
 	}
+
+	// A rendering with no room marks the store short (a put does not read
+	// the clock), and the next table looked up sweeps, once it may.
+	filler := s.table(selectionID{8}, catalogue.ItemKind)
+	if filler == nil {
+		t.Fatal("no room for a table where two were dropped")
+	}
+	long := bytes.Repeat([]byte("y"), 100)
+	filler.put(1, long)
+	if _, ok := filler.get(ids[1]); ok || !s.short.Load() {
+		t.Fatalf("a rendering past the share: kept %t, the store short %t; want not kept, short", ok, s.short.Load())
+	}
+	s.swept.Store(0)
+	s.table(selectionID{9}, catalogue.ItemKind)
+	if _, ok := s.tables.Load(selectionID{0}); ok || s.short.Load() {
+		t.Errorf("after a lookup in a short store: table 0 (unnamed since the last sweep) kept %t, short %t; want it dropped", ok, s.short.Load())
+	}
+	filler.put(1, long)
+	if _, ok := filler.get(ids[1]); !ok {
+		t.Error("the rendering found no room after the sweep")
+	}
 }
 
 // TestFragmentStoreSweepsConcurrent: tables made, named, swept and
