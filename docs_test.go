@@ -146,7 +146,7 @@ func TestDocsExamples(t *testing.T) {
 				name := fmt.Sprintf("%s/%s", b, op.Name)
 				t.Run(name, func(t *testing.T) {
 					if op.Operation == ast.Subscription {
-						if _, errs := gqlparser.LoadQuery(schema, b.body); len(errs) > 0 {
+						if _, errs := gqlparser.LoadQueryWithRules(schema, b.body, nil); len(errs) > 0 {
 							t.Errorf("%s: does not validate: %v", b, errs)
 						}
 						return

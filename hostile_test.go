@@ -267,13 +267,6 @@ func graphQLRequest(client *http.Client, method, endpoint, query string) (int, s
 	return resp.StatusCode, string(body), err
 }
 
-func tail(s string, n int) string {
-	if len(s) > n {
-		return "…" + s[len(s)-n:]
-	}
-	return s
-}
-
 // TestCORS sends browser requests through the gateway's real handler: a
 // preflight from any origin is answered when every origin is allowed, and
 // only for the configured ones otherwise.

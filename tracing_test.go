@@ -94,7 +94,7 @@ func TestTracingSpans(t *testing.T) {
 				}
 				wantAttrs(t, b, map[string]string{"loader.kind": "item"})
 				if keys := attr(b, "loader.keys"); keys.AsInt64() < 1 {
-					t.Errorf("loader.batch with loader.keys %v, want at least 1", keys.Emit())
+					t.Errorf("loader.batch with loader.keys %v, want at least 1", keys.String())
 				}
 			}
 			for _, ro := range spans {
@@ -103,7 +103,7 @@ func TestTracingSpans(t *testing.T) {
 					t.Errorf("span %s in trace %s, want all in %s", s.Name, s.SpanContext.TraceID(), server.SpanContext.TraceID())
 				}
 				if v, ok := lookup(s, "graphql.document"); ok {
-					t.Errorf("span %s records the document: %s", s.Name, v.Emit())
+					t.Errorf("span %s records the document: %s", s.Name, v.String())
 				}
 			}
 
@@ -574,8 +574,8 @@ func attr(s span, key string) attribute.Value {
 func wantAttrs(t *testing.T, s span, want map[string]string) {
 	t.Helper()
 	for k, v := range want {
-		if got, ok := lookup(s, k); !ok || got.Emit() != v {
-			t.Errorf("%s: attribute %s = %q (set %v), want %q", s.Name, k, got.Emit(), ok, v)
+		if got, ok := lookup(s, k); !ok || got.String() != v {
+			t.Errorf("%s: attribute %s = %q (set %v), want %q", s.Name, k, got.String(), ok, v)
 		}
 	}
 }

@@ -218,10 +218,6 @@ func TestResponseCacheSnapshotSwap(t *testing.T) {
 
 	// A snapshot with one item fewer: the same query now has another answer.
 	old := st.Current()
-	var parts []*catalogue.Part
-	for c := range catalogue.NumCollections {
-		parts = append(parts, old.Part(c))
-	}
 	items := old.Body(catalogue.Items).Raw()
 	fewer, err := catalogue.Decode(catalogue.Items, dropFirstItem(t, items))
 	if err != nil {

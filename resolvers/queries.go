@@ -57,11 +57,3 @@ func floatValue(v any) (float64, error) {
 	}
 	return 0, fmt.Errorf("%v is not a Float", v)
 }
-
-func intValue(v any) (int, error) {
-	n, ok := intArg(v)
-	if !ok {
-		return 0, fmt.Errorf("%v is not an Int", v)
-	}
-	return n, nil
-}

@@ -50,7 +50,7 @@ func TestRootFieldsCoverQuery(t *testing.T) {
 func argsOf(t *testing.T, query, vars string) map[string]any {
 	t.Helper()
 	s := graph.NewExecutableSchema(graph.Config{}).Schema()
-	doc, errs := gqlparser.LoadQuery(s, query)
+	doc, errs := gqlparser.LoadQueryWithRules(s, query, nil)
 	if errs != nil {
 		t.Fatal(errs)
 	}
