@@ -136,6 +136,10 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 	coerced := make(map[string]any, len(op.VariableDefinitions))
 	var errs gqlerror.List
 	for _, def := range op.VariableDefinitions {
+		if len(errs) > maxVariableErrors {
+			// Refused already, and told of more than it will be shown.
+			break
+		}
 		fail := func(msg string) {
 			err := &gqlerror.Error{Message: msg}
 			if def.Position != nil {
@@ -157,7 +161,7 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 			fail(fmt.Sprintf("Variable \"$%s\" of non-null type \"%s\" must not be null.", def.Variable, def.Type))
 			continue
 		}
-		c := coercer{schema: schema}
+		c := coercer{schema: schema, max: maxVariableErrors + 1 - len(errs)}
 		out, ok := c.value(v, def.Type, nil)
 		if !ok {
 			for _, p := range c.problems {
@@ -177,11 +181,16 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 // coercer coerces one variable's value, and keeps every problem it finds
 // there: graphql-js reports each (every bad item of a list, every bad or
 // missing field of an input object), so a form learns of all its bad
-// fields at once.
+// fields at once. It stops at max problems, past what is reported: a
+// list of a hundred thousand bad items costs no more than one of max.
 type coercer struct {
 	schema   *ast.Schema
+	max      int
 	problems []coercionProblem
 }
+
+// full says the coercer has found as many problems as it keeps.
+func (c *coercer) full() bool { return len(c.problems) >= c.max }
 
 // coercionProblem is where a value failed to coerce within its variable,
 // what was there, and why.
@@ -192,7 +201,9 @@ type coercionProblem struct {
 }
 
 func (c *coercer) fail(path []any, invalid any, why string) (any, bool) {
-	c.problems = append(c.problems, coercionProblem{slices.Clone(path), invalid, why})
+	if !c.full() {
+		c.problems = append(c.problems, coercionProblem{slices.Clone(path), invalid, why})
+	}
 	return nil, false
 }
 
@@ -220,6 +231,9 @@ func (c *coercer) value(v any, t *ast.Type, path []any) (any, bool) {
 		out := make([]any, len(list))
 		ok := true
 		for i, e := range list {
+			if c.full() {
+				return nil, false
+			}
 			var itemOK bool
 			out[i], itemOK = c.value(e, t.Elem, append(path, i))
 			ok = ok && itemOK
@@ -265,6 +279,9 @@ func (c *coercer) object(v any, def *ast.Definition, path []any) (any, bool) {
 	out := make(map[string]any, len(def.Fields))
 	ok = true
 	for _, f := range def.Fields {
+		if c.full() {
+			return nil, false
+		}
 		fv, present := given[f.Name]
 		if !present {
 			switch {
@@ -280,6 +297,9 @@ func (c *coercer) object(v any, def *ast.Definition, path []any) (any, bool) {
 		ok = ok && fieldOK
 	}
 	for _, name := range sortedKeys(given) {
+		if c.full() {
+			return nil, false
+		}
 		if def.Fields.ForName(name) == nil {
 			_, ok = c.fail(path, v, fmt.Sprintf("A field is not defined by type \"%s\".", def.Name))
 		}

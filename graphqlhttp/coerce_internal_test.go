@@ -130,6 +130,41 @@ func TestCoerceVariablesReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// TestCoercionStopsPastTheLimit: a list of 100,000 bad items is told of
+// 51 problems (graphql-js's 50 and the one that ends the list), found
+// without walking the rest, and the variables after it are not looked at.
+func TestCoercionStopsPastTheLimit(t *testing.T) {
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: coercionSchema})
+	doc, err := parser.ParseQuery(&ast.Source{Input: `query($zs: [Int!]!, $xs: [Int]) { f(zs: $zs, xs: $xs) }`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := make([]any, 100_000)
+	for i := range bad {
+		bad[i] = "x"
+	}
+	vars := map[string]any{"zs": bad, "xs": []any{"y"}}
+	var errs []error
+	allocs := testing.AllocsPerRun(3, func() {
+		_, list := coerceVariables(schema, doc.Operations[0], vars)
+		errs = errs[:0]
+		for _, e := range list {
+			errs = append(errs, e)
+		}
+	})
+	if len(errs) != maxVariableErrors+1 {
+		t.Fatalf("%d errors, want %d", len(errs), maxVariableErrors+1)
+	}
+	for _, e := range errs {
+		if strings.Contains(e.Error(), "$xs") {
+			t.Errorf("a variable past the limit was coerced: %v", e)
+		}
+	}
+	if allocs > 2000 {
+		t.Errorf("%.0f allocations for 51 problems: the rest of the list was walked", allocs)
+	}
+}
+
 // TestLiteralsOfCorrectType: literals are checked as variables are
 // coerced, lists included.
 func TestLiteralsOfCorrectType(t *testing.T) {
