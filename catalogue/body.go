@@ -44,13 +44,15 @@ func etagBase(raw []byte) string {
 }
 
 // newETag returns the identity ETag a body of these bytes has.
-func newETag(raw []byte) string { return contentcoding.ETag(etagBase(raw), contentcoding.Identity) }
+func newETag(raw []byte) string {
+	return contentcoding.ETag(etagBase(raw), contentcoding.Identity, contentcoding.Dense)
+}
 
 // newBody keeps raw; its compressed representations are made on demand.
 func newBody(raw []byte) *Body {
 	b := &Body{base: etagBase(raw), compress: contentcoding.Compress}
 	id := &b.reps[contentcoding.Identity]
-	id.rep = Representation{Encoding: contentcoding.Identity, Bytes: raw, ETag: contentcoding.ETag(b.base, contentcoding.Identity)}
+	id.rep = Representation{Encoding: contentcoding.Identity, Bytes: raw, ETag: contentcoding.ETag(b.base, contentcoding.Identity, contentcoding.Dense)}
 	id.once.Do(func() {})
 	return b
 }
@@ -76,7 +78,7 @@ func (b *Body) In(e contentcoding.Encoding) Representation {
 			r.rep = b.reps[contentcoding.Identity].rep
 			return
 		}
-		r.rep = Representation{Encoding: e, Bytes: z, ETag: contentcoding.ETag(b.base, e)}
+		r.rep = Representation{Encoding: e, Bytes: z, ETag: contentcoding.ETag(b.base, e, contentcoding.Dense)}
 	})
 	return r.rep
 }

@@ -1,11 +1,17 @@
 // Package contentcoding keeps HTTP response bodies in the content codings
-// clients ask for (gzip, br, zstd), compressed once and served many times,
-// and answers the two questions every such response asks: which coding a
-// request accepts, and whether its If-None-Match names what it would get.
+// clients ask for (gzip, br, zstd) and answers the two questions every such
+// response asks: which coding a request accepts, and whether its
+// If-None-Match names what it would get.
 //
-// The REST paths compress each upstream body once per encoding, when a
-// client first asks for it, and keep it while the body is served; the
-// GraphQL endpoint compresses each cached answer once per entry.
+// A body is compressed with one of two efforts, priced by how often it is
+// served. Dense is for a body compressed once and served many times: the
+// REST paths' upstream bodies, the schema, the web apps, and a cached
+// GraphQL answer asked for again. Fast is for an answer made for one
+// request, where compressing is most of the request's cost: fast levels,
+// with encoders reused across calls (FastCompressor). Each effort gives its own bytes,
+// so each has its own ETag.
+//
+// It imports nothing of the gateway's.
 package contentcoding
 
 import (
@@ -47,10 +53,21 @@ func (e Encoding) Token() string {
 	return "identity"
 }
 
-// Compression settings. They are fixed, not tuned per run, so that replicas
-// produce the same compressed bytes. Every body is compressed once and
-// served many times, so these favour small output: brotli above 7 and
-// zstd's best level cost several times the time for 1–3% fewer bytes.
+// Effort is how hard a body is compressed, which decides its bytes: each
+// effort's variant has an ETag of its own.
+type Effort uint8
+
+const (
+	// Dense is for a body compressed once and served many times: small
+	// output first.
+	Dense Effort = iota
+	// Fast is for an answer made for one request: quick first.
+	Fast
+)
+
+// Dense settings. They are fixed, not tuned per run, so that replicas
+// produce the same compressed bytes. brotli above 7 and zstd's best level
+// cost several times the time for 1–3% fewer bytes.
 const (
 	gzipLevel   = gzip.BestCompression
 	brotliLevel = 6
@@ -60,7 +77,7 @@ const (
 	zstdWindow = 2 << 20
 )
 
-// Compress returns raw in encoding e; raw itself for Identity.
+// Compress returns raw in encoding e, densely; raw itself for Identity.
 func Compress(e Encoding, raw []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(raw) / 4)
@@ -100,16 +117,36 @@ func Compress(e Encoding, raw []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// serverPreference orders the compressed encodings when a client accepts
-// several with the same weight: brotli is the smallest on the wire, zstd
-// the quickest to decode.
-var serverPreference = [...]Encoding{Brotli, Zstd, Gzip}
+// preference orders the compressed encodings, for each effort, when a
+// client accepts several with the same weight.
+//
+// Dense: brotli is the smallest on the wire (2–6% under zstd's and gzip's
+// best on our answers), and its cost is paid once per body.
+//
+// Fast: zstd at its fastest level is the quickest per byte saved, and the
+// quickest to decode; gzip at level 1 costs about the same on a small
+// answer for 1–10% more bytes; brotli's fastest levels (andybalholm's, in
+// Go) take 1.5–2x zstd's time for no smaller output. So a browser that
+// offers all three gets zstd, and one that offers gzip and br (Safari)
+// gets gzip. (docs/speed.md, "Compression", has the figures.)
+var preference = [...][3]Encoding{
+	Dense: {Brotli, Zstd, Gzip},
+	Fast:  {Zstd, Gzip, Brotli},
+}
 
-// Negotiate picks the encoding to answer an Accept-Encoding header with:
-// the acceptable compressed encoding of highest weight, else identity.
-func Negotiate(header string) Encoding {
+// Accept is what an Accept-Encoding header accepts: a weight for each
+// encoding. Parse the header once with ParseAccept, then ask Best for each
+// effort.
+type Accept struct {
+	q [NumEncodings]float64
+}
+
+// ParseAccept reads an Accept-Encoding header. An empty header accepts
+// identity alone.
+func ParseAccept(header string) Accept {
+	var a Accept
 	if header == "" {
-		return Identity
+		return a
 	}
 	type weight struct {
 		q   float64
@@ -139,17 +176,33 @@ func Negotiate(header string) Encoding {
 			named[Zstd] = w
 		}
 	}
-	best, bestQ := Identity, 0.0
-	for _, e := range serverPreference {
+	for e := Gzip; e < NumEncodings; e++ {
 		w := named[e]
 		if !w.set {
 			w = wildcard
 		}
-		if w.q > bestQ {
-			best, bestQ = e, w.q
+		a.q[e] = w.q
+	}
+	return a
+}
+
+// Best picks the encoding to answer with at effort: the acceptable
+// compressed encoding of highest weight, on a tie the one the effort
+// prefers, else identity.
+func (a Accept) Best(effort Effort) Encoding {
+	best, bestQ := Identity, 0.0
+	for _, e := range preference[effort] {
+		if a.q[e] > bestQ {
+			best, bestQ = e, a.q[e]
 		}
 	}
 	return best
+}
+
+// Negotiate picks the encoding to answer an Accept-Encoding header with,
+// for a body compressed densely: ParseAccept(header).Best(Dense).
+func Negotiate(header string) Encoding {
+	return ParseAccept(header).Best(Dense)
 }
 
 // NoneMatch reports whether an If-None-Match header names etag, the tag of
@@ -173,12 +226,16 @@ func NoneMatch(header, etag string) bool {
 	return false
 }
 
-// ETag returns the strong ETag of a body in encoding e, from base, the part
-// derived from the body's identity bytes. Each encoding has a tag of its
-// own, as strong validators must.
-func ETag(base string, e Encoding) string {
-	if e == Identity {
+// ETag returns the strong ETag of a body in encoding e, compressed with
+// effort, from base, the part derived from the body's identity bytes. Each
+// encoding and effort has a tag of its own, as strong validators must;
+// identity has one whatever the effort.
+func ETag(base string, e Encoding, effort Effort) string {
+	switch {
+	case e == Identity:
 		return `"` + base + `"`
+	case effort == Fast:
+		return `"` + base + "-" + e.Token() + `-fast"`
 	}
 	return `"` + base + "-" + e.Token() + `"`
 }

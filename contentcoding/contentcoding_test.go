@@ -3,8 +3,10 @@ package contentcoding_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -56,46 +58,147 @@ func TestNoneMatch(t *testing.T) {
 			t.Errorf("NoneMatch(%q, %s) = %t, want %t", tt.header, tag, got, tt.want)
 		}
 	}
-	if a, b := contentcoding.ETag("base", contentcoding.Identity), contentcoding.ETag("base", contentcoding.Gzip); a == b {
+	if a, b := contentcoding.ETag("base", contentcoding.Identity, contentcoding.Dense), contentcoding.ETag("base", contentcoding.Gzip, contentcoding.Dense); a == b {
 		t.Errorf("identity and gzip share the ETag %s", a)
 	}
 }
 
+func TestNegotiateByEffort(t *testing.T) {
+	const (
+		id   = contentcoding.Identity
+		gz   = contentcoding.Gzip
+		br   = contentcoding.Brotli
+		zstd = contentcoding.Zstd
+	)
+	for _, tt := range []struct {
+		header      string
+		dense, fast contentcoding.Encoding
+	}{
+		{"", id, id},
+		{"gzip, deflate, br, zstd", br, zstd}, // Chrome's, Firefox's
+		{"gzip, deflate, br", br, gz},         // Safari's
+		{"br", br, br},
+		{"gzip", gz, gz},
+		{"zstd;q=0.5, gzip", gz, gz},
+		{"br;q=0.9, zstd;q=0.8", br, br},
+		{"*", br, zstd},
+		{"zstd;q=0, *", br, gz},
+	} {
+		a := contentcoding.ParseAccept(tt.header)
+		if got := a.Best(contentcoding.Dense); got != tt.dense {
+			t.Errorf("%q, dense: %s, want %s", tt.header, got.Token(), tt.dense.Token())
+		}
+		if got := a.Best(contentcoding.Fast); got != tt.fast {
+			t.Errorf("%q, fast: %s, want %s", tt.header, got.Token(), tt.fast.Token())
+		}
+	}
+}
+
+func TestETagNamesEncodingAndEffort(t *testing.T) {
+	seen := map[string]string{}
+	for e := contentcoding.Identity; e < contentcoding.NumEncodings; e++ {
+		for _, effort := range []contentcoding.Effort{contentcoding.Dense, contentcoding.Fast} {
+			tag := contentcoding.ETag("base", e, effort)
+			name := fmt.Sprintf("%s at effort %d", e.Token(), effort)
+			if e == contentcoding.Identity && effort == contentcoding.Fast {
+				if tag != contentcoding.ETag("base", e, contentcoding.Dense) {
+					t.Errorf("identity has two tags: %s", tag)
+				}
+				continue
+			}
+			if other, ok := seen[tag]; ok {
+				t.Errorf("%s and %s share the ETag %s", name, other, tag)
+			}
+			seen[tag] = name
+		}
+	}
+}
+
+func decode(t *testing.T, e contentcoding.Encoding, z []byte) []byte {
+	t.Helper()
+	var r io.Reader
+	var err error
+	switch e {
+	case contentcoding.Identity:
+		r = bytes.NewReader(z)
+	case contentcoding.Gzip:
+		if r, err = gzip.NewReader(bytes.NewReader(z)); err != nil {
+			t.Fatal(err)
+		}
+	case contentcoding.Brotli:
+		r = brotli.NewReader(bytes.NewReader(z))
+	case contentcoding.Zstd:
+		d, err := zstd.NewReader(bytes.NewReader(z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		r = d
+	}
+	got, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s: %v", e.Token(), err)
+	}
+	return got
+}
+
+// compressors are the two efforts' ways to compress.
+var compressors = map[string]func(contentcoding.Encoding, []byte) ([]byte, error){
+	"dense": contentcoding.Compress,
+	"fast":  contentcoding.NewFastCompressor().Compress,
+}
+
 func TestCompressRoundTrip(t *testing.T) {
 	raw := []byte(strings.Repeat(`{"id":1,"name":"Bronze Bar & Co <>"},`, 500))
-	for e := contentcoding.Identity; e < contentcoding.NumEncodings; e++ {
-		z, err := contentcoding.Compress(e, raw)
-		if err != nil {
-			t.Fatalf("%s: %v", e.Token(), err)
-		}
-		var r io.Reader
-		switch e {
-		case contentcoding.Identity:
-			r = bytes.NewReader(z)
-		case contentcoding.Gzip:
-			if r, err = gzip.NewReader(bytes.NewReader(z)); err != nil {
-				t.Fatal(err)
-			}
-		case contentcoding.Brotli:
-			r = brotli.NewReader(bytes.NewReader(z))
-		case contentcoding.Zstd:
-			d, err := zstd.NewReader(bytes.NewReader(z))
+	for name, compress := range compressors {
+		for e := contentcoding.Identity; e < contentcoding.NumEncodings; e++ {
+			z, err := compress(e, raw)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s %s: %v", name, e.Token(), err)
 			}
-			defer d.Close()
-			r = d
+			if got := decode(t, e, z); !bytes.Equal(got, raw) {
+				t.Errorf("%s %s: round trip gave %d bytes, want the %d bytes in", name, e.Token(), len(got), len(raw))
+			}
+			if e != contentcoding.Identity && len(z) >= len(raw)/4 {
+				t.Errorf("%s %s: %d bytes from %d; want it compressed", name, e.Token(), len(z), len(raw))
+			}
+			again, _ := compress(e, raw)
+			if !bytes.Equal(again, z) {
+				t.Errorf("%s %s: two compressions of the same bytes differ; replicas would disagree", name, e.Token())
+			}
 		}
-		got, err := io.ReadAll(r)
-		if err != nil || !bytes.Equal(got, raw) {
-			t.Errorf("%s: round trip gave %d bytes (%v), want the %d bytes in", e.Token(), len(got), err, len(raw))
+	}
+}
+
+// TestFastCompressorReusesEncoders: a FastCompressor's encoders, taken by
+// many calls at once and reused, give each call the bytes a new
+// FastCompressor gives: what one call leaves in an encoder never reaches
+// the next, and every replica gives the same bytes under one ETag.
+func TestFastCompressorReusesEncoders(t *testing.T) {
+	inputs := make([][]byte, 8)
+	for i := range inputs {
+		inputs[i] = []byte(strings.Repeat(fmt.Sprintf(`{"id":%d,"name":"Item %d"},`, i, i*7), 40+i*30))
+	}
+	shared := contentcoding.NewFastCompressor()
+	for e := contentcoding.Gzip; e < contentcoding.NumEncodings; e++ {
+		want := make([][]byte, len(inputs))
+		for i, raw := range inputs {
+			want[i], _ = contentcoding.NewFastCompressor().Compress(e, raw)
 		}
-		if e != contentcoding.Identity && len(z) >= len(raw)/4 {
-			t.Errorf("%s: %d bytes from %d; want it compressed", e.Token(), len(z), len(raw))
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for round := range 3 {
+					for i, raw := range inputs {
+						got, err := shared.Compress(e, raw)
+						if err != nil || !bytes.Equal(got, want[i]) {
+							t.Errorf("%s, input %d, round %d: %d bytes (%v), want the %d a new compressor gives", e.Token(), i, round, len(got), err, len(want[i]))
+							return
+						}
+					}
+				}
+			})
 		}
-		again, _ := contentcoding.Compress(e, raw)
-		if !bytes.Equal(again, z) {
-			t.Errorf("%s: two compressions of the same bytes differ; replicas would disagree", e.Token())
-		}
+		wg.Wait()
 	}
 }

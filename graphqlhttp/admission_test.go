@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -205,8 +206,11 @@ func (r *recordingExecutor) Execute(_ context.Context, oc *graphql.OperationCont
 	r.mu.Lock()
 	r.names = append(r.names, oc.Operation.Name)
 	r.mu.Unlock()
-	if oc.Operation.Name == "Slow" {
+	switch oc.Operation.Name {
+	case "Slow":
 		<-r.hold
+	case "Large": // large enough to be compressed
+		return Answer{Body: []byte(`{"data":{"x":1}` + strings.Repeat(" ", 4<<10) + `}`)}, nil
 	}
 	return Answer{Body: []byte(`{"data":{"x":1}}`)}, nil
 }
@@ -377,4 +381,59 @@ func BenchmarkAdmission(b *testing.B) {
 			}
 		})
 	})
+}
+
+// TestDenseVariantTakesACore: compressing a cached answer densely, for the
+// first request after the one that ran it, is work like running it, and
+// waits for a core; a request that finds the variant made does not.
+func TestDenseVariantTakesACore(t *testing.T) {
+	e, srv := oneFieldServer(t, &recordingExecutor{}, func(e *endpoint) {
+		e.opts.Cache = NewResponseCache(1 << 20)
+		e.opts.Version = func(context.Context) (string, bool) { return "v1", true }
+	})
+	post := func() (encoding string, err error) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"query":"query Large { x }"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept-Encoding", "br")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			return "", err
+		}
+		resp.Body.Close()
+		return resp.Header.Get("Content-Encoding"), nil
+	}
+	if enc, err := post(); err != nil || enc != "br" { // run, and kept
+		t.Fatalf("the first request: %q, %v", enc, err)
+	}
+	for range e.running.size {
+		if !e.running.tryAcquire() {
+			t.Fatal("a core was taken")
+		}
+	}
+	answered := make(chan error, 1)
+	go func() {
+		_, err := post()
+		answered <- err
+	}()
+	waitFor(t, func() bool { return e.running.waitingCount() == 1 })
+	select {
+	case err := <-answered:
+		t.Fatalf("answered (%v) with no core free", err)
+	default:
+	}
+	e.running.release(admissionTicket{})
+	if err := <-answered; err != nil {
+		t.Fatal(err)
+	}
+	// The dense variant is made: with every core taken again, it is
+	// served at once.
+	if !e.running.tryAcquire() {
+		t.Fatal("a core was taken")
+	}
+	if enc, err := post(); err != nil || enc != "br" {
+		t.Fatalf("the variant made: %q, %v", enc, err)
+	}
+	for range e.running.size {
+		e.running.release(admissionTicket{})
+	}
 }

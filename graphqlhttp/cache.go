@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sync/singleflight"
@@ -153,8 +154,9 @@ func (c *ResponseCache) reset(version string) {
 }
 
 // answer is a complete GraphQL response body, with what every request
-// that gets it needs: its ETag and its compressed variants, each made once,
-// when a request first accepts it.
+// that gets it needs: its ETag and its compressed variants. The request
+// that ran it gets a variant compressed fast; the requests after it, one
+// compressed densely, each made once (see endpoint.resolve).
 type answer struct {
 	key  cacheKey
 	body []byte
@@ -165,8 +167,18 @@ type answer struct {
 		base string
 	}
 
-	variants [contentcoding.NumEncodings]struct {
+	// fast is the variant compressed fast for the request that ran the
+	// answer, in the coding it preferred: set before the answer is
+	// shared, and read-only after. bytes is nil if it was no smaller.
+	fast struct {
+		enc   contentcoding.Encoding
+		bytes []byte
+	}
+	// dense are the variants compressed densely, each made on first use;
+	// made is set once bytes is final.
+	dense [contentcoding.NumEncodings]struct {
 		once  sync.Once
+		made  atomic.Bool
 		bytes []byte
 	}
 	// cache is the cache the answer is meant for, told of each variant's
@@ -190,15 +202,56 @@ func (a *answer) etagBase() string {
 	return a.etag.base
 }
 
-// in returns the answer in encoding e, making it on first use. A variant
-// that cannot be made (it cannot fail for these encodings) or would not be
-// smaller is served as identity.
-func (a *answer) in(e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
-	if e == contentcoding.Identity || len(a.body) < minCompressBytes {
-		return contentcoding.Identity, a.body
+// coding is the coding the answer goes out in for a request that prefers
+// e: identity when the answer is too small to compress.
+func (a *answer) coding(e contentcoding.Encoding) contentcoding.Encoding {
+	if len(a.body) < minCompressBytes {
+		return contentcoding.Identity
 	}
-	v := &a.variants[e]
+	return e
+}
+
+// compressFast makes the fast variant in encoding e, with f. It is called
+// once, by the request that ran the answer, before anything else sees it.
+func (a *answer) compressFast(f *contentcoding.FastCompressor, e contentcoding.Encoding) {
+	a.fast.enc = a.coding(e)
+	if a.fast.enc == contentcoding.Identity {
+		return
+	}
+	z, err := f.Compress(a.fast.enc, a.body)
+	if err != nil || len(z) >= len(a.body) {
+		return
+	}
+	a.fast.bytes = z
+	if a.cache != nil {
+		a.cache.grow(a, heapSize(int64(cap(z))))
+	}
+}
+
+// made reports whether the dense variant in e needs no more work.
+func (a *answer) made(e contentcoding.Encoding) bool {
+	e = a.coding(e)
+	return e == contentcoding.Identity || a.dense[e].made.Load()
+}
+
+// in returns the answer in encoding e at effort, making a dense variant on
+// first use. A variant that is not there (the fast one in another coding
+// than its request's: not asked of it) or would not be smaller is served
+// as identity.
+func (a *answer) in(effort contentcoding.Effort, e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
+	e = a.coding(e)
+	if e == contentcoding.Identity {
+		return e, a.body
+	}
+	if effort == contentcoding.Fast {
+		if a.fast.enc != e || a.fast.bytes == nil {
+			return contentcoding.Identity, a.body
+		}
+		return e, a.fast.bytes
+	}
+	v := &a.dense[e]
 	v.once.Do(func() {
+		defer v.made.Store(true)
 		z, err := contentcoding.Compress(e, a.body)
 		if err != nil || len(z) >= len(a.body) {
 			return

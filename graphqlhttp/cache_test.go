@@ -21,6 +21,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/contentcoding"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -412,5 +413,81 @@ func TestResponseCacheCountsTheFirstVariant(t *testing.T) {
 	least := int64(len(plain.body)+len(gzipped.body)) + 256
 	if st := s.cache.Stats(); st.Entries != 1 || st.Bytes < least || st.Bytes > 2*least {
 		t.Errorf("the cache holds %d answers, %d bytes; want 1 and %d-%d (the body, its gzip variant, the overhead)", st.Entries, st.Bytes, least, 2*least)
+	}
+}
+
+// TestAnswerEffortFollowsServing: an answer made for the request that ran
+// it is compressed fast, in the coding that serves it best per CPU (zstd
+// for a browser that offers all three, gzip for one that does not offer
+// zstd); once served again, densely, in the smallest (brotli), with the
+// very bytes every body compressed once has. Each has a tag of its own,
+// and either answers If-None-Match, on a gateway that has the answer
+// cached or not, so that a tag a client got from one replica is good on
+// every other.
+func TestAnswerEffortFollowsServing(t *testing.T) {
+	const chrome, safari = "gzip, deflate, br, zstd", "gzip, deflate, br"
+	cached := newCachedServer(t, embeddedStore(t), 1<<20)
+	uncached := newCachedServer(t, embeddedStore(t), 0)
+	u := getURL(cached.URL, referenceQuery)
+	identity := rawGet(t, u)
+	u = getURL(cached.URL, referenceQuery+" ") // another cache entry, not yet run
+	fast := contentcoding.NewFastCompressor()
+
+	check := func(name string, a answer, enc contentcoding.Encoding, effort contentcoding.Effort) {
+		t.Helper()
+		if a.status != http.StatusOK || a.header.Get("Content-Encoding") != enc.Token() {
+			t.Fatalf("%s: status %d, Content-Encoding %q; want 200, %s", name, a.status, a.header.Get("Content-Encoding"), enc.Token())
+		}
+		want, err := contentcoding.Compress(enc, identity.body)
+		if effort == contentcoding.Fast {
+			want, err = fast.Compress(enc, identity.body)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.body, want) {
+			t.Errorf("%s: %d bytes, not the %d of the answer compressed at effort %d", name, len(a.body), len(want), effort)
+		}
+		if tag := a.header.Get("ETag"); strings.HasSuffix(tag, `-fast"`) != (effort == contentcoding.Fast) {
+			t.Errorf("%s: ETag %s, at effort %d", name, tag, effort)
+		}
+	}
+	first := rawGet(t, u, "Accept-Encoding", chrome) // a miss: run for this request
+	check("the first request", first, contentcoding.Zstd, contentcoding.Fast)
+	again := rawGet(t, u, "Accept-Encoding", chrome) // a hit
+	check("the answer asked again", again, contentcoding.Brotli, contentcoding.Dense)
+	check("the answer asked again, without zstd", rawGet(t, u, "Accept-Encoding", safari), contentcoding.Brotli, contentcoding.Dense)
+	check("an answer run, without zstd", rawGet(t, getURL(cached.URL, referenceQuery+"  "), "Accept-Encoding", safari),
+		contentcoding.Gzip, contentcoding.Fast)
+	uu := getURL(uncached.URL, referenceQuery+" ")
+	for i := range 2 {
+		check(fmt.Sprintf("uncached, request %d", i+1), rawGet(t, uu, "Accept-Encoding", chrome), contentcoding.Zstd, contentcoding.Fast)
+	}
+	// POST answers follow the same rule; they carry no validators.
+	for i, want := range []contentcoding.Encoding{contentcoding.Zstd, contentcoding.Brotli} {
+		p := postJSON(t, cached.URL, `{"query":"`+referenceQuery+`   "}`, "Accept-Encoding", chrome)
+		if p.header.Get("Content-Encoding") != want.Token() || p.header.Get("ETag") != "" {
+			t.Errorf("POST %d: Content-Encoding %q, ETag %q; want %s and none", i+1, p.header.Get("Content-Encoding"), p.header.Get("ETag"), want.Token())
+		}
+	}
+
+	fastTag, denseTag := first.header.Get("ETag"), again.header.Get("ETag")
+	for _, tt := range []struct {
+		name, url, tag string
+	}{
+		{"the fast tag, where the answer is cached", u, fastTag},
+		{"the dense tag, where it is cached", u, denseTag},
+		{"the fast tag, where nothing is cached", uu, fastTag},
+		{"the dense tag, where nothing is cached", uu, denseTag},
+	} {
+		nm := rawGet(t, tt.url, "Accept-Encoding", chrome, "If-None-Match", tt.tag)
+		if nm.status != http.StatusNotModified || nm.header.Get("ETag") != tt.tag {
+			t.Errorf("%s: status %d, ETag %q; want 304 with the tag named", tt.name, nm.status, nm.header.Get("ETag"))
+		}
+	}
+	// A tag of the answer in another coding than the request's is not
+	// this request's representation.
+	if nm := rawGet(t, u, "Accept-Encoding", "gzip", "If-None-Match", denseTag); nm.status != http.StatusOK {
+		t.Errorf("the brotli tag, from a gzip-only client: status %d, want 200", nm.status)
 	}
 }

@@ -30,6 +30,8 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/semaphore"
+
+	"github.com/catalogue-gateway/gateway/contentcoding"
 )
 
 // Options configure the endpoint.
@@ -291,7 +293,8 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 		opts.TrustedDocuments = nil
 	}
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
-		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams))}
+		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
+		fast: contentcoding.NewFastCompressor()}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	e.wsInitWait = 10 * time.Second
 	if opts.MaxAge > 0 {
@@ -393,6 +396,8 @@ type endpoint struct {
 	// wsInitWait is how long a WebSocket's client has to send
 	// connection_init: 10 s, as graphql-ws's server waits by default.
 	wsInitWait time.Duration
+	// fast compresses the answers run for one request (see resolve).
+	fast *contentcoding.FastCompressor
 	// bodies lends POST bodies their buffers (see borrowBody).
 	bodies sync.Pool // *bytes.Buffer
 }
@@ -435,8 +440,9 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// answered as any other request.
 	}
 
-	res, _ := e.resolve(r, req)
-	n := e.write(w, r, res)
+	accept := contentcoding.ParseAccept(r.Header.Get("Accept-Encoding"))
+	res, _ := e.resolve(r, req, accept)
+	n := e.write(w, r, res, accept)
 	outcome := "ok"
 	switch {
 	case res.timedOut:

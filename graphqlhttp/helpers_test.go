@@ -127,14 +127,18 @@ func send(t testing.TB, client *http.Client, req *http.Request) answer {
 	return answer{status: resp.StatusCode, header: resp.Header, body: body}
 }
 
-// postJSON posts body as application/json to url.
-func postJSON(t testing.TB, url, body string) answer {
+// postJSON posts body as application/json to url, with the headers named
+// and valued in pairs.
+func postJSON(t testing.TB, url, body string, header ...string) answer {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	return send(t, client, req)
 }
 

@@ -44,7 +44,7 @@ func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		enc := contentcoding.Negotiate(r.Header.Get("Accept-Encoding"))
-		etag := contentcoding.ETag(base, enc)
+		etag := contentcoding.ETag(base, enc, contentcoding.Dense)
 		h := w.Header()
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		h.Set("X-Content-Type-Options", "nosniff")

@@ -18,6 +18,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/catalogue-gateway/gateway/contentcoding"
 )
 
 // notSubscription says why req, asked for as an event stream, is not
@@ -238,7 +240,7 @@ func (e *endpoint) refuseOperation(w http.ResponseWriter, r *http.Request, resp 
 		if res.status == http.StatusOK {
 			res.status = http.StatusBadRequest
 		}
-		e.write(w, r, res)
+		e.write(w, r, res, contentcoding.Accept{}) // not an answer: never compressed
 		return
 	}
 	h := w.Header()

@@ -175,7 +175,7 @@ func (f *file) in(e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
 func (f *file) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	enc, body := f.in(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	h := w.Header()
-	etag := contentcoding.ETag(f.etagBase, enc)
+	etag := contentcoding.ETag(f.etagBase, enc, contentcoding.Dense)
 	h.Set("Content-Type", f.contentType)
 	h.Set("Cache-Control", f.cacheControl)
 	h.Set("ETag", etag)
