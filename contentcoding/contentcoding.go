@@ -8,7 +8,7 @@
 // REST paths' upstream bodies, the schema, the web apps, and a cached
 // GraphQL answer asked for again. Fast is for an answer made for one
 // request, where compressing is most of the request's cost: fast levels,
-// with encoders reused across calls (FastCompressor). Each effort gives its own bytes,
+// with encoders reused across calls (Compressor). Each effort gives its own bytes,
 // so each has its own ETag.
 //
 // It imports nothing of the gateway's.
@@ -78,6 +78,8 @@ const (
 )
 
 // Compress returns raw in encoding e, densely; raw itself for Identity.
+// It is for a body compressed once; a Compressor keeps its encoders for
+// many.
 func Compress(e Encoding, raw []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(raw) / 4)
@@ -104,8 +106,7 @@ func Compress(e Encoding, raw []byte) ([]byte, error) {
 			return nil, err
 		}
 	case Zstd:
-		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(1),
-			zstd.WithLowerEncoderMem(true), zstd.WithWindowSize(zstdWindow))
+		enc, err := zstd.NewWriter(nil, append(zstdOptions(Dense), zstd.WithEncoderConcurrency(1))...)
 		if err != nil {
 			return nil, err
 		}

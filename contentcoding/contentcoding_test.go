@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -142,10 +144,16 @@ func decode(t *testing.T, e contentcoding.Encoding, z []byte) []byte {
 	return got
 }
 
-// compressors are the two efforts' ways to compress.
+// compressors are the ways to compress: once, or with a Compressor at
+// each effort.
 var compressors = map[string]func(contentcoding.Encoding, []byte) ([]byte, error){
-	"dense": contentcoding.Compress,
-	"fast":  contentcoding.NewFastCompressor().Compress,
+	"once": contentcoding.Compress,
+	"dense": func(e contentcoding.Encoding, raw []byte) ([]byte, error) {
+		return contentcoding.NewCompressor().Compress(contentcoding.Dense, e, raw)
+	},
+	"fast": func(e contentcoding.Encoding, raw []byte) ([]byte, error) {
+		return contentcoding.NewCompressor().Compress(contentcoding.Fast, e, raw)
+	},
 }
 
 func TestCompressRoundTrip(t *testing.T) {
@@ -170,35 +178,82 @@ func TestCompressRoundTrip(t *testing.T) {
 	}
 }
 
-// TestFastCompressorReusesEncoders: a FastCompressor's encoders, taken by
-// many calls at once and reused, give each call the bytes a new
-// FastCompressor gives: what one call leaves in an encoder never reaches
-// the next, and every replica gives the same bytes under one ETag.
-func TestFastCompressorReusesEncoders(t *testing.T) {
+// TestCompressorReusesEncoders: a Compressor's encoders, taken by many
+// calls at once and reused, give each call the bytes a new one gives
+// (what one call leaves in an encoder never reaches the next), and its
+// dense bytes are Compress's: every replica, and every path, gives the
+// same bytes under one ETag.
+func TestCompressorReusesEncoders(t *testing.T) {
 	inputs := make([][]byte, 8)
 	for i := range inputs {
 		inputs[i] = []byte(strings.Repeat(fmt.Sprintf(`{"id":%d,"name":"Item %d"},`, i, i*7), 40+i*30))
 	}
-	shared := contentcoding.NewFastCompressor()
-	for e := contentcoding.Gzip; e < contentcoding.NumEncodings; e++ {
-		want := make([][]byte, len(inputs))
-		for i, raw := range inputs {
-			want[i], _ = contentcoding.NewFastCompressor().Compress(e, raw)
-		}
-		var wg sync.WaitGroup
-		for range 4 {
-			wg.Go(func() {
-				for round := range 3 {
-					for i, raw := range inputs {
-						got, err := shared.Compress(e, raw)
-						if err != nil || !bytes.Equal(got, want[i]) {
-							t.Errorf("%s, input %d, round %d: %d bytes (%v), want the %d a new compressor gives", e.Token(), i, round, len(got), err, len(want[i]))
-							return
+	shared := contentcoding.NewCompressor()
+	for _, effort := range []contentcoding.Effort{contentcoding.Dense, contentcoding.Fast} {
+		for e := contentcoding.Gzip; e < contentcoding.NumEncodings; e++ {
+			want := make([][]byte, len(inputs))
+			for i, raw := range inputs {
+				want[i], _ = contentcoding.NewCompressor().Compress(effort, e, raw)
+				if once, _ := contentcoding.Compress(e, raw); effort == contentcoding.Dense && !bytes.Equal(once, want[i]) {
+					t.Errorf("%s, input %d: a Compressor's dense bytes are not Compress's", e.Token(), i)
+				}
+			}
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Go(func() {
+					for round := range 3 {
+						for i, raw := range inputs {
+							got, err := shared.Compress(effort, e, raw)
+							if err != nil || !bytes.Equal(got, want[i]) {
+								t.Errorf("%s at effort %d, input %d, round %d: %d bytes (%v), want the %d a new compressor gives",
+									e.Token(), effort, i, round, len(got), err, len(want[i]))
+								return
+							}
 						}
 					}
-				}
-			})
+				})
+			}
+			wg.Wait()
 		}
-		wg.Wait()
+	}
+}
+
+// BenchmarkCompress compresses two of the gateway's answers over the
+// embedded catalogue (testdata/): a monster's page (2.9 KB, `{ monster(id:
+// 42) { id name drops { itemId item { id name rarity droppedByMonsters {
+// id name } } } } }`) and Q2 of docs/speed.md, 100 monsters with their
+// drops' items (38 KB), in each encoding at each effort, and reports the
+// bytes out: once (Compress, a new encoder each time, as the REST bodies
+// are), and with a Compressor at each effort. docs/speed.md
+// ("Compression") has the figures.
+func BenchmarkCompress(b *testing.B) {
+	c := contentcoding.NewCompressor()
+	for _, name := range []string{"monster", "monsters"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for e := contentcoding.Gzip; e < contentcoding.NumEncodings; e++ {
+			for _, effort := range []struct {
+				name     string
+				compress func(contentcoding.Encoding, []byte) ([]byte, error)
+			}{
+				{"once", contentcoding.Compress},
+				{"dense", func(e contentcoding.Encoding, raw []byte) ([]byte, error) {
+					return c.Compress(contentcoding.Dense, e, raw)
+				}},
+				{"fast", func(e contentcoding.Encoding, raw []byte) ([]byte, error) {
+					return c.Compress(contentcoding.Fast, e, raw)
+				}},
+			} {
+				b.Run(fmt.Sprintf("%s/%s/%s", name, e.Token(), effort.name), func(b *testing.B) {
+					var out []byte
+					for b.Loop() {
+						out, _ = effort.compress(e, raw)
+					}
+					b.ReportMetric(float64(len(out)), "bytes")
+				})
+			}
+		}
 	}
 }

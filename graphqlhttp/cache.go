@@ -211,14 +211,14 @@ func (a *answer) coding(e contentcoding.Encoding) contentcoding.Encoding {
 	return e
 }
 
-// compressFast makes the fast variant in encoding e, with f. It is called
+// compressFast makes the fast variant in encoding e, with c. It is called
 // once, by the request that ran the answer, before anything else sees it.
-func (a *answer) compressFast(f *contentcoding.FastCompressor, e contentcoding.Encoding) {
+func (a *answer) compressFast(c *contentcoding.Compressor, e contentcoding.Encoding) {
 	a.fast.enc = a.coding(e)
 	if a.fast.enc == contentcoding.Identity {
 		return
 	}
-	z, err := f.Compress(a.fast.enc, a.body)
+	z, err := c.Compress(contentcoding.Fast, a.fast.enc, a.body)
 	if err != nil || len(z) >= len(a.body) {
 		return
 	}
@@ -235,10 +235,10 @@ func (a *answer) made(e contentcoding.Encoding) bool {
 }
 
 // in returns the answer in encoding e at effort, making a dense variant on
-// first use. A variant that is not there (the fast one in another coding
+// first use, with c. A variant that is not there (the fast one in another coding
 // than its request's: not asked of it) or would not be smaller is served
 // as identity.
-func (a *answer) in(effort contentcoding.Effort, e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
+func (a *answer) in(c *contentcoding.Compressor, effort contentcoding.Effort, e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
 	e = a.coding(e)
 	if e == contentcoding.Identity {
 		return e, a.body
@@ -252,7 +252,7 @@ func (a *answer) in(effort contentcoding.Effort, e contentcoding.Encoding) (cont
 	v := &a.dense[e]
 	v.once.Do(func() {
 		defer v.made.Store(true)
-		z, err := contentcoding.Compress(e, a.body)
+		z, err := c.Compress(contentcoding.Dense, e, a.body)
 		if err != nil || len(z) >= len(a.body) {
 			return
 		}

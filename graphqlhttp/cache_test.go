@@ -431,7 +431,7 @@ func TestAnswerEffortFollowsServing(t *testing.T) {
 	u := getURL(cached.URL, referenceQuery)
 	identity := rawGet(t, u)
 	u = getURL(cached.URL, referenceQuery+" ") // another cache entry, not yet run
-	fast := contentcoding.NewFastCompressor()
+	compressor := contentcoding.NewCompressor()
 
 	check := func(name string, a answer, enc contentcoding.Encoding, effort contentcoding.Effort) {
 		t.Helper()
@@ -440,7 +440,7 @@ func TestAnswerEffortFollowsServing(t *testing.T) {
 		}
 		want, err := contentcoding.Compress(enc, identity.body)
 		if effort == contentcoding.Fast {
-			want, err = fast.Compress(enc, identity.body)
+			want, err = compressor.Compress(effort, enc, identity.body)
 		}
 		if err != nil {
 			t.Fatal(err)

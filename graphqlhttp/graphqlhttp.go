@@ -294,7 +294,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	}
 	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
 		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
-		fast: contentcoding.NewFastCompressor()}
+		compressor: contentcoding.NewCompressor()}
 	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
 	e.wsInitWait = 10 * time.Second
 	if opts.MaxAge > 0 {
@@ -396,8 +396,9 @@ type endpoint struct {
 	// wsInitWait is how long a WebSocket's client has to send
 	// connection_init: 10 s, as graphql-ws's server waits by default.
 	wsInitWait time.Duration
-	// fast compresses the answers run for one request (see resolve).
-	fast *contentcoding.FastCompressor
+	// compressor compresses answers, at the effort each has earned (see
+	// resolve).
+	compressor *contentcoding.Compressor
 	// bodies lends POST bodies their buffers (see borrowBody).
 	bodies sync.Pool // *bytes.Buffer
 }

@@ -107,7 +107,7 @@ func (e *endpoint) dense(r *http.Request, a *answer, accept contentcoding.Accept
 		return
 	}
 	defer e.takeCore(r.Context(), r)()
-	a.in(contentcoding.Dense, enc)
+	a.in(e.compressor, contentcoding.Dense, enc)
 }
 
 // takeCore takes a core for r's work, waiting for its client's turn (see
@@ -154,7 +154,7 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 		// so that compressing answers has the same bound on
 		// concurrency as making them.
 		res.effort = contentcoding.Fast
-		res.answer.compressFast(e.fast, accept.Best(contentcoding.Fast))
+		res.answer.compressFast(e.compressor, accept.Best(contentcoding.Fast))
 	}
 	return res
 }
@@ -181,7 +181,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 	}
 	contentType := responseType(r.Header.Get("Accept"))
 	h.Set("Content-Type", contentType)
-	enc, body := a.in(res.effort, accept.Best(res.effort))
+	enc, body := a.in(e.compressor, res.effort, accept.Best(res.effort))
 	if r.Method == http.MethodGet {
 		// The same bytes under another media type are another
 		// representation, with a tag of its own.
