@@ -24,7 +24,7 @@
 # figures.
 #
 # Environment: MIXES ("q1 monster page filtered"), ROUNDS (2, closed loop,
-# interleaved), RATES (open loop, req/s; "2000 5000"; "" skips it),
+# interleaved), RATES (open loop, req/s; "2000 4000"; "" skips it),
 # CONNS (32), SERVER_CPUS (0), LOAD_CPUS (1), GATEWAY_ARGS
 # (-response-cache-bytes=0).
 set -euo pipefail
@@ -33,7 +33,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-10}
 mixes=${MIXES:-q1 monster page filtered}
 rounds=${ROUNDS:-2}
-rates=${RATES-2000 5000}
+rates=${RATES-2000 4000}
 conns=${CONNS:-32}
 port=18490
 tmp=$(mktemp -d)
@@ -108,6 +108,7 @@ for mix in $mixes; do
       "$tmp/vegeta" report -type=text < "$tmp/results.bin" > "$tmp/report.txt"
       # Requests [total, rate, throughput]; Latencies [min, mean, 50, 90, 95, 99, max]; Success [ratio]
       awk -v mix="$mix" -v h="$h" -v rate="$rate" '
+        { gsub(",", "") }
         /^Requests/  { held = $(NF-1) }
         /^Latencies/ { p50 = $(NF-4); p99 = $(NF-1) }
         /^Success/   { ok = $NF }
