@@ -85,13 +85,25 @@ closed() {
 echo
 echo "closed loop: wrk, 1 thread x $conns connections, ${secs} s, $rounds rounds interleaved"
 printf '%-9s %-9s %5s %10s %9s %9s %16s\n' mix headers round req/s p50 p99 browser/identity
+# The machine's own speed drifts between rounds, so each mix's figure is
+# also given over all its rounds: the mean of the browser's rounds over
+# the mean of identity's.
+declare -A isum=() bsum=()
 for mix in $mixes; do
+  isum[$mix]=0 bsum[$mix]=0
   for round in $(seq "$rounds"); do
     read -r ir ip50 ip99 <<<"$(closed "$mix" identity)"
     read -r br bp50 bp99 <<<"$(closed "$mix" browser)"
     printf '%-9s %-9s %5s %10s %9s %9s %16s\n' "$mix" identity "$round" "$ir" "$ip50" "$ip99" ""
     printf '%-9s %-9s %5s %10s %9s %9s %16.2f\n' "$mix" browser "$round" "$br" "$bp50" "$bp99" "$(echo "$br / $ir" | bc -l)"
+    isum[$mix]=$(echo "${isum[$mix]} + $ir" | bc -l) bsum[$mix]=$(echo "${bsum[$mix]} + $br" | bc -l)
   done
+done
+echo
+printf '%-9s %14s %14s %16s\n' mix "identity mean" "browser mean" browser/identity
+for mix in $mixes; do
+  printf '%-9s %14.0f %14.0f %16.2f\n' "$mix" "$(echo "${isum[$mix]} / $rounds" | bc -l)" \
+    "$(echo "${bsum[$mix]} / $rounds" | bc -l)" "$(echo "${bsum[$mix]} / ${isum[$mix]}" | bc -l)"
 done
 
 [ -n "$rates" ] || exit 0
