@@ -3,6 +3,7 @@ package contentcoding
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -93,10 +94,7 @@ func (c *Compressor) Compress(effort Effort, e Encoding, raw []byte) ([]byte, er
 			w.Reset(buf)
 		}
 		defer ef.gzip.Put(w)
-		if _, err := w.Write(raw); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
+		if err := writeAll(w, raw); err != nil {
 			return nil, err
 		}
 	case Brotli:
@@ -107,14 +105,19 @@ func (c *Compressor) Compress(effort Effort, e Encoding, raw []byte) ([]byte, er
 			w.Reset(buf)
 		}
 		defer ef.brotli.Put(w)
-		if _, err := w.Write(raw); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
+		if err := writeAll(w, raw); err != nil {
 			return nil, err
 		}
 	default:
 		return nil, fmt.Errorf("unknown encoding %d", e)
 	}
 	return buf.Bytes(), nil
+}
+
+// writeAll writes raw to w and closes it, which flushes what w holds.
+func writeAll(w io.WriteCloser, raw []byte) error {
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	return w.Close()
 }

@@ -91,18 +91,11 @@ func Compress(e Encoding, raw []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := w.Write(raw); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
+		if err := writeAll(w, raw); err != nil {
 			return nil, err
 		}
 	case Brotli:
-		w := brotli.NewWriterLevel(&buf, brotliLevel)
-		if _, err := w.Write(raw); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
+		if err := writeAll(brotli.NewWriterLevel(&buf, brotliLevel), raw); err != nil {
 			return nil, err
 		}
 	case Zstd:
