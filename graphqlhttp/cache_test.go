@@ -491,3 +491,26 @@ func TestAnswerEffortFollowsServing(t *testing.T) {
 		t.Errorf("the brotli tag, from a gzip-only client: status %d, want 200", nm.status)
 	}
 }
+
+// TestRevalidationCompressesNothing: a conditional GET that ends in 304 is
+// answered before any variant is made: a CDN revalidating a cached
+// answer costs no dense compressing. The answer asked for in full then
+// is, and the cache is charged for it.
+func TestRevalidationCompressesNothing(t *testing.T) {
+	const chrome = "gzip, deflate, br, zstd"
+	s := newCachedServer(t, embeddedStore(t), 1<<20)
+	u := getURL(s.URL, referenceQuery)
+	first := rawGet(t, u, "Accept-Encoding", chrome) // run, compressed fast, kept
+	before := s.cache.Stats().Bytes
+	nm := rawGet(t, u, "Accept-Encoding", chrome, "If-None-Match", first.header.Get("ETag"))
+	if nm.status != http.StatusNotModified {
+		t.Fatalf("revalidating: status %d, want 304", nm.status)
+	}
+	if after := s.cache.Stats().Bytes; after != before {
+		t.Errorf("the cache held %d bytes before the revalidation, %d after: a variant was made for a 304", before, after)
+	}
+	if full := rawGet(t, u, "Accept-Encoding", chrome); full.header.Get("Content-Encoding") != "br" || s.cache.Stats().Bytes <= before {
+		t.Errorf("asked in full: Content-Encoding %q, cache %d bytes (before %d); want br, and the variant charged",
+			full.header.Get("Content-Encoding"), s.cache.Stats().Bytes, before)
+	}
+}

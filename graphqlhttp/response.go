@@ -37,8 +37,8 @@ type result struct {
 //
 // An answer run for this request is compressed fast for it, in the coding
 // it accepts (run); one found made (a hit, or another request's run) has
-// shown it is served more than once, and is compressed densely, once
-// (dense).
+// shown it is served more than once, and goes out compressed densely
+// (write).
 func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.Accept) (res *result, hit bool) {
 	if e.opts.Cache == nil {
 		return e.run(r, req, accept, cacheKey{}, nil), false
@@ -66,7 +66,6 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 			// mode's counts before enforcing sees every request.
 			e.trusted(r.Context(), listed.outcome(req))
 		}
-		e.dense(r, a, accept)
 		return &result{status: http.StatusOK, complete: true, answer: a, operation: req.operationName,
 			effort: contentcoding.Dense}, true
 	}
@@ -91,18 +90,16 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 		return e.run(r, req, accept, key, nil), false
 	}
 	e.noteCache(r.Context(), "shared")
-	e.dense(r, res.answer, accept)
 	shared := *res // the leader's, which it writes meanwhile
 	shared.effort = contentcoding.Dense
 	return &shared, false
 }
 
-// dense makes a's dense variant in the coding accept prefers for it,
-// unless it is made: in the request's place among the cores, like any
-// other work, and once per answer (brotli at level 6 takes 0.2 ms for a
-// 3 KB answer, 1.5 ms for 38 KB).
-func (e *endpoint) dense(r *http.Request, a *answer, accept contentcoding.Accept) {
-	enc := accept.Best(contentcoding.Dense)
+// dense makes a's dense variant in encoding e, unless it is made: in the
+// request's place among the cores, like any other work, and once per
+// answer (brotli at level 6 takes 0.2 ms for a 3 KB answer, 1 ms for
+// 38 KB).
+func (e *endpoint) dense(r *http.Request, a *answer, enc contentcoding.Encoding) {
 	if a.made(enc) {
 		return
 	}
@@ -181,26 +178,26 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 	}
 	contentType := responseType(r.Header.Get("Accept"))
 	h.Set("Content-Type", contentType)
-	enc, body := a.in(e.compressor, res.effort, accept.Best(res.effort))
+	var base string
 	if r.Method == http.MethodGet {
 		// The same bytes under another media type are another
 		// representation, with a tag of its own.
-		base := a.etagBase()
+		base = a.etagBase()
 		if contentType == typeGraphQLResponse {
 			base += "-graphql"
 		}
-		etag := contentcoding.ETag(base, enc, res.effort)
 		h.Set("Cache-Control", e.cacheControl)
+		// Checked before any variant is made: a revalidation costs no
+		// compressing. A client holding the variant of either effort
+		// holds this answer: a replica that has not served it before
+		// gives the fast variant, one that has, the dense one.
 		if inm := r.Header.Get("If-None-Match"); inm != "" {
-			// A client holding the variant of the other effort holds
-			// this answer too: a replica that has not served it before
-			// gives the fast variant, one that has the dense one.
 			other := contentcoding.Dense
 			if res.effort == contentcoding.Dense {
 				other = contentcoding.Fast
 			}
-			held := a.coding(accept.Best(other))
-			for _, tag := range []string{etag, contentcoding.ETag(base, held, other)} {
+			for _, effort := range []contentcoding.Effort{res.effort, other} {
+				tag := contentcoding.ETag(base, a.coding(accept.Best(effort)), effort)
 				if contentcoding.NoneMatch(inm, tag) {
 					h.Set("ETag", tag)
 					w.WriteHeader(http.StatusNotModified)
@@ -208,7 +205,14 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 				}
 			}
 		}
-		h.Set("ETag", etag)
+	}
+	want := accept.Best(res.effort)
+	if res.effort == contentcoding.Dense {
+		e.dense(r, a, want)
+	}
+	enc, body := a.in(e.compressor, res.effort, want)
+	if r.Method == http.MethodGet {
+		h.Set("ETag", contentcoding.ETag(base, enc, res.effort))
 	}
 	if enc != contentcoding.Identity {
 		h.Set("Content-Encoding", enc.Token())
