@@ -120,35 +120,25 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	case len(trimmed) == 0 || trimmed[0] != '{':
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body must be a JSON object"}}
 	}
-	// The body is decoded here as gqlgen will decode it: gqlgen reports a
-	// body it cannot decode with no code, so it would pass as an internal
-	// error. A body without a query is a malformed request, whatever the
-	// client accepts, unless it names a persisted query by its hash.
-	//
-	// The variables are decoded with the body, numbers as json.Number
-	// (variablesJSON), rather than kept as raw bytes and decoded again.
-	var params struct {
-		Query         string          `json:"query"`
-		OperationName string          `json:"operationName"`
-		Variables     variablesJSON   `json:"variables"`
-		Extensions    json.RawMessage `json:"extensions"`
-		DocumentID    string          `json:"documentId"`
-	}
-	if err := json.Unmarshal(body, &params); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
-		}
+	// The body is decoded here as gqlgen would decode it: gqlgen reports
+	// a body it cannot decode with no code, so it would pass as an
+	// internal error. A body without a query is a malformed request,
+	// whatever the client accepts, unless it names a persisted query by
+	// its hash.
+	params, err := decodeBody(body)
+	switch {
+	case errors.Is(err, errNotRequest):
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
+	case err != nil:
+		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
 	}
-	variables := map[string]any(params.Variables)
 	var extensions map[string]any
-	if v := bytes.TrimSpace(params.Extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
+	if v := bytes.TrimSpace(params.extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
 	}
-	req := &request{query: params.Query, operationName: params.OperationName,
-		variables: variables, extensions: extensions}
-	if herr := e.documentID(req, params.DocumentID); herr != nil {
+	req := &request{query: params.query, operationName: params.operationName,
+		variables: params.variables, extensions: extensions}
+	if herr := e.documentID(req, params.documentID); herr != nil {
 		return nil, herr
 	}
 	if req.query == "" && req.extensions["persistedQuery"] == nil {
@@ -157,7 +147,7 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	return req, nil
 }
 
-// A POST body is read into a buffer lent for the request: json.Unmarshal
+// A POST body is read into a buffer lent for the request: decodeBody
 // copies out what it keeps (strings, raw messages), so the bytes are free
 // once admit returns. Lending saves Q1 a twentieth of what it allocates,
 // and so of the collections that make its tail (docs/speed.md). Buffers
@@ -238,28 +228,6 @@ func (req *request) cacheKey(listed *trustedSet) (key cacheKey, ok bool) {
 	h.Write(vars)
 	h.Sum(key[:0])
 	return key, true
-}
-
-// variablesJSON is a request's variables as a POST body carries them: a
-// JSON object decoded with numbers as json.Number, as gqlgen's transports
-// decode them; null leaves it nil. json.Unmarshal has checked the whole
-// body's syntax before it calls UnmarshalJSON, so only the object's shape
-// can be wrong here, and a second "variables" replaces the first.
-type variablesJSON map[string]any
-
-func (v *variablesJSON) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*v = nil
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return err
-	}
-	*v = m
-	return nil
 }
 
 // decodeVariables decodes a request's variables: a JSON object, with
