@@ -41,6 +41,12 @@ type Index struct {
 	search *searchColumns
 	grams  []uint64 // by position: the bigrams of the lower-cased name, hashed
 	chars  []uint64 // by position: the bytes of the lower-cased name, hashed
+	// byPair and byByte list, ascending, the positions whose lower-cased
+	// name holds a pair of consecutive bytes, or a byte: the only records
+	// a name term can be in are those its rarest pair (its byte, for one
+	// letter) lists.
+	byPair map[uint16][]int32
+	byByte [256][]int32
 	equal  map[string]*equalColumn
 	nums   map[string][]float64 // field → value by position; NaN when missing
 	orders map[string]*ordering
@@ -100,10 +106,23 @@ func buildIndex[T any](t *Table[T], spec indexSpec[T]) *Index {
 	}
 	if spec.name != nil {
 		ix.names, ix.grams, ix.chars = make([]string, n), make([]uint64, n), make([]uint64, n)
+		ix.byPair = map[uint16][]int32{}
 		for i := range n {
-			ix.names[i] = strings.ToLower(spec.name(t.At(i)))
-			ix.grams[i] = bigrams(ix.names[i])
-			ix.chars[i] = byteSet(ix.names[i])
+			name := strings.ToLower(spec.name(t.At(i)))
+			ix.names[i], ix.grams[i], ix.chars[i] = name, bigrams(name), byteSet(name)
+			// Positions come in order, so a list's last is the only
+			// one that can repeat.
+			for j := range len(name) {
+				if l := ix.byByte[name[j]]; len(l) == 0 || l[len(l)-1] != int32(i) {
+					ix.byByte[name[j]] = append(l, int32(i))
+				}
+				if j > 0 {
+					pair := uint16(name[j-1])<<8 | uint16(name[j])
+					if l := ix.byPair[pair]; len(l) == 0 || l[len(l)-1] != int32(i) {
+						ix.byPair[pair] = append(l, int32(i))
+					}
+				}
+			}
 		}
 		ix.search = newSearchColumns(t, spec.name, ix.names)
 	}
@@ -229,6 +248,30 @@ func byteSet(s string) uint64 {
 	}
 	return set
 }
+
+// nameCandidates returns, ascending, the positions whose name can contain
+// needle (lower-cased, not empty): those holding its rarest pair of
+// bytes, or its byte when it has one. The list is the index's own.
+func (ix *Index) nameCandidates(needle string) []int32 {
+	if len(needle) == 1 {
+		return ix.byByte[needle[0]]
+	}
+	var rarest []int32
+	for j := 1; j < len(needle); j++ {
+		l := ix.byPair[uint16(needle[j-1])<<8|uint16(needle[j])]
+		if j == 1 || len(l) < len(rarest) {
+			rarest = l
+		}
+	}
+	return rarest
+}
+
+// fewCandidates bounds the candidates a name term may give an ordered
+// selection, as a fraction of the collection: they are all tested and
+// then sorted, where a scan in order stops at the page's end. Past a
+// sixteenth, a term matches so many records that the scan reaches a page
+// of 50 sooner (BenchmarkSelectPageShortTerm).
+const fewCandidates = 16
 
 // Orders reports whether the index can order by field.
 func (ix *Index) Orders(field string) bool { _, ok := ix.orders[field]; return ok }
@@ -421,9 +464,10 @@ func (ix *Index) Select(q Query) (Selection, error) {
 		f.grams, f.need = ix.grams, bigrams(f.needle)
 		f.chars, f.needChars = ix.chars, byteSet(f.needle)
 	}
-	// The narrowest equality is the candidates, when there is one.
+	// The narrowest equality, or a name term's candidates, are the
+	// candidates, when there are any.
 	var narrowest []int32
-	haveEqual, none := false, false
+	haveCand, none := false, false
 	for field, v := range q.Equal {
 		col, ok := ix.equal[field]
 		if !ok {
@@ -439,8 +483,8 @@ func (ix *Index) Select(q Query) (Selection, error) {
 			none = true // no record holds v, in any case
 			continue
 		}
-		if p := positions[code]; !haveEqual || len(p) < len(narrowest) {
-			narrowest, haveEqual = p, true
+		if p := positions[code]; !haveCand || len(p) < len(narrowest) {
+			narrowest, haveCand = p, true
 		}
 		f.equal = append(f.equal, equalTest{codes: codes, code: code})
 	}
@@ -463,6 +507,14 @@ func (ix *Index) Select(q Query) (Selection, error) {
 			return Selection{}, fmt.Errorf("no ordering on %q", q.OrderBy)
 		}
 	}
+	if f.names != nil {
+		if c := ix.nameCandidates(f.needle); (!haveCand || len(c) < len(narrowest)) && (o == nil || len(c) <= ix.n/fewCandidates) {
+			if c == nil {
+				c = []int32{}
+			}
+			narrowest, haveCand = c, true
+		}
+	}
 	var order, rank []int32
 	if o != nil {
 		order, rank = o.asc, o.rank
@@ -473,7 +525,7 @@ func (ix *Index) Select(q Query) (Selection, error) {
 	if none {
 		return Selection{fixed: []int32{}}, nil
 	}
-	filtered := f.names != nil || haveEqual || len(f.atLeast) > 0 || len(f.atMost) > 0
+	filtered := f.names != nil || haveCand || len(f.atLeast) > 0 || len(f.atMost) > 0
 
 	switch {
 	case !filtered && o == nil:
@@ -481,9 +533,10 @@ func (ix *Index) Select(q Query) (Selection, error) {
 		return Selection{all: true, n: ix.n}, nil
 	case !filtered:
 		return Selection{fixed: order, rank: rank}, nil
-	case haveEqual && o != nil:
-		// The equality's records are few and in upstream order: test them
-		// all, then put them in order.
+	case haveCand && o != nil:
+		// The candidates (an equality's records, or a rare name term's)
+		// are few and in upstream order: test them all, then put them
+		// in order.
 		var out []int32
 		for _, p := range narrowest {
 			if f.keep(p) {
@@ -499,7 +552,7 @@ func (ix *Index) Select(q Query) (Selection, error) {
 	// The candidates are in the selection's order: tested as read.
 	s := &pending{f: f, ncand: ix.n, found: []int32{}}
 	switch {
-	case haveEqual:
+	case haveCand:
 		s.cand, s.ncand = narrowest, len(narrowest)
 	case o != nil:
 		s.cand, s.byRank = order, true
