@@ -24,7 +24,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/catalogue-gateway/gateway/pictures"
 )
 
@@ -264,7 +264,7 @@ func TestMemoryFitsTheUpstreamBound(t *testing.T) {
 		}
 		sizes[name] = n
 	}
-	budget := graphqlhttp.DefaultMemoryBudget(sizes["GOMEMLIMIT"])
+	budget := memory.DefaultBudget(sizes["GOMEMLIMIT"])
 	if v, ok := env["GATEWAY_MEMORY_BUDGET"]; ok && v != "0" {
 		n, err := byteSize(v)
 		if err != nil {

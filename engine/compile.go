@@ -8,14 +8,14 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 )
 
 // compiler builds the plan of one operation; a declined part makes the
 // whole plan nil.
 type compiler struct {
 	oc       *graphql.OperationContext
-	declined *graphqlhttp.Declined
+	declined *execution.Declined
 	// tables counts the selections of records planned, numbering their
 	// slots in an execution's tables.
 	tables int
@@ -25,16 +25,16 @@ type compiler struct {
 // is one of graphqlhttp's Decline constants, detail names the part.
 func (c *compiler) decline(reason, detail string) {
 	if c.declined == nil {
-		c.declined = &graphqlhttp.Declined{Reason: reason, Detail: detail}
+		c.declined = &execution.Declined{Reason: reason, Detail: detail}
 	}
 }
 
 // compileOperation plans the operation of oc, or returns nil and why, to
 // leave it to gqlgen.
-func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*operationPlan, *graphqlhttp.Declined) {
+func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*operationPlan, *execution.Declined) {
 	c := &compiler{oc: oc}
 	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
-		return nil, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineDirective,
+		return nil, &execution.Declined{Reason: execution.DeclineDirective,
 			Detail: "a directive other than @skip and @include, such as @defer"}
 	}
 	plan := &operationPlan{}
@@ -44,11 +44,11 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 		case f.Name == "__typename":
 			rp.typename = true
 		case strings.HasPrefix(f.Name, "__") || f.Definition == nil:
-			return nil, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineIntrospection, Detail: "Query." + f.Name}
+			return nil, &execution.Declined{Reason: execution.DeclineIntrospection, Detail: "Query." + f.Name}
 		default:
 			root, ok := roots[f.Name]
 			if !ok {
-				return nil, &graphqlhttp.Declined{Reason: graphqlhttp.DeclinePlan,
+				return nil, &execution.Declined{Reason: execution.DeclinePlan,
 					Detail: "Query." + f.Name + ": a root field the engine was not given"}
 			}
 			rp.root = root
@@ -141,7 +141,7 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 		p.members = make(map[string]*valuePlan, len(t.Members))
 		for name, mt := range t.Members {
 			if mt.Kind != Struct {
-				c.decline(graphqlhttp.DeclinePlan, "a member "+mt.Name+" of "+t.Object)
+				c.decline(execution.DeclinePlan, "a member "+mt.Name+" of "+t.Object)
 				break
 			}
 			m := &valuePlan{kind: kindStruct, nonNull: true, typ: mt, object: c.object(mt, name, sel, t.Object)}
@@ -159,7 +159,7 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 	case t.Kind == Int && gt.NamedType == "Int":
 		p.kind = kindInt
 	default:
-		c.decline(graphqlhttp.DeclinePlan, "a "+t.Name+" written as "+gt.String())
+		c.decline(execution.DeclinePlan, "a "+t.Name+" written as "+gt.String())
 	}
 	if c.declined == nil {
 		p.walks = p.hasRefs()
@@ -192,19 +192,19 @@ func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet, also .
 			fp.typename = strconv.Quote(typeName)
 		case f.Definition == nil || len(f.Arguments) > 0:
 			// Fields with arguments are resolvers.
-			c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a field with arguments")
+			c.decline(execution.DeclinePlan, typeName+"."+f.Name+": a field with arguments")
 			return p
 		default:
 			bound, ok := t.Fields[f.Name]
 			switch {
 			case !ok:
 				// A resolver the plans do not know: gqlgen's.
-				c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a resolver the engine does not know")
+				c.decline(execution.DeclinePlan, typeName+"."+f.Name+": a resolver the engine does not know")
 				return p
 			case bound.Ref != nil:
 				if f.Definition.Type.NonNull {
 					// Every reference is nullable: a dangling id is null.
-					c.decline(graphqlhttp.DeclinePlan, typeName+"."+f.Name+": a non-null reference")
+					c.decline(execution.DeclinePlan, typeName+"."+f.Name+": a non-null reference")
 					return p
 				}
 				ref := bound.Ref

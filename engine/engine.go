@@ -28,9 +28,9 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
-
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
 // Root is one of the schema's Query fields, as the engine calls it.
@@ -45,8 +45,8 @@ type Root struct {
 	Type *Type
 }
 
-// Engine answers queries; it implements graphqlhttp.Executor. Its plans
-// are kept in the memo of their document (graphqlhttp.Memo), so they live
+// Engine answers queries; it implements execution.Executor. Its plans
+// are kept in the memo of their document (execution.Memo), so they live
 // and are charged with it.
 type Engine struct {
 	roots map[string]Root
@@ -60,7 +60,7 @@ type Engine struct {
 // New returns an engine over the schema's root fields, by name, keeping
 // renderings within the renderings' share of mem (reported there as the
 // store "renderings"); a nil mem is the default budget's share.
-func New(roots map[string]Root, mem *graphqlhttp.Memory) *Engine {
+func New(roots map[string]Root, mem *memory.Budget) *Engine {
 	e := &Engine{roots: roots}
 	e.fragments.maxBytes = mem.Shares().Renderings
 	e.fragments.sweepEvery = sweepEvery
@@ -68,34 +68,34 @@ func New(roots map[string]Root, mem *graphqlhttp.Memory) *Engine {
 	return e
 }
 
-// Execute answers the operation in oc, or returns a *graphqlhttp.Declined
+// Execute answers the operation in oc, or returns a *execution.Declined
 // saying why it leaves it to gqlgen. It stops when the answer grows past
 // maxBytes or ctx is done, checking both as it writes.
-func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (answer graphqlhttp.Answer, err error) {
+func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, maxBytes int) (answer execution.Answer, err error) {
 	if oc.Operation == nil || oc.Operation.Operation != ast.Query {
-		return graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineOperation, Detail: "not a query"}
+		return execution.Answer{}, &execution.Declined{Reason: execution.DeclineOperation, Detail: "not a query"}
 	}
 	// A panic here is a bug: a query the engine does not handle as gqlgen
 	// does. It is declined, with its value and stack, for the endpoint to
 	// log and count, and gqlgen answers as it would have.
 	defer func() {
 		if p := recover(); p != nil {
-			answer, err = graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclinePanic,
+			answer, err = execution.Answer{}, &execution.Declined{Reason: execution.DeclinePanic,
 				Detail: fmt.Sprint(p), Stack: debug.Stack()}
 		}
 	}()
 	c := e.compiled(oc, memo)
 	if c.declined != nil {
-		return graphqlhttp.Answer{}, c.declined
+		return execution.Answer{}, c.declined
 	}
 	return c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
 }
 
 // Prepare compiles the plan of oc's operation into memo, as its first
 // Execute would: the endpoint prepares its trusted documents so when they
-// are loaded (graphqlhttp.Preparer). A panic compiling it is the
+// are loaded (execution.Preparer). A panic compiling it is the
 // caller's to recover.
-func (e *Engine) Prepare(oc *graphql.OperationContext, memo *graphqlhttp.Memo) {
+func (e *Engine) Prepare(oc *graphql.OperationContext, memo *execution.Memo) {
 	if oc.Operation != nil && oc.Operation.Operation == ast.Query {
 		e.compiled(oc, memo)
 	}
@@ -103,7 +103,7 @@ func (e *Engine) Prepare(oc *graphql.OperationContext, memo *graphqlhttp.Memo) {
 
 // compiled is the plan of oc's operation, from memo or compiled now and
 // kept there.
-func (e *Engine) compiled(oc *graphql.OperationContext, memo *graphqlhttp.Memo) compiled {
+func (e *Engine) compiled(oc *graphql.OperationContext, memo *execution.Memo) compiled {
 	key := keyOf(oc)
 	if kept, seen := memo.Load(key); seen {
 		return kept.(compiled)
@@ -122,7 +122,7 @@ func (e *Engine) compiled(oc *graphql.OperationContext, memo *graphqlhttp.Memo) 
 	return c
 }
 
-// declinedSize is a graphqlhttp.Declined's struct, rounded up as the
+// declinedSize is a execution.Declined's struct, rounded up as the
 // allocator rounds it: three headers, 64 bytes.
 const declinedSize = 64
 
@@ -130,7 +130,7 @@ const declinedSize = 64
 // why it was declined (the Declined is shared, and read only).
 type compiled struct {
 	plan     *operationPlan
-	declined *graphqlhttp.Declined
+	declined *execution.Declined
 }
 
 // planKey names the plan of an operation in its document's memo: its

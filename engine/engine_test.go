@@ -24,17 +24,19 @@ import (
 	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
 
 // counting wraps an Executor and counts the operations it answered.
 type counting struct {
-	graphqlhttp.Executor
+	execution.Executor
 	answered atomic.Int64
 }
 
-func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+func (c *counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, maxBytes int) (execution.Answer, error) {
 	answer, err := c.Executor.Execute(ctx, oc, memo, maxBytes)
 	if err == nil {
 		c.answered.Add(1)
@@ -59,7 +61,7 @@ func newPair(snap *catalogue.Snapshot) *pair {
 	limits := graphqlhttp.Limits{MaxBodyBytes: 1 << 20, MaxTokens: 1 << 20, MaxDepth: 20, MaxFields: 1 << 20,
 		MaxAliases: 100, MaxDirectives: 100, MaxComplexity: 1 << 50}
 	p.engine = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: p.answered, Introspection: true, Limits: limits})
-	p.reference = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor, Introspection: true, Limits: limits})
+	p.reference = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: execution.None, Introspection: true, Limits: limits})
 	return p
 }
 
@@ -400,7 +402,7 @@ func TestKeptRenderingsFollowTheSnapshot(t *testing.T) {
 func TestKeptRecordsLoadNothing(t *testing.T) {
 	st := embeddedStore(t)
 	var batches atomic.Int64
-	mem := graphqlhttp.NewMemory(32 << 20)
+	mem := memory.NewBudget(32 << 20)
 	h := resolvers.NewHandler(st, loader.Options{OnBatch: func(string, int) { batches.Add(1) }},
 		graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
 	renderings := func() int {
@@ -463,10 +465,10 @@ func TestKeptRecordsLoadNothing(t *testing.T) {
 // the stores stay within their shares.
 func TestRenderingsSharedAcrossDocuments(t *testing.T) {
 	st := embeddedStore(t)
-	mem := graphqlhttp.NewMemory(32 << 20)
+	mem := memory.NewBudget(32 << 20)
 	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
-	stats := func() map[string]graphqlhttp.StoreStats {
-		out := map[string]graphqlhttp.StoreStats{}
+	stats := func() map[string]memory.StoreStats {
+		out := map[string]memory.StoreStats{}
 		for _, s := range mem.Stats() {
 			out[s.Store] = s
 			if s.Bytes > s.Share {
@@ -509,19 +511,19 @@ func TestRenderingsSharedAcrossDocuments(t *testing.T) {
 func TestRenderingsOutliveAFlood(t *testing.T) {
 	st := embeddedStore(t)
 	var batches atomic.Int64
-	mem := graphqlhttp.NewMemory(1 << 20) // a renderings share of about a dozen items' tables
+	mem := memory.NewBudget(1 << 20) // a renderings share of about a dozen items' tables
 	eng := resolvers.NewEngine(mem)
 	engine.SetSweepEvery(eng, time.Hour) // the flood first fills the share
 	h := resolvers.NewHandler(st, loader.Options{OnBatch: func(string, int) { batches.Add(1) }},
 		graphqlhttp.Options{Executor: eng, Memory: mem})
-	renderings := func() graphqlhttp.StoreStats {
+	renderings := func() memory.StoreStats {
 		for _, s := range mem.Stats() {
 			if s.Store == "renderings" {
 				return s
 			}
 		}
 		t.Fatal("no renderings store")
-		return graphqlhttp.StoreStats{}
+		return memory.StoreStats{}
 	}
 	answer := func(q string) {
 		t.Helper()
@@ -577,7 +579,7 @@ func tableCostOf(st *catalogue.Store, k catalogue.Kind) int64 {
 // the live heap, measured by the runtime through the whole handler.
 func TestDocumentChargeTracksTheHeap(t *testing.T) {
 	st := embeddedStore(t)
-	mem := graphqlhttp.NewMemory(1 << 30)
+	mem := memory.NewBudget(1 << 30)
 	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(mem), Memory: mem})
 	var aliases strings.Builder
 	for i := range 29 {

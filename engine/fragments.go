@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
 // A record's rendering under one selection is fixed for a snapshot: the
@@ -141,8 +141,8 @@ func (f *fragments) forSnapshot(snap *catalogue.Snapshot) *fragmentStore {
 	}
 }
 
-func (f *fragments) stats() graphqlhttp.StoreStats {
-	st := graphqlhttp.StoreStats{Share: f.maxBytes, Evictions: f.evictions.Load()}
+func (f *fragments) stats() memory.StoreStats {
+	st := memory.StoreStats{Share: f.maxBytes, Evictions: f.evictions.Load()}
 	if s := f.store.Load(); s != nil {
 		st.Bytes, st.Entries = s.bytes.Load(), int(s.entries.Load())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -28,7 +29,7 @@ func (*panicObserver) Rejected(string)                            {}
 func (*panicObserver) Streams(int)                                {}
 
 func (o *panicObserver) Declined(reason string) {
-	if reason == graphqlhttp.DeclinePanic {
+	if reason == execution.DeclinePanic {
 		o.panics.Add(1)
 	}
 }
@@ -70,7 +71,7 @@ func TestPanicIsLoggedCountedAndAnsweredByGqlgen(t *testing.T) {
 	logs := &errorLog{}
 	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: engine.New(roots, nil), Observer: obs, Logger: slog.New(logs)})
 
-	reference := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor})
+	reference := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: execution.None})
 
 	const q = `query SomeItems { items(first: 3) { nodes { name } } }`
 	_, want := post(reference, q, nil)
@@ -95,7 +96,7 @@ func TestPanicIsLoggedCountedAndAnsweredByGqlgen(t *testing.T) {
 	}
 	attrs := map[string]string{}
 	logs.records[0].Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
-	if attrs["reason"] != graphqlhttp.DeclinePanic || attrs["operation"] != "SomeItems" || attrs["detail"] != "a bug in the items root" {
+	if attrs["reason"] != execution.DeclinePanic || attrs["operation"] != "SomeItems" || attrs["detail"] != "a bug in the items root" {
 		t.Errorf("logged %v, want the panic's reason, operation and value", attrs)
 	}
 	// The stack names the function that panicked, here this test's.

@@ -8,15 +8,15 @@ import (
 	"strconv"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// execution is one run of a plan: the references resolved so far, and the
+// runState is one run of a plan: the references resolved so far, and the
 // frontier of references still to resolve, level by level.
-type execution struct {
+type runState struct {
 	ctx  context.Context
 	snap *catalogue.Snapshot // the request's, for reverse relations
 	// maxBytes bounds the answer; err, once set, is why the run stopped
@@ -53,7 +53,7 @@ type notLoaded struct{}
 
 // lookup returns the record of kind k with id, and whether it has been
 // loaded (a nil record is none).
-func (ex *execution) lookup(k catalogue.Kind, id int64) (any, bool) {
+func (ex *runState) lookup(k catalogue.Kind, id int64) (any, bool) {
 	v, ok := ex.resolved[k][id]
 	if _, pending := v.(notLoaded); pending {
 		return nil, false
@@ -62,7 +62,7 @@ func (ex *execution) lookup(k catalogue.Kind, id int64) (any, bool) {
 }
 
 // queue notes a reference to resolve at the next level.
-func (ex *execution) queue(target *valuePlan, k catalogue.Kind, id int64) {
+func (ex *runState) queue(target *valuePlan, k catalogue.Kind, id int64) {
 	for i := range ex.pending {
 		if g := &ex.pending[i]; g.target == target && g.kind == k {
 			g.ids = append(g.ids, id)
@@ -79,9 +79,9 @@ const checkEvery = 64
 
 // step counts a list element and reports whether the run must stop: its
 // answer has grown past the bound, or its time is up.
-func (ex *execution) step(written int) bool {
+func (ex *runState) step(written int) bool {
 	if written > ex.maxBytes {
-		ex.err = graphqlhttp.ErrResponseTooLarge
+		ex.err = execution.ErrResponseTooLarge
 		return true
 	}
 	ex.steps++
@@ -96,26 +96,26 @@ func (ex *execution) step(written int) bool {
 
 // failed is the run's answer when it could not finish: stopped, or
 // declined.
-func (ex *execution) failed() error {
+func (ex *runState) failed() error {
 	if ex.err != nil {
 		return ex.err
 	}
 	if err := ex.ctx.Err(); err != nil {
 		return err // a loader gave up for the same reason
 	}
-	return &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "a load failed: gqlgen reports it"}
+	return &execution.Declined{Reason: execution.DeclineRun, Detail: "a load failed: gqlgen reports it"}
 }
 
-func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[string]any, maxBytes int) (graphqlhttp.Answer, error) {
+func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[string]any, maxBytes int) (execution.Answer, error) {
 	snap, err := loader.Snapshot(ctx)
 	if err != nil {
-		return graphqlhttp.Answer{}, &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "no snapshot: " + err.Error()}
+		return execution.Answer{}, &execution.Declined{Reason: execution.DeclineRun, Detail: "no snapshot: " + err.Error()}
 	}
-	ex := &execution{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
+	ex := &runState{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
 	if ex.fragments != nil && p.tables > 0 {
 		ex.tables = make([]*renderings, p.tables)
 	}
-	var errs []graphqlhttp.FieldError
+	var errs []execution.FieldError
 	// A root field that fails is null, with its error; a non-null one
 	// makes the whole data null, as in gqlgen, whose other fields still
 	// run and may fail too.
@@ -129,30 +129,30 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		v, err := ex.callRoot(f, vars)
 		if err != nil {
 			if ex.err != nil {
-				return graphqlhttp.Answer{}, ex.err
+				return execution.Answer{}, ex.err
 			}
-			if declined, ok := errors.AsType[*graphqlhttp.Declined](err); ok {
+			if declined, ok := errors.AsType[*execution.Declined](err); ok {
 				// A root that cannot answer as gqlgen's resolvers would
 				// (a collection not loaded yet, say): gqlgen answers.
-				return graphqlhttp.Answer{}, declined
+				return execution.Answer{}, declined
 			}
-			errs = append(errs, graphqlhttp.FieldError{Path: ast.Path{ast.PathName(f.field.Alias)}, Err: located(err, f.field.Position)})
+			errs = append(errs, execution.FieldError{Path: ast.Path{ast.PathName(f.field.Alias)}, Err: located(err, f.field.Position)})
 			nullData = nullData || f.value.nonNull
 			continue
 		}
 		roots[i], answered[i] = v, true
 		if f.value.walks && !ex.walk(v, f.value) {
-			return graphqlhttp.Answer{}, ex.failed()
+			return execution.Answer{}, ex.failed()
 		}
 	}
 	if nullData {
-		return graphqlhttp.Answer{Body: []byte(`{"data":null}`), Errors: errs}, nil
+		return execution.Answer{Body: []byte(`{"data":null}`), Errors: errs}, nil
 	}
 	// The references of each level are resolved in one batch per kind;
 	// resolving them may find those of the next level.
 	for len(ex.pending) > 0 {
 		if !ex.resolve() {
-			return graphqlhttp.Answer{}, ex.failed()
+			return execution.Answer{}, ex.failed()
 		}
 	}
 	// Sized as the last answer was, but never beyond the bound.
@@ -173,20 +173,20 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		}
 		var ok bool
 		if buf, ok = ex.write(buf, roots[i], f.value); !ok || ex.step(len(buf)) {
-			return graphqlhttp.Answer{}, ex.failed()
+			return execution.Answer{}, ex.failed()
 		}
 	}
 	buf = append(buf, "}}"...)
 	if len(buf) > maxBytes {
-		return graphqlhttp.Answer{}, graphqlhttp.ErrResponseTooLarge
+		return execution.Answer{}, execution.ErrResponseTooLarge
 	}
 	p.size.Store(int64(len(buf)))
-	return graphqlhttp.Answer{Body: buf, Errors: errs}, nil
+	return execution.Answer{Body: buf, Errors: errs}, nil
 }
 
 // callRoot answers a root field: its value, or the error that makes it
 // null. A run that must stop (its time is up) sets ex.err.
-func (ex *execution) callRoot(f rootPlan, vars map[string]any) (any, error) {
+func (ex *runState) callRoot(f rootPlan, vars map[string]any) (any, error) {
 	args := f.args
 	if args == nil {
 		args = f.field.ArgumentMap(vars)
@@ -223,8 +223,8 @@ func located(err error, pos *ast.Position) error {
 // or null, but through LoadMany, with no batching window to wait out.
 // Anything else (a collection not loaded yet, an id out of range) it
 // leaves to the resolver, which says what is wrong.
-func (ex *execution) loadRoot(k catalogue.Kind, arg any) (any, bool) {
-	id, ok := graphqlhttp.IntValue(arg) // beyond 32 bits: the resolver says what is wrong
+func (ex *runState) loadRoot(k catalogue.Kind, arg any) (any, bool) {
+	id, ok := execution.IntValue(arg) // beyond 32 bits: the resolver says what is wrong
 	if !ok || ex.snap == nil || ex.snap.Part(catalogue.Kinds[k].Collection) == nil {
 		return nil, false
 	}
@@ -238,7 +238,7 @@ func (ex *execution) loadRoot(k catalogue.Kind, arg any) (any, bool) {
 
 // resolve loads the pending references, one batch per kind, and walks the
 // records found for the references they hold in turn.
-func (ex *execution) resolve() bool {
+func (ex *runState) resolve() bool {
 	pending := ex.pending
 	ex.pending = nil
 	for k := range ex.ids {
@@ -294,7 +294,7 @@ func (ex *execution) resolve() bool {
 
 // walk finds the references under v that are not resolved yet, and queues
 // them for the next level.
-func (ex *execution) walk(v any, p *valuePlan) bool {
+func (ex *runState) walk(v any, p *valuePlan) bool {
 	switch p.kind {
 	case kindPointer:
 		if p.typ.isNil(v) {
@@ -389,7 +389,7 @@ func (p *valuePlan) member(v any) (m *valuePlan, value any, unknown bool) {
 }
 
 // fieldValue reads a planned field of the struct v.
-func (ex *execution) fieldValue(v any, f *fieldPlan) any {
+func (ex *runState) fieldValue(v any, f *fieldPlan) any {
 	if f.relation != nil {
 		return f.relation(ex.snap, v)
 	}
@@ -398,7 +398,7 @@ func (ex *execution) fieldValue(v any, f *fieldPlan) any {
 
 // write appends v as JSON. It fails where gqlgen would report an error: a
 // null in a non-null place.
-func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
+func (ex *runState) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 	switch p.kind {
 	case kindString:
 		return appendQuoted(buf, *v.(*string)), true
@@ -486,7 +486,7 @@ func (ex *execution) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 }
 
 // writeObject appends the struct v as the object plan p selects it.
-func (ex *execution) writeObject(buf []byte, v any, p *objectPlan) ([]byte, bool) {
+func (ex *runState) writeObject(buf []byte, v any, p *objectPlan) ([]byte, bool) {
 	buf = append(buf, '{')
 	for i := range p.fields {
 		f := &p.fields[i]
@@ -513,7 +513,7 @@ func (ex *execution) writeObject(buf []byte, v any, p *objectPlan) ([]byte, bool
 
 // writeRef appends the record a reference of the struct v names: as kept
 // for the snapshot, or written (and kept, by the record's plan).
-func (ex *execution) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
+func (ex *runState) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
 	id, found := r.id(ex.snap, v)
 	if !found {
 		return ex.write(buf, nil, r.target)
@@ -531,7 +531,7 @@ func (ex *execution) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
 // k's selection and v's place in it, and whether a rendering is kept
 // there; a nil table when v's renderings are not kept (no keepPlan, no
 // store or no room, or v not the snapshot's own record).
-func (ex *execution) keptRecord(v any, k *keepPlan) (t *renderings, place int, kept bool) {
+func (ex *runState) keptRecord(v any, k *keepPlan) (t *renderings, place int, kept bool) {
 	if k == nil {
 		return nil, 0, false
 	}
@@ -552,7 +552,7 @@ func (ex *execution) keptRecord(v any, k *keepPlan) (t *renderings, place int, k
 // renderingsOf returns the table of renderings of k's selection, looked
 // up in the store once per execution; nil when none are kept (no
 // keepPlan, no store, or no room for the table).
-func (ex *execution) renderingsOf(k *keepPlan) *renderings {
+func (ex *runState) renderingsOf(k *keepPlan) *renderings {
 	if ex.tables == nil || k == nil {
 		return nil
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 )
 
 var (
@@ -202,7 +203,7 @@ type recordingExecutor struct {
 	names []string
 }
 
-func (r *recordingExecutor) Execute(_ context.Context, oc *graphql.OperationContext, _ *Memo, _ int) (Answer, error) {
+func (r *recordingExecutor) Execute(_ context.Context, oc *graphql.OperationContext, _ *execution.Memo, _ int) (execution.Answer, error) {
 	r.mu.Lock()
 	r.names = append(r.names, oc.Operation.Name)
 	r.mu.Unlock()
@@ -210,9 +211,9 @@ func (r *recordingExecutor) Execute(_ context.Context, oc *graphql.OperationCont
 	case "Slow":
 		<-r.hold
 	case "Large": // large enough to be compressed
-		return Answer{Body: []byte(`{"data":{"x":1}` + strings.Repeat(" ", 4<<10) + `}`)}, nil
+		return execution.Answer{Body: []byte(`{"data":{"x":1}` + strings.Repeat(" ", 4<<10) + `}`)}, nil
 	}
-	return Answer{Body: []byte(`{"data":{"x":1}}`)}, nil
+	return execution.Answer{Body: []byte(`{"data":{"x":1}}`)}, nil
 }
 
 func (r *recordingExecutor) ran() []string {

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
 // persistedQueryCache keeps the texts of automatic persisted queries by
@@ -39,7 +40,7 @@ func (c *persistedQueryCache) Add(_ context.Context, hash, query string) {
 	c.entries.add(hash, query, size)
 }
 
-func (c *persistedQueryCache) stats() StoreStats {
+func (c *persistedQueryCache) stats() memory.StoreStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries.stats()

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
 // ResponseCache keeps whole GraphQL answers of the current version of the
@@ -44,7 +45,7 @@ type ResponseCache struct {
 
 // NewResponseCache returns a cache of at most maxBytes of answers, or nil
 // (no caching) when maxBytes is 0 or less. maxBytes is the response
-// cache's share of the memory budget (Memory.ResponseCacheBytes): each
+// cache's share of the memory budget (memory.Budget.ResponseCacheBytes): each
 // answer is charged its body, its compressed variants, its key and what
 // the map and the list that hold it cost.
 func NewResponseCache(maxBytes int64) *ResponseCache {
@@ -60,13 +61,13 @@ func NewResponseCache(maxBytes int64) *ResponseCache {
 }
 
 // Stats reports what the cache holds; zero for a nil cache.
-func (c *ResponseCache) Stats() StoreStats {
+func (c *ResponseCache) Stats() memory.StoreStats {
 	if c == nil {
-		return StoreStats{}
+		return memory.StoreStats{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return StoreStats{Entries: len(c.entries), Bytes: c.bytes, Share: c.maxBytes, Evictions: c.evictions}
+	return memory.StoreStats{Entries: len(c.entries), Bytes: c.bytes, Share: c.maxBytes, Evictions: c.evictions}
 }
 
 // cacheKey names one request's answer within a data version: a digest of

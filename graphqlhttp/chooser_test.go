@@ -16,18 +16,19 @@ import (
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
 
 // recordingExecutor is the engine, noting each operation it is offered
 // ("query ByPost", "subscription BySSE").
 type recordingExecutor struct {
-	graphqlhttp.Executor
+	execution.Executor
 	mu      sync.Mutex
 	offered []string
 }
 
-func (r *recordingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+func (r *recordingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, maxBytes int) (execution.Answer, error) {
 	r.mu.Lock()
 	r.offered = append(r.offered, string(oc.Operation.Operation)+" "+oc.Operation.Name)
 	r.mu.Unlock()
@@ -133,7 +134,7 @@ func TestOneExecutorChoosesForEveryTransport(t *testing.T) {
 	if want := map[string]int{"engine": 3, "gqlgen": 2}; !equalCounts(executed, want) {
 		t.Errorf("executed %v, want %v", executed, want)
 	}
-	if want := map[string]int{graphqlhttp.DeclineOperation: 2}; !equalCounts(declined, want) {
+	if want := map[string]int{execution.DeclineOperation: 2}; !equalCounts(declined, want) {
 		t.Errorf("declined %v, want %v", declined, want)
 	}
 }
@@ -143,11 +144,11 @@ func waitDeclines(t *testing.T, obs *executorObserver, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		_, declined := obs.counts()
-		if declined[graphqlhttp.DeclineOperation] >= n {
+		if declined[execution.DeclineOperation] >= n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d declines counted within 10 s, want %d", declined[graphqlhttp.DeclineOperation], n)
+			t.Fatalf("%d declines counted within 10 s, want %d", declined[execution.DeclineOperation], n)
 		}
 	}
 }
@@ -219,7 +220,7 @@ func TestDeclinesCountedAndLoggedOncePerDocument(t *testing.T) {
 	if want := map[string]int{"engine": 1, "gqlgen": 4}; !equalCounts(executed, want) {
 		t.Errorf("executed %v, want %v", executed, want)
 	}
-	if want := map[string]int{graphqlhttp.DeclineIntrospection: 4}; !equalCounts(declined, want) {
+	if want := map[string]int{execution.DeclineIntrospection: 4}; !equalCounts(declined, want) {
 		t.Errorf("declined %v, want %v", declined, want)
 	}
 	got := logs.matching("declined")
@@ -227,18 +228,18 @@ func TestDeclinesCountedAndLoggedOncePerDocument(t *testing.T) {
 		t.Fatalf("%d decline log lines, want 2 (one per document): %+v", len(got), got)
 	}
 	for i, op := range []string{"Types", "Schema"} {
-		if r := got[i]; r.level != slog.LevelDebug || r.attrs["operation"] != op || r.attrs["reason"] != graphqlhttp.DeclineIntrospection ||
+		if r := got[i]; r.level != slog.LevelDebug || r.attrs["operation"] != op || r.attrs["reason"] != execution.DeclineIntrospection ||
 			!strings.HasPrefix(r.attrs["detail"], "Query.__") {
-			t.Errorf("log line %d: %+v, want debug, operation %s, reason %s and the field", i, r, op, graphqlhttp.DeclineIntrospection)
+			t.Errorf("log line %d: %+v, want debug, operation %s, reason %s and the field", i, r, op, execution.DeclineIntrospection)
 		}
 	}
 }
 
-// TestNoExecutorDeclinesNothing: with the engine off (NoExecutor), gqlgen
+// TestNoneDeclinesNothing: with the engine off (execution.None), gqlgen
 // runs everything and no decline is counted.
-func TestNoExecutorDeclinesNothing(t *testing.T) {
+func TestNoneDeclinesNothing(t *testing.T) {
 	obs := &executorObserver{}
-	srv := newServer(t, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor, Observer: obs})
+	srv := newServer(t, graphqlhttp.Options{Executor: execution.None, Observer: obs})
 	postQuery(t, srv.URL, `{ item(id: 1) { name } }`, nil)
 	executed, declined := obs.counts()
 	if want := map[string]int{"gqlgen": 1}; !equalCounts(executed, want) || len(declined) != 0 {

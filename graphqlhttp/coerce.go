@@ -337,30 +337,6 @@ const (
 	maxInt = math.MaxInt32
 )
 
-// IntValue reads an Int argument as gqlgen hands it over once this
-// package has coerced the variables: an int64 (from the document, or a
-// variable coerced), an int, or a json.Number written as a whole number.
-// It reports false for anything else, and for a value beyond GraphQL's
-// 32 bits. The engine reads its arguments with it, and _entities'
-// representations are checked with it.
-func IntValue(v any) (int64, bool) {
-	var n int64
-	switch v := v.(type) {
-	case int64:
-		n = v
-	case int:
-		n = int64(v)
-	case json.Number:
-		var err error
-		if n, err = v.Int64(); err != nil {
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	return n, n >= minInt && n <= maxInt
-}
-
 // scalarValue coerces a variable's JSON value to a built-in scalar (a
 // custom scalar's value passes as it is). A JSON number is read as a
 // JavaScript reader reads it, into a float64: 1e3 and 1.0 are the

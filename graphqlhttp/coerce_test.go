@@ -15,6 +15,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 )
 
 // coercionCases are the inputs whose coercion is easy to get wrong, with
@@ -301,7 +302,7 @@ func TestIntValue(t *testing.T) {
 		{"5", 0, false},
 		{nil, 0, false},
 	} {
-		n, ok := graphqlhttp.IntValue(tt.v)
+		n, ok := execution.IntValue(tt.v)
 		if ok != tt.ok || (ok && n != tt.want) {
 			t.Errorf("IntValue(%#v) = %d, %t; want %d, %t", tt.v, n, ok, tt.want, tt.ok)
 		}

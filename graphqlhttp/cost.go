@@ -6,6 +6,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -112,7 +113,7 @@ func newCoster(schema *ast.Schema) *coster {
 // once and kept in the memo of its document when the cost reads none of
 // the operation's variables (see readsVariables), and measured each time
 // when it reads one.
-func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Lengths) int {
+func (c *coster) cached(oc *graphql.OperationContext, memo *execution.Memo, lengths Lengths) int {
 	if memo == nil || !keyable(lengths) || c.dependsOnVariables(oc, memo) {
 		return c.operation(oc, lengths)
 	}
@@ -129,7 +130,7 @@ func (c *coster) cached(oc *graphql.OperationContext, memo *Memo, lengths Length
 // dependsOnVariables reports whether the cost of oc's operation reads any
 // of its variables, found once per document and operation and kept in
 // memo.
-func (c *coster) dependsOnVariables(oc *graphql.OperationContext, memo *Memo) bool {
+func (c *coster) dependsOnVariables(oc *graphql.OperationContext, memo *execution.Memo) bool {
 	if len(oc.Operation.VariableDefinitions) == 0 {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -61,7 +62,7 @@ func costOf(t *testing.T, query string, varSets ...map[string]any) (costs []int,
 	op := doc.Operations[0]
 	c := newCoster(schema)
 	c.walked = func() { walks++ }
-	memo := &Memo{docs: newDocuments(schema, Limits{}, 1<<20), key: docKey{text: query}}
+	memo := execution.NewMemo(func(int64) {})
 	for _, vars := range varSets {
 		coerced, gerr := validator.VariableValues(schema, op, vars)
 		if gerr != nil {

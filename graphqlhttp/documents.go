@@ -3,12 +3,13 @@ package graphqlhttp
 import (
 	"context"
 	"crypto/sha256"
-	"maps"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
@@ -70,7 +71,7 @@ type document struct {
 	// need not run again.
 	valid bool
 	// memo holds what is derived from a valid document; nil for others.
-	memo *Memo
+	memo *execution.Memo
 }
 
 // Verdicts are shared by every entry that has them: only a limit's own
@@ -137,7 +138,7 @@ func (d *documents) lookup(query string) *document {
 	key := sum
 	if doc.valid {
 		key = docKey{text: query}
-		doc.memo = &Memo{docs: d, key: key}
+		doc.memo = execution.NewMemo(func(n int64) { d.charge(key, n) })
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -169,13 +170,13 @@ func (d *documents) examine(query string) (*document, int64) {
 	// The parse points into the text (its Source, every name), so the
 	// text is kept once, as the key.
 	return doc, verdictSize(doc) + heapSize(int64(len(query))) + parseSize(parsed) +
-		heapSize(int64(unsafe.Sizeof(Memo{})))
+		heapSize(int64(unsafe.Sizeof(execution.Memo{})))
 }
 
 // forOperation returns the memo of the document oc runs: nil when the
 // document is not kept, or oc holds another parse of its text (one gqlgen
 // made after the kept one was let go).
-func (d *documents) forOperation(oc *graphql.OperationContext) *Memo {
+func (d *documents) forOperation(oc *graphql.OperationContext) *execution.Memo {
 	if oc == nil || oc.Doc == nil {
 		return nil
 	}
@@ -208,93 +209,10 @@ func (d *documents) charge(key docKey, n int64) {
 	d.entries.grow(key, n)
 }
 
-func (d *documents) stats() StoreStats {
+func (d *documents) stats() memory.StoreStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.entries.stats()
-}
-
-// Memo is what is kept of one valid document besides its parse: the
-// engine's plans, the costs of its operations. It lives as long as the
-// document is kept and is charged to it, so letting the document go frees
-// it, and nothing else holds the parse. A nil *Memo keeps nothing.
-type Memo struct {
-	docs *documents
-	key  docKey
-	// pin is the trusted documents' set the memo's document is pinned
-	// in, charged instead of an LRU entry; nil for other documents.
-	pin *trustedSet
-
-	// entries is replaced, never changed: Load, on every request that
-	// runs the document, reads it without a lock (both cores asking for
-	// one popular document no longer queue on a mutex); StoreNew, once
-	// per key, copies it under mu. At most maxMemoEntries, so the copy is
-	// small.
-	mu      sync.Mutex
-	entries atomic.Pointer[map[any]any]
-}
-
-// maxMemoEntries bounds what one document keeps: an operation's cost is
-// kept per snapshot, and a plan per operation and set of Boolean
-// variables, so a document asked for all day would otherwise grow without
-// end. Past it nothing more is kept, and the values are made each time.
-const maxMemoEntries = 64
-
-// memoEntryOverhead is a memo entry's map slot: two interfaces at Go's
-// load factor.
-const memoEntryOverhead = 2 * ifaceSize * 23 / 20
-
-// Load returns the value kept under key.
-func (m *Memo) Load(key any) (any, bool) {
-	if m == nil {
-		return nil, false
-	}
-	p := m.entries.Load()
-	if p == nil {
-		return nil, false
-	}
-	v, ok := (*p)[key]
-	return v, ok
-}
-
-// Store keeps value under key (a comparable value), charging the
-// document size bytes for it (and its key, if that holds memory of its
-// own) besides the map's own; a key already kept stays as it is.
-func (m *Memo) Store(key, value any, size int64) {
-	m.StoreNew(key, value, size)
-}
-
-// StoreNew is Store, reporting whether value was kept: false when key
-// was already kept (by this call's caller or a concurrent one), the memo
-// is full, or m is nil. Of callers racing to store one key, one alone is
-// told true: what is to be done once per document is done by it.
-func (m *Memo) StoreNew(key, value any, size int64) bool {
-	if m == nil {
-		return false
-	}
-	m.mu.Lock()
-	var kept map[any]any
-	if p := m.entries.Load(); p != nil {
-		kept = *p
-	}
-	if _, ok := kept[key]; ok || len(kept) >= maxMemoEntries {
-		m.mu.Unlock()
-		return false
-	}
-	next := make(map[any]any, len(kept)+1)
-	maps.Copy(next, kept)
-	next[key] = value
-	m.entries.Store(&next)
-	m.mu.Unlock()
-	if m.pin != nil {
-		m.pin.bytes.Add(size + memoEntryOverhead)
-		if m.docs.pinned.Load() == m.pin {
-			m.docs.fitPinned()
-		}
-		return true
-	}
-	m.docs.charge(m.key, size+memoEntryOverhead)
-	return true
 }
 
 // queryCache is documents as gqlgen's executor sees its query cache: it

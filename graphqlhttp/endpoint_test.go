@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/logtest"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -448,7 +449,7 @@ type slowExecutor struct {
 	running, max int
 }
 
-func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, *graphqlhttp.Memo, int) (graphqlhttp.Answer, error) {
+func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, *execution.Memo, int) (execution.Answer, error) {
 	s.mu.Lock()
 	s.running++
 	s.max = max(s.max, s.running)
@@ -457,7 +458,7 @@ func (s *slowExecutor) Execute(context.Context, *graphql.OperationContext, *grap
 	s.mu.Lock()
 	s.running--
 	s.mu.Unlock()
-	return graphqlhttp.Answer{Body: []byte(`{"data":{"__typename":"Query"}}`)}, nil
+	return execution.Answer{Body: []byte(`{"data":{"__typename":"Query"}}`)}, nil
 }
 
 // TestOperationsRunAtMostOnePerCore: many requests at once are executed a

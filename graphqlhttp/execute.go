@@ -12,115 +12,11 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
 )
-
-// Executor runs a validated operation by a faster path than gqlgen's
-// generated executor, or declines it. It must answer exactly what gqlgen
-// would: the same data, as the same bytes, and the same field errors at
-// the same paths. What it cannot answer so, it declines, and gqlgen runs
-// the operation.
-type Executor interface {
-	// Execute answers the operation in oc, or returns ErrDeclined to
-	// leave it to gqlgen. It stops, with no answer, as soon as the body
-	// grows past maxBytes (ErrResponseTooLarge) or ctx is done (ctx's
-	// error): it checks both while it works, not only at the end. memo
-	// is where it keeps what it derives from oc's document (its plans):
-	// it lives, and is charged to the memory budget, with the document
-	// the endpoint keeps; nil (a document not kept) keeps nothing.
-	Execute(ctx context.Context, oc *graphql.OperationContext, memo *Memo, maxBytes int) (Answer, error)
-}
-
-// Answer is what an Executor made of an operation.
-type Answer struct {
-	// Body is the response body without its errors, {"data":…}, as
-	// gqlgen's transports write it (encoding/json's compact form, with
-	// <, >, &, U+2028 and U+2029 escaped).
-	Body []byte
-	// Errors are the field errors met, in the order gqlgen reports them,
-	// each with its path; the endpoint presents them as it presents
-	// gqlgen's.
-	Errors []FieldError
-}
-
-// FieldError is a field's error: the field's value is null (or the null
-// reached its nearest nullable parent), and the error says why.
-type FieldError struct {
-	Path ast.Path
-	Err  error
-}
-
-var (
-	// ErrDeclined is an Executor's answer for an operation it leaves to
-	// gqlgen: errors.Is finds it in a *Declined, which says why.
-	ErrDeclined = errors.New("graphqlhttp: operation declined by the executor")
-	// ErrResponseTooLarge stops an answer that would be larger than
-	// Limits.MaxResponseBytes.
-	ErrResponseTooLarge = errors.New("graphqlhttp: the answer is larger than the response bound")
-)
-
-// Reasons an Executor declines an operation, the values of Declined.Reason
-// and of the declines' metric label: a short, fixed list, so that the
-// label stays bounded; what varies (which field, which panic) is in
-// Declined.Detail, for the log.
-const (
-	// DeclineOperation: not a query (a mutation or a subscription).
-	DeclineOperation = "operation"
-	// DeclineIntrospection: the operation selects __schema or __type.
-	DeclineIntrospection = "introspection"
-	// DeclineDirective: a directive other than @skip and @include, such
-	// as @defer, which gqlgen streams.
-	DeclineDirective = "directive"
-	// DeclinePlan: the compiler declined a part of the operation (a field
-	// with arguments below the root, a resolver it does not know).
-	DeclinePlan = "plan"
-	// DeclineRun: the run met what only gqlgen reports as it should (no
-	// snapshot, a load that failed).
-	DeclineRun = "run"
-	// DeclinePanic: the Executor panicked; the panic is logged with its
-	// stack, and gqlgen answers.
-	DeclinePanic = "panic"
-	// DeclineOther: a bare ErrDeclined, with no reason given.
-	DeclineOther = "other"
-)
-
-// DeclineReasons are the reasons above, for a metric to report each from
-// the start.
-var DeclineReasons = []string{DeclineOperation, DeclineIntrospection, DeclineDirective, DeclinePlan, DeclineRun, DeclinePanic, DeclineOther}
-
-// Declined is why an Executor left an operation to gqlgen; errors.Is(d,
-// ErrDeclined) holds.
-type Declined struct {
-	// Reason is one of the Decline constants.
-	Reason string
-	// Detail says what in the operation was declined (the compiler's
-	// reason, the panic's value), for the log.
-	Detail string
-	// Stack is a recovered panic's stack.
-	Stack []byte
-}
-
-func (d *Declined) Error() string {
-	if d.Detail == "" {
-		return "graphqlhttp: operation declined by the executor: " + d.Reason
-	}
-	return "graphqlhttp: operation declined by the executor: " + d.Reason + ": " + d.Detail
-}
-
-// Is makes a Declined an ErrDeclined.
-func (d *Declined) Is(target error) bool { return target == ErrDeclined }
-
-// NoExecutor declines every operation: gqlgen's generated executor runs
-// them all. The endpoint does not ask it (nor count its declines).
-var NoExecutor Executor = noExecutor{}
-
-type noExecutor struct{}
-
-func (noExecutor) Execute(context.Context, *graphql.OperationContext, *Memo, int) (Answer, error) {
-	return Answer{}, ErrDeclined
-}
 
 // Executor names, as the metrics and the traces give them.
 const (
@@ -150,7 +46,7 @@ var _ graphql.GraphExecutor = (*chooser)(nil)
 // gqlgen, its responses.
 type ran struct {
 	executor  string
-	answer    Answer
+	answer    execution.Answer
 	err       error
 	responses graphql.ResponseHandler
 }
@@ -163,7 +59,7 @@ func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (ran, c
 	if e.opts.Executor != nil {
 		memo := e.docs.forOperation(oc)
 		answer, err := e.opts.Executor.Execute(ctx, oc, memo, e.opts.Limits.MaxResponseBytes)
-		if !errors.Is(err, ErrDeclined) {
+		if !errors.Is(err, execution.ErrDeclined) {
 			e.opts.Observer.Executed(executorEngine)
 			return ran{executor: executorEngine, answer: answer, err: err}, ctx
 		}
@@ -181,7 +77,7 @@ func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (ran, c
 	return ran{executor: executorGqlgen, responses: func(ctx context.Context) *graphql.Response {
 		resp := responses(ctx)
 		if resp != nil && len(resp.Data) > maxBytes {
-			resp = x.Executor.DispatchError(ctx, gqlerror.List{e.stopped(ctx, ErrResponseTooLarge)})
+			resp = x.Executor.DispatchError(ctx, gqlerror.List{e.stopped(ctx, execution.ErrResponseTooLarge)})
 		}
 		return resp
 	}}, ctx
@@ -210,14 +106,14 @@ type declineNoted struct{ operation string }
 // kept is logged each time it declines): at debug level, as a decline is
 // the Executor working as designed, but at error level, with its stack,
 // for a panic, which is a bug.
-func (e *endpoint) declined(ctx context.Context, oc *graphql.OperationContext, memo *Memo, err error) {
-	d, ok := errors.AsType[*Declined](err)
+func (e *endpoint) declined(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, err error) {
+	d, ok := errors.AsType[*execution.Declined](err)
 	if !ok {
-		d = &Declined{Reason: DeclineOther}
+		d = &execution.Declined{Reason: execution.DeclineOther}
 	}
 	e.opts.Observer.Declined(d.Reason)
 	level := slog.LevelDebug
-	if d.Reason == DeclinePanic {
+	if d.Reason == execution.DeclinePanic {
 		level = slog.LevelError
 	}
 	if !e.opts.Logger.Enabled(ctx, level) {
@@ -320,7 +216,7 @@ func (e *endpoint) check(ctx context.Context, r *http.Request, req *request) (oc
 
 // withErrors is an Executor's answer as gqlgen writes it: its field errors,
 // presented and capped as gqlgen's are, before its data.
-func (e *endpoint) withErrors(ctx context.Context, a Answer) []byte {
+func (e *endpoint) withErrors(ctx context.Context, a execution.Answer) []byte {
 	if len(a.Errors) == 0 {
 		return a.Body
 	}
@@ -331,7 +227,7 @@ func (e *endpoint) withErrors(ctx context.Context, a Answer) []byte {
 
 // answerErrors are an Executor's field errors, presented and capped as
 // gqlgen's are.
-func (e *endpoint) answerErrors(ctx context.Context, a Answer) gqlerror.List {
+func (e *endpoint) answerErrors(ctx context.Context, a execution.Answer) gqlerror.List {
 	errs := make(gqlerror.List, len(a.Errors))
 	for i, fe := range a.Errors {
 		errs[i] = e.presentErrorAt(ctx, fe.Path, fe.Err)
@@ -341,7 +237,7 @@ func (e *endpoint) answerErrors(ctx context.Context, a Answer) gqlerror.List {
 
 // answerResponse is an Executor's answer as a gqlgen response, for a
 // transport that writes those (the WebSocket's).
-func (e *endpoint) answerResponse(ctx context.Context, a Answer) *graphql.Response {
+func (e *endpoint) answerResponse(ctx context.Context, a execution.Answer) *graphql.Response {
 	data, _ := bytes.CutPrefix(a.Body, []byte(`{"data":`))
 	resp := &graphql.Response{Data: data[:len(data)-1]}
 	if len(a.Errors) > 0 {
@@ -353,7 +249,7 @@ func (e *endpoint) answerResponse(ctx context.Context, a Answer) *graphql.Respon
 // stopped is the error of an answer an Executor stopped: too large, or
 // out of time. Either way no data is sent, not even a part of it.
 func (e *endpoint) stopped(ctx context.Context, err error) *gqlerror.Error {
-	if errors.Is(err, ErrResponseTooLarge) {
+	if errors.Is(err, execution.ErrResponseTooLarge) {
 		return &gqlerror.Error{
 			Message: fmt.Sprintf("the answer would be larger than %d bytes: ask for smaller pages (first, last) or fewer fields",
 				e.opts.Limits.MaxResponseBytes),

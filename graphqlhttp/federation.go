@@ -8,6 +8,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -164,7 +165,7 @@ func (r entityRepresentations) check(v any) *gqlerror.Error {
 func scalarFits(scalar string, v any) bool {
 	switch scalar {
 	case "Int":
-		_, ok := IntValue(v)
+		_, ok := execution.IntValue(v)
 		return ok
 	case "String":
 		_, ok := v.(string)

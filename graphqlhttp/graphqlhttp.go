@@ -32,6 +32,8 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
 // Options configure the endpoint.
@@ -47,16 +49,16 @@ type Options struct {
 	// Memory is the memory budget the endpoint's stores draw from: the
 	// documents (parses, verdicts, the Executor's plans) and the automatic
 	// persisted queries, each bounded by its share in bytes and reported
-	// in Memory.Stats. Nil: the shares of DefaultMemoryBudget(0),
+	// in memory.Budget.Stats. Nil: the shares of memory.DefaultBudget(0),
 	// unreported. (The response cache is bounded where it is made:
 	// NewResponseCache.)
-	Memory *Memory
+	Memory *memory.Budget
 	Logger *slog.Logger
 	// Observer, if set, is told of every request.
 	Observer Observer
 	// Executor, if set, runs the operations it can faster than gqlgen's
 	// generated executor; gqlgen runs the rest.
-	Executor Executor
+	Executor execution.Executor
 
 	// Lengths, if set, tells the cost limit how long the data's lists
 	// are, for the request in ctx (see cost.go). Nil: every list that is
@@ -259,7 +261,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Observer == nil {
 		opts.Observer = nopObserver{}
 	}
-	if opts.Executor == NoExecutor {
+	if opts.Executor == execution.None {
 		opts.Executor = nil // nothing to ask, nor declines to count
 	}
 	if opts.Version == nil {

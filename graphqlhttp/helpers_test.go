@@ -72,7 +72,7 @@ func newHandler(tb testing.TB, opts graphqlhttp.Options) http.Handler {
 }
 
 // withEngine is opts with the engine as its Executor, as the gateway runs
-// by default, unless the test chose one (graphqlhttp.NoExecutor: gqlgen
+// by default, unless the test chose one (execution.None: gqlgen
 // alone).
 func withEngine(opts graphqlhttp.Options) graphqlhttp.Options {
 	if opts.Executor == nil {

@@ -2,46 +2,8 @@ package graphqlhttp
 
 import (
 	"fmt"
-	"math"
 	"testing"
 )
-
-// TestMemoryShares: the shares add up to the budget at most, the default
-// budget is a quarter of a memory limit (or the fixed one without), and
-// -response-cache-bytes only lowers the cache's share.
-func TestMemoryShares(t *testing.T) {
-	for _, tt := range []struct {
-		limit, want int64
-	}{{0, FixedMemoryBudget}, {math.MaxInt64, FixedMemoryBudget}, {300 << 20, 75 << 20}} {
-		if got := DefaultMemoryBudget(tt.limit); got != tt.want {
-			t.Errorf("DefaultMemoryBudget(%d) = %d, want %d", tt.limit, got, tt.want)
-		}
-	}
-	// With no memory limit, -response-cache-bytes' default (64 MiB, as
-	// the contract states it) is what the response cache gets.
-	if got := NewMemory(DefaultMemoryBudget(0)).ResponseCacheBytes(64 << 20); got != 64<<20 {
-		t.Errorf("with no memory limit the response cache gets %d, want the 64 MiB default", got)
-	}
-	m := NewMemory(72 << 20)
-	s := m.Shares()
-	if sum := s.Documents + s.Renderings + s.ResponseCache + s.PersistedQueries + s.WebSocketBuffers + s.Pictures; sum > m.Budget() || sum < m.Budget()*99/100 {
-		t.Errorf("shares %+v add up to %d, want the budget %d", s, sum, m.Budget())
-	}
-	if got := m.ResponseCacheBytes(64 << 20); got != s.ResponseCache {
-		t.Errorf("a cap over the share: %d, want the share %d", got, s.ResponseCache)
-	}
-	if got := m.ResponseCacheBytes(1 << 20); got != 1<<20 {
-		t.Errorf("a cap under the share: %d, want the cap", got)
-	}
-	if got := m.ResponseCacheBytes(0); got != 0 {
-		t.Errorf("-response-cache-bytes 0: %d, want the cache off", got)
-	}
-	m.Register("documents", func() StoreStats { return StoreStats{Bytes: 1} })
-	m.Register("documents", func() StoreStats { return StoreStats{Bytes: 2} })
-	if st := m.Stats(); len(st) != 1 || st[0].Bytes != 2 || st[0].Store != "documents" {
-		t.Errorf("a store registered twice: %+v, want the second only", st)
-	}
-}
 
 // TestChargedLRU: entries go oldest first once the charges pass the
 // bound, each counted; an entry over the bound alone is not kept; growing

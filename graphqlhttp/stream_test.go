@@ -26,6 +26,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -492,11 +493,11 @@ func TestOnlySubscriptionsAreStreamed(t *testing.T) {
 // executor, which only the endpoint's own path (with its time budget and
 // queue for a core) offers.
 type countingExecutor struct {
-	graphqlhttp.Executor
+	execution.Executor
 	offered atomic.Int64
 }
 
-func (c *countingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+func (c *countingExecutor) Execute(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, maxBytes int) (execution.Answer, error) {
 	c.offered.Add(1)
 	return c.Executor.Execute(ctx, oc, memo, maxBytes)
 }

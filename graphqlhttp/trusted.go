@@ -14,6 +14,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -168,7 +170,7 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 			if err := d.trustedVerdict(doc, md.Body); err != nil {
 				return nil, fmt.Errorf("document %q%s: %w", md.ID, operationNamed(md.Name), err)
 			}
-			doc.memo = &Memo{docs: d, key: docKey{text: md.Body}, pin: s}
+			doc.memo = execution.NewMemo(func(n int64) { d.chargePinned(s, n) })
 			td = &trustedDoc{text: md.Body, sum: sha256.Sum256([]byte(md.Body)), doc: doc}
 			s.byText[md.Body] = td
 			s.byID[hex.EncodeToString(td.sum[:])] = td
@@ -228,6 +230,16 @@ func (d *documents) pin(s *trustedSet) {
 
 // fitPinned bounds the LRU by the documents' share less what the pinned
 // documents hold: they are charged to the same share, first.
+// chargePinned charges a memo's entry to s, the trusted documents' set
+// its document is pinned in, instead of to an LRU entry, and lets others
+// go if s is the one serving.
+func (d *documents) chargePinned(s *trustedSet, n int64) {
+	s.bytes.Add(n)
+	if d.pinned.Load() == s {
+		d.fitPinned()
+	}
+}
+
 func (d *documents) fitPinned() {
 	var held int64
 	if s := d.pinned.Load(); s != nil {
@@ -241,20 +253,12 @@ func (d *documents) fitPinned() {
 
 // trustedStats reports the pinned documents as a store of the memory
 // budget, charged to the documents' share.
-func (d *documents) trustedStats() StoreStats {
+func (d *documents) trustedStats() memory.StoreStats {
 	s := d.pinned.Load()
 	if s == nil {
-		return StoreStats{Share: d.share}
+		return memory.StoreStats{Share: d.share}
 	}
-	return StoreStats{Bytes: s.bytes.Load(), Share: d.share, Entries: len(s.byText)}
-}
-
-// Preparer is an Executor that can make ready, before any request, what
-// it keeps of an operation (its plan) in the operation's memo, as its
-// first Execute would: the trusted documents are prepared so, when they
-// are loaded, so that their first request is as fast as any other.
-type Preparer interface {
-	Prepare(oc *graphql.OperationContext, memo *Memo)
+	return memory.StoreStats{Bytes: s.bytes.Load(), Share: d.share, Entries: len(s.byText)}
 }
 
 // maxPreparedPlans bounds the plans prepared per operation: one for each
@@ -273,7 +277,7 @@ func (e *endpoint) prepareTrusted(m Manifest) (*trustedSet, error) {
 		return nil, err
 	}
 	s.mode = e.opts.TrustedDocuments.mode
-	p, ok := e.opts.Executor.(Preparer)
+	p, ok := e.opts.Executor.(execution.Preparer)
 	if !ok {
 		return s, nil
 	}
@@ -301,7 +305,7 @@ func (e *endpoint) prepareTrusted(m Manifest) (*trustedSet, error) {
 // prepare asks p to prepare oc. A panic (a bug, which the operation's
 // Execute meets again, and reports as a decline with its stack) leaves
 // nothing prepared.
-func prepare(p Preparer, oc *graphql.OperationContext, memo *Memo) {
+func prepare(p execution.Preparer, oc *graphql.OperationContext, memo *execution.Memo) {
 	defer func() { _ = recover() }()
 	p.Prepare(oc, memo)
 }

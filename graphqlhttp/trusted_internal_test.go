@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -28,14 +29,14 @@ func markOf(oc *graphql.OperationContext) preparedMark {
 	return preparedMark{oc.OperationName, fmt.Sprint(oc.Variables["flag"])}
 }
 
-func (p *preparing) Prepare(oc *graphql.OperationContext, memo *Memo) {
+func (p *preparing) Prepare(oc *graphql.OperationContext, memo *execution.Memo) {
 	p.mu.Lock()
 	p.prepared++
 	p.mu.Unlock()
 	memo.Store(markOf(oc), true, 64)
 }
 
-func (p *preparing) Execute(_ context.Context, oc *graphql.OperationContext, memo *Memo, _ int) (Answer, error) {
+func (p *preparing) Execute(_ context.Context, oc *graphql.OperationContext, memo *execution.Memo, _ int) (execution.Answer, error) {
 	_, ok := memo.Load(markOf(oc))
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -44,7 +45,7 @@ func (p *preparing) Execute(_ context.Context, oc *graphql.OperationContext, mem
 	} else {
 		p.missing++
 	}
-	return Answer{}, ErrDeclined
+	return execution.Answer{}, execution.ErrDeclined
 }
 
 // TestTrustedDocumentsReadyAtLoad: the manifest's documents are parsed,
@@ -91,7 +92,7 @@ func TestTrustedDocumentsReadyAtLoad(t *testing.T) {
 		{flagged, "Flagged", map[string]any{"flag": true}}, {flagged, "", map[string]any{"flag": false}},
 	} {
 		doc := e.docs.lookup(c.text)
-		if !doc.valid || doc.memo == nil || doc.memo.pin != s {
+		if !doc.valid || doc.memo == nil || e.docs.pinnedDoc(c.text) != doc {
 			t.Fatalf("%q: %+v, want the pinned document", c.text, doc)
 		}
 		oc := &graphql.OperationContext{RawQuery: c.text, Doc: doc.parsed, Operation: doc.parsed.Operations.ForName(c.name),

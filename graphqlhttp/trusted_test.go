@@ -20,6 +20,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
 // The documents of the tests' manifest, and one it does not list.
@@ -352,7 +353,7 @@ func TestTrustedDocumentsOverStreams(t *testing.T) {
 // answer or an internal error.
 func TestTrustedDocumentsReplaced(t *testing.T) {
 	td := graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(listedItem))
-	mem := graphqlhttp.NewMemory(64 << 20)
+	mem := memory.NewBudget(64 << 20)
 	cache := graphqlhttp.NewResponseCache(1 << 20)
 	srv := newServer(t, graphqlhttp.Options{TrustedDocuments: td, Memory: mem, Cache: cache,
 		Version: func(context.Context) (string, bool) { return "v1", true }})
@@ -415,7 +416,7 @@ func TestTrustedDocumentsReplaced(t *testing.T) {
 	wg.Wait()
 	t.Logf("during the swaps: %v", answered)
 
-	var pinned graphqlhttp.StoreStats
+	var pinned memory.StoreStats
 	for _, s := range mem.Stats() {
 		if s.Store == "trusted_documents" {
 			pinned = s
@@ -508,7 +509,7 @@ func TestCheckManifestNamesTheDocument(t *testing.T) {
 // queries by every transport are refused before anything parses them:
 // the documents' store keeps no parse and no verdict of them.
 func TestEnforcedUnlistedCostNothing(t *testing.T) {
-	mem := graphqlhttp.NewMemory(64 << 20)
+	mem := memory.NewBudget(64 << 20)
 	td := graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(listedItem))
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, Memory: mem, TrustedDocuments: td})
 	ws := wstest.Connect(t, http.DefaultClient, srv.URL)

@@ -18,6 +18,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	coderws "github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -934,7 +935,7 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 // WebSocketBudgetBytes; its entries are the connections open, its
 // evictions the clients cut off with what they had queued (for not
 // reading, or for not taking the close at their age or at shutdown).
-func (e *endpoint) websocketStats() StoreStats {
-	return StoreStats{Store: "websocket_buffers", Bytes: e.wsBytes.Load(), Share: int64(e.opts.WebSocketBudgetBytes),
+func (e *endpoint) websocketStats() memory.StoreStats {
+	return memory.StoreStats{Store: "websocket_buffers", Bytes: e.wsBytes.Load(), Share: int64(e.opts.WebSocketBudgetBytes),
 		Entries: int(e.wsOpen.Load()), Evictions: e.wsCuts.Load()}
 }

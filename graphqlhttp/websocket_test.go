@@ -13,6 +13,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 )
 
 // errorsOf decodes the payload of an error message, or the errors of a
@@ -265,9 +266,9 @@ func TestWebSocketLimits(t *testing.T) {
 			query: `{ item(id: 1) { name } }`, code: graphqlhttp.CodeTimeout},
 		{name: "response bytes", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: 100}},
 			query: `{ items(first: 100) { nodes { name } } }`, code: graphqlhttp.CodeResponseTooLarge},
-		{name: "time budget, gqlgen's executor", opts: graphqlhttp.Options{RequestTimeout: time.Nanosecond, Executor: graphqlhttp.NoExecutor},
+		{name: "time budget, gqlgen's executor", opts: graphqlhttp.Options{RequestTimeout: time.Nanosecond, Executor: execution.None},
 			query: `{ item(id: 1) { name } }`, code: graphqlhttp.CodeTimeout},
-		{name: "response bytes, gqlgen's executor", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: 100}, Executor: graphqlhttp.NoExecutor},
+		{name: "response bytes, gqlgen's executor", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: 100}, Executor: execution.None},
 			query: `{ items(first: 100) { nodes { name } } }`, code: graphqlhttp.CodeResponseTooLarge},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -40,7 +41,7 @@ func BenchmarkNestedQuery(b *testing.B) {
 			// concurrent resolvers ask for; a compiled plan asks for a
 			// level's keys at once.
 			h := resolvers.NewHandler(storeOf(snap), loader.Options{Wait: wait, OnBatch: func(string, int) { batches.Add(1) }},
-				graphqlhttp.Options{Executor: graphqlhttp.NoExecutor})
+				graphqlhttp.Options{Executor: execution.None})
 			for b.Loop() {
 				rec := httptest.NewRecorder()
 				req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
@@ -114,7 +115,7 @@ const entitySelection = `id name rarity value
 func BenchmarkEntities(b *testing.B) {
 	snap := embedded(b)
 	engine := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil)})
-	gqlgen := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor})
+	gqlgen := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: execution.None})
 	list, _ := json.Marshal(map[string]any{"query": `{ items(first: 50) { nodes { ` + entitySelection + ` } } }`})
 	var reps []any
 	for i := range 50 {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
@@ -112,7 +113,7 @@ func TestResponseBytesBound(t *testing.T) {
 	for _, plans := range []bool{true, false} {
 		opts := graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: bound}}
 		if !plans {
-			opts.Executor = graphqlhttp.NoExecutor
+			opts.Executor = execution.None
 		}
 		srv := serveWith(t, storeOf(snap), loader.Options{}, opts)
 		for _, p := range paths {
@@ -147,7 +148,7 @@ func TestTimeBudgetStopsExecution(t *testing.T) {
 				opts := graphqlhttp.Options{RequestTimeout: budget,
 					Limits: graphqlhttp.Limits{MaxComplexity: 1 << 30, MaxResponseBytes: 1 << 30}}
 				if !plans {
-					opts.Executor = graphqlhttp.NoExecutor
+					opts.Executor = execution.None
 				}
 				srv := serveWith(t, storeOf(snap), loader.Options{OnBatch: func(kind string, _ int) {
 					if kind != "monster" { // the first level's kind

@@ -14,6 +14,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graph/querygen"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -116,7 +117,7 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 				opts := graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: graphqlhttp.Limits{
 					MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000, MaxResponseBytes: 1 << 30}}
 				if !plans {
-					opts.Executor = graphqlhttp.NoExecutor
+					opts.Executor = execution.None
 				}
 				srv := serveWith(t, storeOf(c.snap), loader.Options{}, opts)
 				costOf := costMeter(t, c.snap)

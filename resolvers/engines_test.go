@@ -12,6 +12,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph/querygen"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -38,7 +39,7 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 			st := storeOf(c.snap)
 			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
 			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: engine})
-			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: graphqlhttp.NoExecutor})
+			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: execution.None})
 			g := querygen.New(schema.Schema(), uint64(len(c.name))+7)
 			g.MaxID = c.maxID
 			failed := 0   // operations answered with field errors
@@ -133,7 +134,7 @@ func TestEnginesAnswerImages(t *testing.T) {
 			st := storeOf(c.snap)
 			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
 			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: engine})
-			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: graphqlhttp.NoExecutor})
+			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: execution.None})
 			ps, pb := serveOnce(t, served, query, nil)
 			gs, gb := serveOnce(t, gqlgen, query, nil)
 			if ps != 200 || ps != gs || !bytes.Equal(withoutRequestIDs(pb), withoutRequestIDs(gb)) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/engine"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
@@ -142,7 +142,7 @@ func entitiesRoot() engine.Root {
 		Len:   func(v any) int { return len(*v.(*[]engine.UnionValue)) },
 		Index: func(v any, i int) any { return &(*v.(*[]engine.UnionValue))[i] }}
 	decline := func(detail string) error {
-		return &graphqlhttp.Declined{Reason: graphqlhttp.DeclineRun, Detail: "_entities: " + detail}
+		return &execution.Declined{Reason: execution.DeclineRun, Detail: "_entities: " + detail}
 	}
 	return engine.Root{Type: list, Resolve: func(ctx context.Context, args map[string]any) (any, error) {
 		reps, ok := args["representations"].([]any)

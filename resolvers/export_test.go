@@ -5,8 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
-
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/execution"
 )
 
 // LengthsOf is lengthsOf, for the cost tests of package resolvers_test.
@@ -14,11 +13,11 @@ var LengthsOf = lengthsOf
 
 // Counting wraps an Executor and counts the operations it answered.
 type Counting struct {
-	graphqlhttp.Executor
+	execution.Executor
 	answered atomic.Int64
 }
 
-func (c *Counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *graphqlhttp.Memo, maxBytes int) (graphqlhttp.Answer, error) {
+func (c *Counting) Execute(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, maxBytes int) (execution.Answer, error) {
 	answer, err := c.Executor.Execute(ctx, oc, memo, maxBytes)
 	if err == nil {
 		c.answered.Add(1)

@@ -7,6 +7,7 @@ import (
 	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
@@ -21,7 +22,7 @@ import (
 //
 // httpOpts.Executor is the caller's to choose, and nothing is assumed
 // here: NewEngine(httpOpts.Memory) for the engine, nil or
-// graphqlhttp.NoExecutor for gqlgen's executor alone. Which of the two runs
+// execution.None for gqlgen's executor alone. Which of the two runs
 // each operation, whatever carries it, graphqlhttp decides in one place
 // (its chooser).
 func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Options) http.Handler {
@@ -51,7 +52,7 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 
 // NewEngine returns the engine over the resolvers' root fields, keeping
 // its renderings within mem's share (nil: the default budget's).
-func NewEngine(mem *graphqlhttp.Memory) *engine.Engine {
+func NewEngine(mem *memory.Budget) *engine.Engine {
 	roots := (&Resolver{}).RootFields()
 	// The federation subgraph's _entities, which gqlgen's federation
 	// plugin answers outside the QueryResolver; _service, asked once per

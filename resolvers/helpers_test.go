@@ -54,7 +54,7 @@ func serve(t testing.TB, src resolvers.Source, opts loader.Options) *httptest.Se
 }
 
 // serveWith is serve with the endpoint's options; with no Executor, the
-// engine, as the gateway runs by default (graphqlhttp.NoExecutor: gqlgen
+// engine, as the gateway runs by default (execution.None: gqlgen
 // alone).
 func serveWith(t testing.TB, src resolvers.Source, opts loader.Options, httpOpts graphqlhttp.Options) *httptest.Server {
 	t.Helper()

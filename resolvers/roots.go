@@ -77,7 +77,7 @@ func inputArgument[T any](args map[string]any, name string) (*T, error) {
 
 // intArg reads an Int argument as gqlgen hands it over: an int64 from the
 // document, a json.Number or an int from the variables. It is not
-// graphqlhttp.IntValue nor the cost walk's pageArg, whose rules differ:
+// execution.IntValue nor the cost walk's pageArg, whose rules differ:
 // this one hands a resolver any value that fits an int, for the resolver
 // to judge; IntValue, which the engine and _entities' check read with,
 // takes only 32 bits and leaves the rest to the resolver; and

@@ -41,8 +41,8 @@ type Config struct {
 	// MaxUpstreamBytes bounds one upstream body.
 	MaxUpstreamBytes int64
 	// MemoryBudget is the memory budget of every store that outlives a
-	// request (graphqlhttp.Memory); 0 derives it from the heap's memory
-	// limit (graphqlhttp.DefaultMemoryBudget).
+	// request (memory.Budget); 0 derives it from the heap's memory
+	// limit (memory.DefaultBudget).
 	MemoryBudget int64
 	// ResponseCacheBytes caps the GraphQL response cache below its share
 	// of the budget; 0 turns it off.

@@ -31,6 +31,8 @@ import (
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/pictures"
@@ -54,7 +56,7 @@ type Gateway struct {
 	states  func() [catalogue.NumCollections]catalogue.CollectionState
 	metrics *telemetry.Metrics
 	// memory is the budget of the stores that outlive a request.
-	memory *graphqlhttp.Memory
+	memory *memory.Budget
 	// cache keeps whole GraphQL answers of the current snapshot; nil
 	// when -response-cache-bytes is 0.
 	cache  *graphqlhttp.ResponseCache
@@ -88,9 +90,9 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	budget := cfg.MemoryBudget
 	if budget == 0 {
 		// The limit memlimit.Choose set, or GOMEMLIMIT's; MaxInt64 for none.
-		budget = graphqlhttp.DefaultMemoryBudget(debug.SetMemoryLimit(-1))
+		budget = memory.DefaultBudget(debug.SetMemoryLimit(-1))
 	}
-	memory := graphqlhttp.NewMemory(budget)
+	memory := memory.NewBudget(budget)
 	g := &Gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
 		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.ResponseCacheBytes))}
 	memory.Register("response_cache", g.cache.Stats)
@@ -195,9 +197,9 @@ func (g *Gateway) newPictures(fetch bool) error {
 		return err
 	}
 	g.pictures = p
-	g.memory.Register("pictures", func() graphqlhttp.StoreStats {
+	g.memory.Register("pictures", func() memory.StoreStats {
 		st := p.Stats()
-		return graphqlhttp.StoreStats{Bytes: st.Bytes, Share: st.Share, Entries: st.Entries, Evictions: st.Evictions}
+		return memory.StoreStats{Bytes: st.Bytes, Share: st.Share, Entries: st.Entries, Evictions: st.Evictions}
 	})
 	if fetch && o.DiskDir != "" {
 		g.metrics.PictureDisk(p.DiskStats)
@@ -222,7 +224,7 @@ func (g *Gateway) Handler() http.Handler {
 	limits := endpointLimits(g.cfg)
 	// The engine runs what it can (-engine), gqlgen's executor the rest;
 	// off, gqlgen runs everything.
-	executor := graphqlhttp.NoExecutor
+	executor := execution.None
 	if g.cfg.Engine {
 		executor = resolvers.NewEngine(g.memory)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/catalogue-gateway/gateway/pictures"
 )
 
@@ -66,7 +68,7 @@ const maxOperationLabels = 200
 // exported so that alerts can be written against them rather than against
 // numbers copied from the manifests.
 func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
-	memory *graphqlhttp.Memory, refresh time.Duration, maxSubscriptions int) *Metrics {
+	memory *memory.Budget, refresh time.Duration, maxSubscriptions int) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -209,7 +211,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	for _, executor := range []string{"engine", "gqlgen"} {
 		m.operationsRun.WithLabelValues(executor)
 	}
-	for _, reason := range graphqlhttp.DeclineReasons {
+	for _, reason := range execution.DeclineReasons {
 		m.engineDeclines.WithLabelValues(reason)
 	}
 	for _, outcome := range []string{"listed", "unlisted", "refused"} {
@@ -427,9 +429,9 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // storeCollector reports each store of the memory budget (see
-// graphqlhttp.Memory): what it is charged, its share, its entries and its
+// memory.Budget): what it is charged, its share, its entries and its
 // evictions, read from the stores when scraped.
-type storeCollector struct{ memory *graphqlhttp.Memory }
+type storeCollector struct{ memory *memory.Budget }
 
 var (
 	storeBytesDesc = prometheus.NewDesc("gateway_store_bytes",
@@ -451,7 +453,7 @@ func (c storeCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.MustNewConstMetric(memoryBudgetDesc, prometheus.GaugeValue, float64(c.memory.Budget()))
+	ch <- prometheus.MustNewConstMetric(memoryBudgetDesc, prometheus.GaugeValue, float64(c.memory.Bytes()))
 	for _, st := range c.memory.Stats() {
 		ch <- prometheus.MustNewConstMetric(storeBytesDesc, prometheus.GaugeValue, float64(st.Bytes), st.Store)
 		ch <- prometheus.MustNewConstMetric(storeShareDesc, prometheus.GaugeValue, float64(st.Share), st.Store)

@@ -1,0 +1,59 @@
+package gateway_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/catalogue-gateway/gateway"
+
+// imports lists each package of the module with the module's packages it
+// imports (not its tests'), as go list reads them.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	m := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		m[pkg] = nil
+		for _, imp := range fields[1:] {
+			if rest, ok := strings.CutPrefix(imp, module+"/"); ok {
+				m[pkg] = append(m[pkg], rest)
+			}
+		}
+	}
+	return m
+}
+
+// TestLayers holds the module's layering: the executor's contract and the
+// memory budget are leaves, and nothing below the wiring imports the
+// transport. The engine implements the contract without knowing who calls
+// it; the wiring (package main, this package, the configuration and the
+// metrics that observe the endpoint) and the resolvers' NewHandler build
+// the transport.
+func TestLayers(t *testing.T) {
+	m := imports(t)
+	for _, leaf := range []string{"internal/execution", "internal/memory"} {
+		if _, ok := m[leaf]; !ok {
+			t.Fatalf("go list does not name %s", leaf)
+		}
+		if len(m[leaf]) > 0 {
+			t.Errorf("%s is a leaf, but imports %v", leaf, m[leaf])
+		}
+	}
+	transportUsers := []string{"", "internal/gateway", "internal/config", "internal/telemetry", "resolvers", "graphqlhttp/wstest"}
+	for pkg, deps := range m {
+		if slices.Contains(deps, "graphqlhttp") && !slices.Contains(transportUsers, pkg) {
+			t.Errorf("%s imports graphqlhttp, the transport: only the wiring may (%q)", pkg, transportUsers)
+		}
+	}
+	if !slices.Contains(m["engine"], "internal/execution") {
+		t.Errorf("the engine no longer implements internal/execution's contract: it imports %v", m["engine"])
+	}
+}
