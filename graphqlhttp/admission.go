@@ -14,7 +14,7 @@ import (
 // unlucky ones wait far longer: at 32 connections this cut a nested
 // query's p99 from about 120 ms to about 45 ms.
 //
-// The turns are fair between clients (clientKey), by the time each has
+// The turns are fair between clients (clientaddr.Key), by the time each has
 // held a core, as Linux's CFS shares a CPU between tasks: a core that
 // frees goes to the waiting client that has used the least, and within a
 // client to its operations in arrival order (on a tie, to the operation

@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -117,7 +118,7 @@ func (e *endpoint) takeCore(ctx context.Context, r *http.Request) (release func(
 	}
 	// The client is named only when the request may have to wait its
 	// turn.
-	if t, err := e.running.acquire(ctx, clientKey(clientAddr(r, e.opts.TrustedProxies))); err == nil {
+	if t, err := e.running.acquire(ctx, clientaddr.Key(r, e.opts.TrustedProxies)); err == nil {
 		return func() { e.running.release(t) }
 	}
 	return func() {}

@@ -20,6 +20,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 )
 
 // notSubscription says why req, asked for as an event stream, is not
@@ -182,7 +183,7 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 		e.refuseOperation(w, r, e.exec.DispatchError(graphql.WithOperationContext(ctx, oc), errs))
 		return "rejected"
 	}
-	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
+	client := clientaddr.Key(r, e.opts.TrustedProxies)
 	if herr := e.takePlace(client); herr != nil {
 		e.refusePlace(w, r, herr)
 		return "rejected"

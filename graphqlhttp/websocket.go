@@ -18,6 +18,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 	coderws "github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -188,7 +189,7 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 			"pages from this origin may not open a WebSocket here"}})
 		return "rejected"
 	}
-	client := clientKey(clientAddr(r, e.opts.TrustedProxies))
+	client := clientaddr.Key(r, e.opts.TrustedProxies)
 	if herr := e.takePlace(client); herr != nil {
 		e.refusePlace(w, r, herr)
 		return "rejected"

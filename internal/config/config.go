@@ -19,6 +19,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/pictures"
@@ -75,7 +76,7 @@ type Config struct {
 	SubscriptionMaxAge time.Duration
 	// TrustedProxies are the CIDR prefixes of the proxies whose
 	// X-Forwarded-For names the client, parsed once, here, by
-	// graphqlhttp.ParseTrustedProxies; none when nil.
+	// clientaddr.ParseTrustedProxies; none when nil.
 	TrustedProxies []netip.Prefix
 	// Playground serves GraphiQL at /; Explorer, the catalogue explorer
 	// at /explorer.
@@ -529,7 +530,7 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 		// Less, and clients would be reconnecting all the time.
 		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.SubscriptionMaxAge)
 	}
-	proxies, err := graphqlhttp.ParseTrustedProxies(trustedProxies)
+	proxies, err := clientaddr.ParseTrustedProxies(trustedProxies)
 	if err != nil {
 		return fmt.Errorf("invalid -trusted-proxies: %v", err)
 	}

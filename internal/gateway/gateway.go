@@ -30,6 +30,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
+	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
@@ -183,7 +184,7 @@ func (g *Gateway) newPictures(fetch bool) error {
 		ClientBurst:  cfg.ImagesClientBurst,
 		MemoryBytes:  g.memory.Shares().Pictures,
 		DiskBytes:    cfg.ImagesDiskBytes,
-		ClientKey:    func(r *http.Request) netip.Prefix { return graphqlhttp.ClientKey(r, cfg.TrustedProxies) },
+		ClientKey:    func(r *http.Request) netip.Prefix { return clientaddr.Key(r, cfg.TrustedProxies) },
 		Error:        restcompat.WriteError,
 		Observer:     g.metrics,
 		Logger:       g.logger,
@@ -408,7 +409,7 @@ func accessLog(logger *slog.Logger, trusted []netip.Prefix, next http.Handler) h
 			Remote:    r.RemoteAddr,
 		}
 		if len(trusted) > 0 {
-			line.Client = graphqlhttp.ClientAddr(r, trusted).String()
+			line.Client = clientaddr.Of(r, trusted).String()
 		}
 		telemetry.LogAccess(r.Context(), logger, line)
 	})

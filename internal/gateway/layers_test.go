@@ -31,15 +31,15 @@ func imports(t *testing.T) map[string][]string {
 	return m
 }
 
-// TestLayers holds the module's layering: the executor's contract and the
-// memory budget are leaves, and nothing below the wiring imports the
-// transport. The engine implements the contract without knowing who calls
+// TestLayers holds the module's layering: the executor's contract, the
+// memory budget and client addressing are leaves, and nothing below the
+// wiring imports the transport. The engine implements the contract without knowing who calls
 // it; the wiring (package main, this package, the configuration and the
 // metrics that observe the endpoint) and the resolvers' NewHandler build
 // the transport.
 func TestLayers(t *testing.T) {
 	m := imports(t)
-	for _, leaf := range []string{"internal/execution", "internal/memory"} {
+	for _, leaf := range []string{"internal/execution", "internal/memory", "internal/clientaddr"} {
 		if _, ok := m[leaf]; !ok {
 			t.Fatalf("go list does not name %s", leaf)
 		}
