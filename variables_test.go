@@ -80,9 +80,9 @@ func TestEveryVariableErrorReported(t *testing.T) {
 	const query = `query Page($id: Int!, $first: Int = 10, $filter: ItemFilter, $name: String = "ore", $fine: Int) { item(id: $id) { name } items(first: $first, filter: $filter) { totalCount } search(text: $name, first: $fine) { __typename } }`
 	g := gatewaytest.New(t, gatewaytest.Options{Logger: slog.New(slog.DiscardHandler)})
 	refusedBefore(t, "bad variables", g.Handler(), query,
-		`{"first":"ten","filter":{"tradable":"yes","colour":1,"nameContains":5},"name":5,"fine":3}`,
+		`{"first":"ten","filter":{"tradable":"<yes>","colour":1,"nameContains":5},"name":5,"fine":3}`,
 		`Variable "$id" of required type "Int!" was not provided.`,
-		`Variable "$first" got invalid value a string; Int cannot represent non-integer value: a string`,
+		`Variable "$first" got invalid value "ten"; Int cannot represent non-integer value: "ten"`,
 		`Variable "$filter" got invalid value 5 at "filter.nameContains"; String cannot represent a non string value: 5`,
 		`Variable "$filter" got invalid value a string at "filter.tradable"; Boolean cannot represent a non boolean value: a string`,
 		`Variable "$filter" got invalid value an object; A field is not defined by type "ItemFilter".`,

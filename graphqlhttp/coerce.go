@@ -418,10 +418,13 @@ func jsInteger(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// inspect names a variable's value for an error message: a number or a
-// boolean as it is (short), anything else by its kind. A message never
-// echoes a string the request sent: what an error carries back, a
-// careless client may show as markup.
+// inspect names a variable's value for an error message, as graphql-js
+// does: a number, a boolean or a short string as it is (the string in
+// JSON's quotes), anything else by its kind. A string is echoed only if it
+// is short and holds none of the characters markup and scripts are made
+// of (<, >, &, quotes, backslashes, control characters): what an error
+// carries back, a careless client may show as markup, so "abc" is named
+// as graphql-js names it and "<img …>" as "a string".
 func inspect(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -429,6 +432,9 @@ func inspect(v any) string {
 	case bool:
 		return strconv.FormatBool(v)
 	case string:
+		if echoable(v) {
+			return `"` + v + `"`
+		}
 		return "a string"
 	case []any:
 		return "a list"
@@ -442,6 +448,24 @@ func inspect(v any) string {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return "a number"
+}
+
+// maxEchoed is the longest string inspect echoes: a word or two, what a
+// form field holds by mistake.
+const maxEchoed = 32
+
+// echoable says whether inspect may echo s: short, and printable ASCII
+// with none of <>&'"`\.
+func echoable(s string) bool {
+	if len(s) > maxEchoed {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; c < ' ' || c > '~' || strings.IndexByte("<>&'\"`\\", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // printPath writes a path within a value as graphql-js does: .field, [0].

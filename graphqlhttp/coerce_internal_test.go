@@ -97,7 +97,8 @@ func TestCoerceVariables(t *testing.T) {
 // value is an error of its own, in the order graphql-js reports them
 // (each bad item of a list; an input object's fields in the order the
 // type defines them, then the fields it does not define), worded as
-// graphql-js words them but for the values, which are named by kind.
+// graphql-js words them but for the values a client's markup could be
+// made of ("<b>"), which are named by kind.
 // graphql-js 16.15 gives the same seven errors for these variables.
 func TestCoerceVariablesReportsEveryProblem(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: coercionSchema})
@@ -105,7 +106,7 @@ func TestCoerceVariablesReportsEveryProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(strings.NewReader(`{"zs":[1,"a",null],"in":{"xs":["b"],"q":1},"ins":[{"n":1},{"e":"C"}]}`))
+	dec := json.NewDecoder(strings.NewReader(`{"zs":[1,"a",null],"in":{"xs":["<b>"],"q":1},"ins":[{"n":1},{"e":"C"}]}`))
 	dec.UseNumber()
 	var vars map[string]any
 	if err := dec.Decode(&vars); err != nil {
@@ -117,12 +118,12 @@ func TestCoerceVariablesReportsEveryProblem(t *testing.T) {
 		got = append(got, e.Message)
 	}
 	want := []string{
-		`Variable "$zs" got invalid value a string at "zs[1]"; Int cannot represent non-integer value: a string`,
+		`Variable "$zs" got invalid value "a" at "zs[1]"; Int cannot represent non-integer value: "a"`,
 		`Variable "$zs" got invalid value null at "zs[2]"; Expected non-nullable type "Int!" not to be null.`,
 		`Variable "$in" got invalid value a string at "in.xs[0]"; Int cannot represent non-integer value: a string`,
 		`Variable "$in" got invalid value an object; Field "n" of required type "Int!" was not provided.`,
 		`Variable "$in" got invalid value an object; A field is not defined by type "In".`,
-		`Variable "$ins" got invalid value a string at "ins[1].e"; The value does not exist in "E" enum.`,
+		`Variable "$ins" got invalid value "C" at "ins[1].e"; The value does not exist in "E" enum.`,
 		`Variable "$ins" got invalid value an object at "ins[1]"; Field "n" of required type "Int!" was not provided.`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

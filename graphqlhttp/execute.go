@@ -158,8 +158,12 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	}
 	res.operation = oc.Operation.Name
 	if r.Method == http.MethodGet && oc.Operation.Operation != ast.Query {
+		msg := "GET requests only allow query operations"
+		if oc.Operation.Operation == ast.Subscription {
+			msg += "; to subscribe with GET, as an EventSource does, send Accept: text/event-stream"
+		}
 		res.status = http.StatusNotAcceptable
-		res.body = marshalWithoutData(&graphql.Response{Errors: gqlerror.List{{Message: "GET requests only allow query operations"}}})
+		res.body = marshalWithoutData(&graphql.Response{Errors: gqlerror.List{{Message: msg}}})
 		return res
 	}
 	if oc.Operation.Operation == ast.Subscription {

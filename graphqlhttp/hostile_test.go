@@ -287,7 +287,10 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "variables not JSON on GET", req: get("query=" + url.QueryEscape("{ __typename }") + "&variables=" + marker), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "extensions not JSON on GET", req: get("query=" + url.QueryEscape("{ __typename }") + "&extensions=" + marker), status: 400, code: graphqlhttp.CodeBadRequest},
 
-		{name: "wrong variable type", req: post("query($id: Int!) { item(id: $id) { id } }", map[string]any{"id": marker}), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
+		// A short plain word is named in the error, as graphql-js names
+		// it ("abc"); markup, or a long string, is named by its kind.
+		{name: "wrong variable type, markup", req: post("query($id: Int!) { item(id: $id) { id } }", map[string]any{"id": "<b>" + marker}), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "wrong variable type, long", req: post("query($id: Int!) { item(id: $id) { id } }", map[string]any{"id": strings.Repeat("x", 30) + marker}), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "wrong variable shape", req: post("query($f: ItemFilter) { items(filter: $f) { totalCount } }", map[string]any{"f": map[string]any{"nameContains": map[string]any{marker: 1}}}), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "missing variable", req: post("query($id: Int!) { " + marker + ": item(id: $id) { id } }"), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "wrong literal type", req: post("{ item(id: \"" + strings.Repeat("x", 300) + marker + "\") { id } }"), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},

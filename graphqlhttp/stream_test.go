@@ -412,10 +412,12 @@ func TestSubscriptionsRefused(t *testing.T) {
 			t.Errorf("status %d, body %s: want 400 saying how to subscribe", a.status, a.body)
 		}
 	})
-	t.Run("GET", func(t *testing.T) {
+	t.Run("GET without an event stream", func(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"?query="+strings.ReplaceAll(changesSubscription, " ", "+"), nil)
-		if a := send(t, client, req); a.status != http.StatusNotAcceptable {
-			t.Errorf("status %d, body %s: want 406", a.status, a.body)
+		a := send(t, client, req)
+		r := decode(t, a)
+		if a.status != http.StatusNotAcceptable || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Message, "Accept: text/event-stream") {
+			t.Errorf("status %d, body %s: want 406 saying how to subscribe", a.status, a.body)
 		}
 	})
 }

@@ -166,7 +166,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		envOf[name] = env
 		fs.Lookup(name).Usage = usage + " (env " + env + ")"
 	}
-	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "")
+	fs.Var((*addrValue)(&cfg.Addr), "addr", "")
 	def("addr", "ADDR", "listen `address`")
 	fs.StringVar(&cfg.BaseURL, "base-url", "", "")
 	def("base-url", "CATALOGUE_BASE_URL", "upstream base `URL`; empty serves the embedded snapshot, with no network")
@@ -239,7 +239,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "the old name of -engine, kept for the scripts that use it")
 	fs.Var((*durationValue)(&cfg.ShutdownDelay), "shutdown-delay", "")
 	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
-	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "")
+	fs.Var((*optionalAddrValue)(&cfg.PprofAddr), "pprof-addr", "")
 	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
 	fs.Var((*boolValue)(&cfg.TrustTraceparent), "trust-traceparent", "")
 	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
@@ -281,7 +281,10 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		return cfg, nil
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		if fs.Arg(0) == "version" {
+			return cfg, errors.New(`unexpected argument "version": the version is printed by gateway -version`)
+		}
+		return cfg, fmt.Errorf("unexpected argument %q: the only command is healthcheck, and flags begin with - (gateway -h lists them)", fs.Arg(0))
 	}
 	// An alias is its flag under an old name: either name given is the
 	// flag given, and the new name's variable wins over the old one's.
@@ -404,6 +407,43 @@ func (n *intValue) Set(s string) error {
 	return nil
 }
 
+// addrValue is a listen address, host:port with a port from 0 to 65535
+// (the host may be empty: every interface). A bare port number is
+// refused, as net.Listen would refuse it, but with the address meant.
+type addrValue string
+
+func (a *addrValue) String() string { return string(*a) }
+
+func (a *addrValue) Set(s string) error {
+	_, port, err := net.SplitHostPort(s)
+	if err != nil {
+		if _, perr := strconv.ParseUint(s, 10, 16); perr == nil {
+			return fmt.Errorf("want host:port; for every interface, :%s", s)
+		}
+		return errors.New("want host:port, such as :8080 or 127.0.0.1:8080")
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return errors.New("want a port number from 0 to 65535")
+	}
+	*a = addrValue(s)
+	return nil
+}
+
+// optionalAddrValue is an addrValue that may be empty: off.
+type optionalAddrValue string
+
+func (a *optionalAddrValue) String() string { return string(*a) }
+
+func (a *optionalAddrValue) Set(s string) error {
+	if s != "" {
+		if err := (*addrValue)(a).Set(s); err != nil {
+			return err
+		}
+	}
+	*a = optionalAddrValue(s)
+	return nil
+}
+
 func (b *boolValue) String() string   { return strconv.FormatBool(bool(*b)) }
 func (b *boolValue) IsBoolFlag() bool { return true }
 
@@ -464,13 +504,6 @@ func (b byteSize[T]) Set(s string) error {
 // check checks every value, and parses trustedProxies and trustedMode, as
 // given, into cfg.TrustedProxies and cfg.TrustedDocumentsMode.
 func (cfg *Config) check(trustedProxies, trustedMode string) error {
-	_, port, err := net.SplitHostPort(cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("invalid -addr %q: want host:port", cfg.Addr)
-	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return fmt.Errorf("invalid -addr %q: want a port number from 0 to 65535", cfg.Addr)
-	}
 	if cfg.BaseURL != "" {
 		if err := checkUpstreamURL(cfg.BaseURL); err != nil {
 			return fmt.Errorf("invalid -base-url %q: %v", cfg.BaseURL, err)
@@ -552,11 +585,6 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 	}
 	if cfg.ImagesClientBurst < 1 {
 		return fmt.Errorf("invalid -images-client-burst %d: must be at least 1", cfg.ImagesClientBurst)
-	}
-	if cfg.PprofAddr != "" {
-		if _, _, err := net.SplitHostPort(cfg.PprofAddr); err != nil {
-			return fmt.Errorf("invalid -pprof-addr %q: want host:port", cfg.PprofAddr)
-		}
 	}
 	// A manifest given is meant to be enforced: a file that silently did
 	// nothing would be the worse surprise, and log is one flag away.

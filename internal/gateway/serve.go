@@ -60,9 +60,14 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 		close(refreshDone)
 	}
 	defer func() { stopRefresh(); <-refreshDone }()
+	// Start-up's garbage is freed while the server runs, never once it
+	// stops: a signal during start-up ends the wait (below, before
+	// anything says the server is going), so the log never tells of
+	// start-up after it told of shutting down.
+	freeCtx, stopFreeing := context.WithCancel(ctx)
 	freed := make(chan struct{})
-	go func() { defer close(freed); memlimit.FreeStartupGarbage(refreshCtx, g.store, logger) }()
-	defer func() { stopRefresh(); <-freed }()
+	go func() { defer close(freed); memlimit.FreeStartupGarbage(freeCtx, g.store, logger) }()
+	defer func() { stopFreeing(); <-freed }()
 
 	if cfg.PprofAddr != "" {
 		stopPprof, err := servePprof(cfg.PprofAddr, logger)
@@ -88,6 +93,8 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serving HTTP: %w", err)
 	case <-ctx.Done():
 	}
+	stopFreeing()
+	<-freed
 	// Draining: /readyz says 503 while everything else is still served, so
 	// that a load balancer stops sending requests here before the
 	// listener closes.

@@ -226,6 +226,9 @@ func FreeStartupGarbage(ctx context.Context, store *catalogue.Store, logger *slo
 		case <-replaced:
 		}
 	}
+	if ctx.Err() != nil {
+		return // the snapshot came as the server was told to stop
+	}
 	start := time.Now()
 	debug.FreeOSMemory()
 	sample := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}

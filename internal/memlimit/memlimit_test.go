@@ -132,6 +132,21 @@ func TestFreeStartupGarbage(t *testing.T) {
 			t.Fatal("still waiting 10 s after its context ended")
 		}
 	})
+
+	// A server told to stop as its catalogue arrives (a SIGINT right
+	// after start) says nothing more of start-up once it said it is
+	// shutting down.
+	t.Run("nothing once its context ended", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		store := &catalogue.Store{}
+		store.Publish(full)
+		var logs logtest.Buffer
+		FreeStartupGarbage(ctx, store, slog.New(slog.NewTextHandler(&logs, nil)))
+		if logs.String() != "" {
+			t.Errorf("logged after its context ended: %s", logs.String())
+		}
+	})
 }
 
 // TestPercentFor: with no memory limit, the heap grows by at least
