@@ -19,7 +19,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/gateway"
@@ -68,7 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// A trusted documents file is read here, before anything is logged,
 	// so that a bad one is refused as a bad flag is.
-	if cfg.TrustedDocuments != "" && cfg.TrustedDocumentsMode != graphqlhttp.TrustedOff {
+	if cfg.TrustedDocumentsOn() {
 		if _, err := gateway.ReadTrustedDocuments(cfg); err != nil {
 			fmt.Fprintln(stderr, "gateway:", err)
 			return 2

@@ -3,8 +3,10 @@
 // graph's plugin (graph/refgraph) writes the bodies of records.resolvers.go
 // (package loader's references, and related for the reverse relations and
 // followed paths) and roots_gen.go (the Query fields as the engine calls
-// them). Only schema.resolvers.go is filled by hand, with one call each into
-// the helpers of the other files here (list, lookup, watchChanges).
+// them). Two are filled by hand: schema.resolvers.go, with one call each
+// into the helpers of the other files here (list, lookup, watchChanges),
+// and entity.resolvers.go, the federation's entity lookups (one per
+// record type, each a call into entities.go).
 // handler.go makes the /graphql endpoint.
 package resolvers
 

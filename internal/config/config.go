@@ -20,6 +20,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/clientaddr"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/pictures"
@@ -185,9 +186,9 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.Var(bytesOf(&cfg.MaxUpstreamBytes), "max-upstream-bytes", "")
 	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
 	fs.Var(bytesOf(&cfg.MemoryBudget), "memory-budget", "")
-	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers, pictures), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means a quarter of GOMEMLIMIT (or of the limit derived from the cgroup), or 160MiB with no limit")
+	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers, pictures), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means "+fmt.Sprintf("1/%d of GOMEMLIMIT (or of the limit derived from the cgroup), or %s with no limit", memory.LimitDivisor, formatBytes(memory.FixedBudget)))
 	fs.Var(bytesOf(&cfg.ResponseCacheBytes), "response-cache-bytes", "")
-	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (40%) of -memory-budget; 0 turns the cache off")
+	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share ("+fmt.Sprintf("%d%%", memory.ResponseCachePercent)+") of -memory-budget; 0 turns the cache off")
 
 	l := &cfg.Limits
 	fs.Var(bytesOf(&l.MaxBodyBytes), "max-body-bytes", "")
@@ -499,6 +500,14 @@ func (b byteSize[T]) Set(s string) error {
 	}
 	*b.p = T(n << shift)
 	return nil
+}
+
+// TrustedDocumentsOn reports whether cfg asks for trusted documents: a
+// manifest, and a mode other than off. The one place that decides it: the
+// entry checks the manifest before it listens only then, and the wiring
+// loads it only then.
+func (cfg Config) TrustedDocumentsOn() bool {
+	return cfg.TrustedDocuments != "" && cfg.TrustedDocumentsMode != "" && cfg.TrustedDocumentsMode != graphqlhttp.TrustedOff
 }
 
 // check checks every value, and parses trustedProxies and trustedMode, as

@@ -33,14 +33,9 @@ func ReadTrustedDocuments(cfg config.Config) (graphqlhttp.Manifest, error) {
 	return m, nil
 }
 
-// trustedOn reports whether cfg asks for trusted documents.
-func trustedOn(cfg config.Config) bool {
-	return cfg.TrustedDocuments != "" && cfg.TrustedDocumentsMode != "" && cfg.TrustedDocumentsMode != graphqlhttp.TrustedOff
-}
-
 // loadTrustedDocuments reads the manifest for New.
 func (g *Gateway) loadTrustedDocuments() error {
-	if !trustedOn(g.cfg) {
+	if !g.cfg.TrustedDocumentsOn() {
 		return nil
 	}
 	m, err := ReadTrustedDocuments(g.cfg)

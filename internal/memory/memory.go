@@ -75,11 +75,15 @@ type Shares struct {
 const (
 	documentsPercent        = 20
 	renderingsPercent       = 15
-	responseCachePercent    = 40
+	ResponseCachePercent    = 40
 	persistedQueriesPercent = 5
 	webSocketBuffersPercent = 10
 	picturesPercent         = 10
 )
+
+// LimitDivisor is what DefaultBudget divides a memory limit by: the budget
+// is a quarter of the heap's limit.
+const LimitDivisor = 4
 
 // FixedBudget is the budget when no memory limit is set: 160 MiB,
 // whose response cache share is the 64 MiB that -response-cache-bytes
@@ -97,7 +101,7 @@ func DefaultBudget(memoryLimit int64) int64 {
 	if memoryLimit <= 0 || memoryLimit == math.MaxInt64 {
 		return FixedBudget
 	}
-	return memoryLimit / 4
+	return memoryLimit / LimitDivisor
 }
 
 // NewBudget returns a budget of budget bytes (DefaultBudget(0) when
@@ -112,7 +116,7 @@ func NewBudget(budget int64) *Budget {
 	return &Budget{budget: budget, shares: Shares{
 		Documents:        pct(documentsPercent),
 		Renderings:       pct(renderingsPercent),
-		ResponseCache:    pct(responseCachePercent),
+		ResponseCache:    pct(ResponseCachePercent),
 		PersistedQueries: pct(persistedQueriesPercent),
 		WebSocketBuffers: pct(webSocketBuffersPercent),
 		Pictures:         pct(picturesPercent),
