@@ -59,8 +59,9 @@ test('the playground loads offline and runs its example and a typed query', asyn
   await page.click('.graphiql-execute-button');
   const answer = await waitForResult(page, (j) => j.data || j.errors);
   assert.equal(answer.errors, undefined, `the example query has no errors: ${JSON.stringify(answer.errors)}`);
-  assert.ok(answer.data.monster.drops.length > 0, 'the example monster has drops');
-  assert.ok(answer.data.monster.drops.some((d) => d.item?.droppedByMonsters.length > 0), 'the drops name their droppers');
+  assert.equal(answer.data.item.name, 'Chicken Feather', "the README's example, with its variables");
+  assert.ok(answer.data.item.monsterDrops.length > 0, 'the example item is dropped');
+  assert.ok(answer.data.item.monsterDrops.every((d) => d.monster?.name), 'its drops name their monsters');
   await screenshot(page, 'playground-example-query');
 
   // A query typed into the editor, by keyboard.
@@ -96,11 +97,18 @@ test('/playground leads to the playground, keeping its query string; the example
   await page.waitForSelector(editor);
   // The query's first line is in the editor's visible part, under the
   // three-line comment.
-  const line = page.locator(`${editor} .CodeMirror-line:has-text("query MonsterLoot")`);
+  const line = page.locator(`${editor} .CodeMirror-line:has-text("query Feather")`);
   await line.waitFor({ state: 'attached' });
   const [box, shown] = await Promise.all([line.boundingBox(), page.locator(`${editor} .CodeMirror-scroll`).boundingBox()]);
   assert.ok(box && box.y + box.height <= shown.y + shown.height,
     `the query's first line ends at ${box && box.y + box.height}px, the editor shows down to ${shown.y + shown.height}px`);
+  // The comment's lines are shown whole, not cut at the pane's edge.
+  const lines = await page.evaluate((sel) => {
+    const edge = document.querySelector(`${sel} .CodeMirror-scroll`).getBoundingClientRect().right;
+    return [...document.querySelectorAll(`${sel} .CodeMirror-line`)].slice(0, 3)
+      .map((l) => ({ text: l.textContent, over: l.firstElementChild.getBoundingClientRect().right - edge }));
+  }, editor);
+  for (const l of lines) assert.ok(l.over <= 0, `"${l.text}" runs ${l.over}px past the editor's edge`);
   await screenshot(page, 'playground-above-the-fold');
   check();
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildSchema, parse, validate } from 'graphql';
-import { defaultQuery } from './default-query.js';
+import { defaultQuery, defaultVariables } from './default-query.js';
 import { fetcher } from './fetcher.js';
 
 test('the default query and the subscription its comment shows are valid against the schema', () => {
@@ -22,19 +22,33 @@ directive @key(fields: String!, resolvable: Boolean = true) repeatable on OBJECT
 `)
     .join('\n');
   const schema = buildSchema(sdl);
-  const subscription = defaultQuery.match(/^# Live: (subscription \{.*\})$/m)?.[1];
+  const subscription = defaultQuery.match(/^# (subscription \{.*\})$/m)?.[1];
   assert.ok(subscription, 'the comment shows the subscription');
   for (const doc of [defaultQuery, subscription]) {
     assert.deepEqual(validate(schema, parse(doc)).map((e) => e.message), []);
   }
 });
 
-test('the opening comment is three lines, so the example query is above the fold', () => {
+test("the playground opens on the README's first example, with its variables", () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const fences = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)];
+  const first = fences.findIndex(([, lang]) => lang === 'graphql');
+  assert.ok(first >= 0, 'the README shows a GraphQL example');
+  const query = defaultQuery.split('\n').filter((l) => !l.startsWith('#')).join('\n').trim();
+  assert.equal(query, fences[first][2].trim());
+  const variables = fences.slice(first + 1).find(([, lang]) => lang === 'json');
+  assert.deepEqual(JSON.parse(defaultVariables), JSON.parse(variables[2]));
+});
+
+test('the opening comment is three short lines, so the example query is above the fold', () => {
   const lines = defaultQuery.split('\n');
   const comment = lines.findIndex((l) => !l.startsWith('#'));
   assert.equal(comment, 3, `the comment is ${comment} lines`);
+  for (const line of lines.slice(0, 3)) {
+    assert.ok(line.length <= 48, `"${line}" is ${line.length} characters, more than a narrow editor pane shows`);
+  }
   assert.equal(lines[3], '');
-  assert.match(lines[4], /^query \w+ \{$/, 'the query starts on the fifth line');
+  assert.match(lines[4], /^query \w+(\(.*\))? \{$/, 'the query starts on the fifth line');
 });
 
 // sent records the requests the fetcher makes, answering each with body.
