@@ -45,18 +45,18 @@ func TestHealthCheck(t *testing.T) {
 func TestShutdownDrains(t *testing.T) {
 	g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false", "-shutdown-delay=1s"}})
 	stop, base := g.Stop, g.URL
-	client := newClient(t)
-	if resp, body := get(t, client, base+"/readyz"); resp.StatusCode != http.StatusOK {
+	client := gatewaytest.NewClient(t)
+	if resp, body := gatewaytest.Get(t, client, base+"/readyz"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("/readyz %d before stopping: %s", resp.StatusCode, body)
 	}
 
 	stopped := make(chan struct{})
 	go func() { defer close(stopped); stop() }()
-	waitFor(t, 5*time.Second, "/readyz to say draining", func() (bool, string) {
-		resp, body := get(t, client, base+"/readyz")
+	gatewaytest.WaitFor(t, 5*time.Second, "/readyz to say draining", func() (bool, string) {
+		resp, body := gatewaytest.Get(t, client, base+"/readyz")
 		return resp.StatusCode == http.StatusServiceUnavailable && bytes.Contains(body, []byte(`"draining"`)), string(body)
 	})
-	if resp, body := get(t, client, base+"/items"); resp.StatusCode != http.StatusOK {
+	if resp, body := gatewaytest.Get(t, client, base+"/items"); resp.StatusCode != http.StatusOK {
 		t.Errorf("/items while draining: %d %.100s, want 200", resp.StatusCode, body)
 	}
 	select {

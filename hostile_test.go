@@ -85,7 +85,7 @@ func TestHostileQueriesAgainstBinary(t *testing.T) {
 	g := gatewaytest.Start(t, gatewaytest.Options{Binary: gatewaytest.Build(t), Cold: true, Args: []string{"-access-log=false"}})
 	cmd, exited, addr := g.Cmd, g.Exited, g.Addr
 	endpoint := "http://" + addr + "/graphql"
-	client := newClient(t)
+	client := gatewaytest.NewClient(t)
 	client.Timeout = 5 * time.Second
 
 	// alive fails the test for good if the process has gone.
@@ -395,7 +395,7 @@ func TestAttacksAgainstBinary(t *testing.T) {
 	}
 	run := func(t *testing.T, g *gatewaytest.Gateway, attacks []attack) {
 		endpoint := "http://" + g.Addr + "/graphql"
-		client := newClient(t)
+		client := gatewaytest.NewClient(t)
 		client.Timeout = 30 * time.Second
 		for _, a := range attacks {
 			for _, method := range methodsFor(a.query) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -369,7 +368,7 @@ func underAttack(t *testing.T, g *gatewaytest.Gateway, a memoryAttack, d time.Du
 	gatewaytest.WaitAnswering(t, base)
 	p := attackPeaks{name: a.name}
 	p.idle, _ = procStatus(g.Cmd.Process.Pid, "VmRSS")
-	m, err := scrape(base)
+	m, err := gatewaytest.Scrape(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +435,7 @@ func liveAfterCollection(base, pprofBase string) (int64, error) {
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	m, err := scrape(base)
+	m, err := gatewaytest.Scrape(base)
 	if err != nil {
 		return 0, err
 	}
@@ -486,7 +485,7 @@ func sampleMemory(ctx context.Context, g *gatewaytest.Gateway, base string, kill
 			return rss, anon, live, stores, samples, true
 		}
 		if n%2 == 0 {
-			if m, err := scrape(base); err == nil {
+			if m, err := gatewaytest.Scrape(base); err == nil {
 				if v, ok := m["go_gc_heap_live_bytes"]; ok {
 					live = max(live, int64(v))
 					samples++
@@ -516,35 +515,6 @@ func procStatus(pid int, field string) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
-}
-
-// scrape reads the gateway's /metrics, summing each metric's series.
-func scrape(base string) (map[string]float64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("reading /metrics: %w", err)
-	}
-	defer resp.Body.Close()
-	m := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		sp := strings.LastIndexByte(line, ' ')
-		name := line[:sp]
-		if i := strings.IndexByte(name, '{'); i >= 0 {
-			name = name[:i]
-		}
-		if v, err := strconv.ParseFloat(line[sp+1:], 64); err == nil {
-			m[name] += v
-		}
-	}
-	return m, sc.Err()
 }
 
 // normalQueries sends, from a client of its own (127.0.0.2), a normal

@@ -233,42 +233,13 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(t.Output(), nil))
 }
 
-func listen(t *testing.T) net.Listener {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ln
-}
-
-func newClient(t *testing.T) *http.Client {
-	tr := &http.Transport{DisableCompression: true}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 20 * time.Second}
-}
-
-func get(t *testing.T, client *http.Client, url string) (*http.Response, []byte) {
-	t.Helper()
-	resp, err := client.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: reading the body: %v", url, err)
-	}
-	return resp, body
-}
-
 func TestServeEndToEnd(t *testing.T) {
 	g := gatewaytest.Start(t, gatewaytest.Options{Configure: func(c *config.Config) { *c = config.Config{Refresh: time.Minute} }})
 	stop, base := g.Stop, g.URL
-	client := newClient(t)
+	client := gatewaytest.NewClient(t)
 
 	t.Run("healthz", func(t *testing.T) {
-		resp, body := get(t, client, base+"/healthz")
+		resp, body := gatewaytest.Get(t, client, base+"/healthz")
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("status = %d, want 200; body %s", resp.StatusCode, body)
 		}
@@ -283,7 +254,7 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 	}
 	t.Run("readyz", func(t *testing.T) {
-		resp, body := get(t, client, base+"/readyz")
+		resp, body := gatewaytest.Get(t, client, base+"/readyz")
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("status = %d, want 200; body %s", resp.StatusCode, body)
 		}
@@ -308,7 +279,7 @@ func TestServeEndToEnd(t *testing.T) {
 
 	for c := range catalogue.NumCollections {
 		t.Run("rest"+c.Path(), func(t *testing.T) {
-			resp, body := get(t, client, base+c.Path())
+			resp, body := gatewaytest.Get(t, client, base+c.Path())
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("status = %d, want 200; body %.200s", resp.StatusCode, body)
 			}
@@ -332,7 +303,7 @@ func TestServeEndToEnd(t *testing.T) {
 	for _, path := range []string{"/nope", "/items/", "/Items", "/items/1", "/healthz/x", "/worldbosses",
 		"/items/../../etc/passwd", "/./items", "//items", "/items/.", "/graphql/../items", "/x/../graphql"} {
 		t.Run("404"+path, func(t *testing.T) {
-			resp, body := get(t, noRedirects, base+path)
+			resp, body := gatewaytest.Get(t, noRedirects, base+path)
 			if loc := resp.Header.Get("Location"); loc != "" {
 				t.Errorf("Location = %q, want none", loc)
 			}
@@ -434,7 +405,7 @@ func serveOn(t *testing.T, ln net.Listener) (served <-chan error, cancel func())
 // written, and checks that the response still arrives whole, that no new
 // that Serve returns nil once the response is done.
 func TestGracefulShutdown(t *testing.T) {
-	ln := newGatedListener(listen(t), 0)
+	ln := newGatedListener(gatewaytest.Listen(t), 0)
 	defer ln.Close()
 	addr := ln.Addr().String()
 	served, cancel := serveOn(t, ln)
@@ -445,7 +416,7 @@ func TestGracefulShutdown(t *testing.T) {
 		err    error
 	}
 	got := make(chan result, 1)
-	client := newClient(t)
+	client := gatewaytest.NewClient(t)
 	go func() {
 		resp, err := client.Get("http://" + addr + "/items")
 		if err != nil {
@@ -515,7 +486,7 @@ func TestGracefulShutdown(t *testing.T) {
 // still answered in full: shutting down must not cancel the contexts of
 // requests it is waiting for.
 func TestShutdownLetsGraphQLFinish(t *testing.T) {
-	ln0 := listen(t)
+	ln0 := gatewaytest.Listen(t)
 	query := `{"query":"{ quests(first: 5) { totalCount nodes { id prerequisite { id } } } }"}`
 	req, err := http.NewRequest(http.MethodPost, "http://"+ln0.Addr().String()+"/graphql", strings.NewReader(query))
 	if err != nil {
@@ -614,7 +585,7 @@ func TestBinary(t *testing.T) {
 	deadline := time.After(bound)
 	cmd, exited, addr, start := g.Cmd, g.Exited, g.Addr, g.Started
 
-	client := newClient(t)
+	client := gatewaytest.NewClient(t)
 	client.Timeout = time.Second
 	var lastErr error
 	for {
@@ -674,7 +645,7 @@ func TestBrowserAppsRouted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			base := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false",
 				"-playground=" + strconv.FormatBool(tt.playground), "-explorer=" + strconv.FormatBool(tt.explorer)}}).URL
-			client := newClient(t)
+			client := gatewaytest.NewClient(t)
 
 			want := isNotFound
 			if tt.playground {
@@ -688,7 +659,7 @@ func TestBrowserAppsRouted(t *testing.T) {
 						want = isPage
 					}
 				}
-				if resp, body := get(t, client, base+path); !want(resp, body) {
+				if resp, body := gatewaytest.Get(t, client, base+path); !want(resp, body) {
 					t.Errorf("GET %s: %d %q, %.80s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 				}
 			}
@@ -713,7 +684,7 @@ func TestBrowserAppsRouted(t *testing.T) {
 				}
 			}
 			for _, path := range []string{"/explorer/assets/no-such.js", "/playground/assets/no-such.js", "/explorer/items/../../etc/passwd"} {
-				if resp, body := get(t, client, base+path); !isNotFound(resp, body) {
+				if resp, body := gatewaytest.Get(t, client, base+path); !isNotFound(resp, body) {
 					t.Errorf("GET %s: %d, %.80s; want the JSON 404", path, resp.StatusCode, body)
 				}
 			}

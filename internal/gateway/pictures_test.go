@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // pictureServer is a stand-in image server on loopback answering every
@@ -107,7 +108,7 @@ func TestPicturesEndToEnd(t *testing.T) {
 	urls := pictureURLs(t, g)
 	etags := map[string]string{}
 	for _, path := range urls {
-		resp, body := get(t, g.client, g.URL+path)
+		resp, body := gatewaytest.Get(t, g.client, g.URL+path)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || !bytes.Equal(body, pics.png) {
 			t.Fatalf("GET %s: %d %s, %d bytes; want the PNG", path, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 		}
@@ -154,7 +155,7 @@ func TestPicturesEndToEnd(t *testing.T) {
 	again := startGateway(t, cfg, nil)
 	again.waitReady(t, readyWithin)
 	for _, path := range urls {
-		resp, body := get(t, again.client, again.URL+path)
+		resp, body := gatewaytest.Get(t, again.client, again.URL+path)
 		if resp.StatusCode != 200 || !bytes.Equal(body, pics.png) || resp.Header.Get("ETag") != etags[path] {
 			t.Errorf("after a restart, GET %s: %d, %d bytes, ETag %s; want the picture from disk, ETag %s",
 				path, resp.StatusCode, len(body), resp.Header.Get("ETag"), etags[path])
@@ -176,7 +177,7 @@ func TestPicturesGuardRefusesLoopback(t *testing.T) {
 	g.waitReady(t, readyWithin)
 	path := pictureURLs(t, g)[0]
 	for range 3 {
-		resp, body := get(t, g.client, g.URL+path)
+		resp, body := gatewaytest.Get(t, g.client, g.URL+path)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" || !bytes.HasPrefix(body, []byte("<svg")) {
 			t.Fatalf("GET %s: %d %s; want the placeholder", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
@@ -202,14 +203,14 @@ func TestPicturesEmbeddedFetchNothing(t *testing.T) {
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 	for _, path := range []string{"/images/items/1", "/images/monsters/1?v=0", "/images/world-bosses/1"} {
-		resp, _ := get(t, g.client, g.URL+path)
+		resp, _ := gatewaytest.Get(t, g.client, g.URL+path)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" {
 			t.Errorf("GET %s: %d %s, want the placeholder", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 	}
 	for _, path := range []string{"/images/", "/images/items", "/images/items/", "/images/items/1/2", "/images/nope/1",
 		"/images/items/0", "/images/items/..%2f..%2fetc%2fpasswd", "/images/items/../../etc/passwd", "/images/world-boss-loot/zzz"} {
-		if resp, body := get(t, g.client, g.URL+path); resp.StatusCode != http.StatusNotFound || !bytes.Contains(body, []byte(`"NOT_FOUND"`)) {
+		if resp, body := gatewaytest.Get(t, g.client, g.URL+path); resp.StatusCode != http.StatusNotFound || !bytes.Contains(body, []byte(`"NOT_FOUND"`)) {
 			t.Errorf("GET %s: %d, %.80s; want the JSON 404", path, resp.StatusCode, body)
 		}
 	}

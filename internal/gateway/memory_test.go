@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"bytes"
@@ -121,7 +121,7 @@ func TestGCHeadroom(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		time.Sleep(2500 * time.Millisecond)
-		m, err := scrape(base)
+		m, err := gatewaytest.Scrape(base)
 		if err != nil {
 			t.Fatal(err)
 		}

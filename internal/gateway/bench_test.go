@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ var benchQueries = []struct {
 // gqlgen's executor, by the compiled plans (the default), and answered
 // from the response cache.
 //
-//	go test -run '^$' -bench GraphQL -benchmem .
+//	go test -run '^$' -bench GraphQL -benchmem ./internal/gateway/
 func BenchmarkGraphQL(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(memlimit.HighGCPercent))
 	for _, mode := range []struct {

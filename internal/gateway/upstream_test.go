@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 // End-to-end tests of the gateway in front of a live upstream: the real
 // server (serve on a 127.0.0.1:0 listener) reading two stand-in upstreams,
@@ -154,30 +154,13 @@ type testGateway struct {
 func startGateway(t *testing.T, cfg config.Config, logger *slog.Logger) *testGateway {
 	t.Helper()
 	gw := gatewaytest.Start(t, gatewaytest.Options{Logger: logger, Configure: func(c *config.Config) { *c = cfg }})
-	return &testGateway{Gateway: gw, client: newClient(t)}
-}
-
-// waitFor polls cond every 50ms until it holds, and fails the test with
-// cond's last report if it does not within the bound.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() (ok bool, last string)) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		ok, last := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s; last seen: %s", what, within, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return &testGateway{Gateway: gw, client: gatewaytest.NewClient(t)}
 }
 
 // rest GETs c's REST path.
 func (g *testGateway) rest(t *testing.T, c catalogue.Collection) (*http.Response, []byte) {
 	t.Helper()
-	return get(t, g.client, g.URL+c.Path())
+	return gatewaytest.Get(t, g.client, g.URL+c.Path())
 }
 
 // restBody GETs c's REST path and fails the test unless it answers 200.
@@ -279,7 +262,7 @@ type readyzBody struct {
 // readyz GETs /readyz and decodes it.
 func (g *testGateway) readyz(t *testing.T) (int, readyzBody, []byte) {
 	t.Helper()
-	resp, body := get(t, g.client, g.URL+"/readyz")
+	resp, body := gatewaytest.Get(t, g.client, g.URL+"/readyz")
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("/readyz Content-Type = %q, want application/json", ct)
 	}
@@ -294,7 +277,7 @@ func (g *testGateway) readyz(t *testing.T) (int, readyzBody, []byte) {
 func (g *testGateway) waitReady(t *testing.T, within time.Duration) readyzBody {
 	t.Helper()
 	var rd readyzBody
-	waitFor(t, within, "/readyz 200", func() (bool, string) {
+	gatewaytest.WaitFor(t, within, "/readyz 200", func() (bool, string) {
 		var status int
 		var raw []byte
 		status, rd, raw = g.readyz(t)
@@ -308,7 +291,7 @@ func (g *testGateway) waitReady(t *testing.T, within time.Duration) readyzBody {
 // to value.
 func (g *testGateway) metrics(t *testing.T) map[string]float64 {
 	t.Helper()
-	resp, body := get(t, g.client, g.URL+"/metrics")
+	resp, body := gatewaytest.Get(t, g.client, g.URL+"/metrics")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/metrics status %d", resp.StatusCode)
 	}
@@ -355,7 +338,7 @@ func bodiesRejected(c catalogue.Collection) string {
 func (g *testGateway) awaitRoundAfter(t *testing.T, within time.Duration, signals ...string) {
 	t.Helper()
 	var rounds float64
-	waitFor(t, within, fmt.Sprintf("/metrics %q > 0", signals), func() (bool, string) {
+	gatewaytest.WaitFor(t, within, fmt.Sprintf("/metrics %q > 0", signals), func() (bool, string) {
 		m := g.metrics(t)
 		rounds = m[refreshRounds]
 		var seen []string
@@ -367,7 +350,7 @@ func (g *testGateway) awaitRoundAfter(t *testing.T, within time.Duration, signal
 		}
 		return true, ""
 	})
-	waitFor(t, within, "a refresh round to end", func() (bool, string) {
+	gatewaytest.WaitFor(t, within, "a refresh round to end", func() (bool, string) {
 		n := g.metrics(t)[refreshRounds]
 		return n > rounds, fmt.Sprintf("%s %v, was %v", refreshRounds, n, rounds)
 	})
@@ -434,7 +417,7 @@ func TestUpstreamFaults(t *testing.T) {
 				}
 
 				if tt.fault == upstreamtest.Hang {
-					waitFor(t, 10*time.Second, "requests hanging at both addresses", func() (bool, string) {
+					gatewaytest.WaitFor(t, 10*time.Second, "requests hanging at both addresses", func() (bool, string) {
 						for _, c := range faulty {
 							if n := up.of(c).Requests(c); n <= requested[c] {
 								return false, fmt.Sprintf("%d requests of %s, %d before the fault", n, c.Path(), requested[c])
@@ -509,7 +492,7 @@ func TestUpstreamChanges(t *testing.T) {
 
 			changed := renamed(t, c, up.bodies[c])
 			up.of(c).SetBody(c, changed)
-			waitFor(t, 10*time.Second, "the changed body on "+c.Path(), func() (bool, string) {
+			gatewaytest.WaitFor(t, 10*time.Second, "the changed body on "+c.Path(), func() (bool, string) {
 				body := g.restBody(t, c)
 				return bytes.Equal(body, changed), fmt.Sprintf("%.120s", body)
 			})
@@ -542,7 +525,7 @@ func TestUpstreamNotModified(t *testing.T) {
 		notModified[c] = up.of(c).NotModified(c)
 	}
 	rounds := g.metrics(t)[refreshRounds]
-	waitFor(t, 15*time.Second, "three more refresh rounds", func() (bool, string) {
+	gatewaytest.WaitFor(t, 15*time.Second, "three more refresh rounds", func() (bool, string) {
 		n := g.metrics(t)[refreshRounds]
 		return n >= rounds+3, fmt.Sprintf("%s %v, was %v", refreshRounds, n, rounds)
 	})
@@ -667,7 +650,7 @@ func TestColdStartUpstreamDown(t *testing.T) {
 			g := startGateway(t, up.config(time.Second, ""), nil)
 
 			var rd readyzBody
-			waitFor(t, 10*time.Second, "/readyz naming every collection's error", func() (bool, string) {
+			gatewaytest.WaitFor(t, 10*time.Second, "/readyz naming every collection's error", func() (bool, string) {
 				var status int
 				var raw []byte
 				status, rd, raw = g.readyz(t)
@@ -772,7 +755,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 		g.waitReady(t, fromCache)
 		// The cached validators go with the first read: the upstream
 		// confirms the cached bodies rather than sending them again.
-		waitFor(t, 10*time.Second, "every cached body revalidated", func() (bool, string) {
+		gatewaytest.WaitFor(t, 10*time.Second, "every cached body revalidated", func() (bool, string) {
 			_, rd, raw := g.readyz(t)
 			for c := range catalogue.NumCollections {
 				if rd.Collections[c.String()].LastOutcome != "304" {
@@ -829,7 +812,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 				t.Logf("gateway log:\n%s", logs)
 			}
 		}()
-		waitFor(t, fromCache, "every collection but items from the cache", func() (bool, string) {
+		gatewaytest.WaitFor(t, fromCache, "every collection but items from the cache", func() (bool, string) {
 			status, rd, raw := g.readyz(t)
 			return status == http.StatusServiceUnavailable && slices.Equal(rd.Missing, []string{"items"}),
 				fmt.Sprintf("%d %s", status, raw)
@@ -958,7 +941,7 @@ func TestUpstreamBodyBound(t *testing.T) {
 				}
 				return
 			}
-			waitFor(t, 10*time.Second, "items refused as too large", func() (bool, string) {
+			gatewaytest.WaitFor(t, 10*time.Second, "items refused as too large", func() (bool, string) {
 				m := g.metrics(t)
 				key := `catalogue_upstream_requests_total{collection="items",outcome="too_large"}`
 				return m[key] > 0, fmt.Sprint(m[key])

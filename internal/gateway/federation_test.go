@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"bufio"
@@ -40,7 +40,7 @@ directive @key(fields: FieldSet!, resolvable: Boolean = true) repeatable on OBJE
 // a federation router asks a subgraph: its SDL, and entities by their keys.
 func TestFederationSubgraph(t *testing.T) {
 	g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false", "-response-cache-bytes=0"}})
-	client := newClient(t)
+	client := gatewaytest.NewClient(t)
 	ask := func(t *testing.T, query string, vars map[string]any) (int, fedAnswer) {
 		t.Helper()
 		return postFederation(t, client, g.URL, query, vars)
@@ -107,7 +107,7 @@ func TestFederationSubgraph(t *testing.T) {
 	})
 
 	t.Run("/schema.graphql stays the API schema", func(t *testing.T) {
-		_, body := get(t, client, g.URL+"/schema.graphql")
+		_, body := gatewaytest.Get(t, client, g.URL+"/schema.graphql")
 		doc, err := parser.ParseSchema(&ast.Source{Name: "schema.graphql", Input: string(body)})
 		if err != nil {
 			t.Fatalf("/schema.graphql does not parse: %v", err)
@@ -267,7 +267,7 @@ func TestFederationSubgraph(t *testing.T) {
 // is; and with introspection off, _service is refused as introspection is
 // while _entities still answers.
 func TestFederationPaths(t *testing.T) {
-	client := newClient(t)
+	client := gatewaytest.NewClient(t)
 	const query = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Item { id name } } }`
 	vars := map[string]any{"r": []any{rep("Item", 2), rep("Item", 999999)}}
 
@@ -275,7 +275,7 @@ func TestFederationPaths(t *testing.T) {
 		g := gatewaytest.Start(t, gatewaytest.Options{Args: []string{"-access-log=false"}})
 		v, _ := json.Marshal(vars)
 		before := engineAnswered(t, g.URL)
-		resp, body := get(t, client, g.URL+"/graphql?query="+url.QueryEscape(query)+"&variables="+url.QueryEscape(string(v)))
+		resp, body := gatewaytest.Get(t, client, g.URL+"/graphql?query="+url.QueryEscape(query)+"&variables="+url.QueryEscape(string(v)))
 		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), `{"data":{"_entities":[{"id":2,"name":`) || !strings.HasSuffix(string(body), `},null]}}`) {
 			t.Errorf("GET: %d %.300s", resp.StatusCode, body)
 		}
@@ -302,7 +302,7 @@ func TestFederationPaths(t *testing.T) {
 // engineAnswered reads graphql_operations_total{executor="engine"}.
 func engineAnswered(t *testing.T, base string) float64 {
 	t.Helper()
-	_, body := get(t, newClient(t), base+"/metrics")
+	_, body := gatewaytest.Get(t, gatewaytest.NewClient(t), base+"/metrics")
 	for line := range strings.Lines(string(body)) {
 		if rest, ok := strings.CutPrefix(line, `graphql_operations_total{executor="engine"} `); ok {
 			n, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)

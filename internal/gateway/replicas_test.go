@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"encoding/json"
@@ -44,7 +44,7 @@ func TestReplicasBehindNginx(t *testing.T) {
 
 	bodies := map[catalogue.Collection][]byte{}
 	for c := range catalogue.NumCollections {
-		b, err := os.ReadFile(filepath.Join("catalogue", "embedded", c.String()+".json"))
+		b, err := os.ReadFile(filepath.Join("..", "..", "catalogue", "embedded", c.String()+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

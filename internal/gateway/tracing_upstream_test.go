@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func TestTracingUpstreamRequests(t *testing.T) {
 
 	// The first round of reads starts with the gateway; farming's three
 	// tries (1 + 2 retries) end it.
-	waitFor(t, readyWithin, "the first round's spans", func() (bool, string) {
+	gatewaytest.WaitFor(t, readyWithin, "the first round's spans", func() (bool, string) {
 		spans := exp.GetSpans().Snapshots()
 		for c := range catalogue.NumCollections {
 			if len(named(spans, "GET "+c.Path())) == 0 {

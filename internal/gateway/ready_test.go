@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 	"github.com/catalogue-gateway/gateway/internal/logtest"
 )
 
@@ -51,7 +52,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 		{
 			name: "connection refused",
 			setup: func(t *testing.T, _ *upstreams, cfg *config.Config) []string {
-				ln := listen(t)
+				ln := gatewaytest.Listen(t)
 				closed := "http://" + ln.Addr().String()
 				ln.Close() // its port now refuses connections
 				cfg.BaseURL, cfg.WorldBossURL = closed, closed
@@ -83,7 +84,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 
 			var rd readyzBody
 			var raw []byte
-			waitFor(t, 20*time.Second, "every collection's lastError", func() (bool, string) {
+			gatewaytest.WaitFor(t, 20*time.Second, "every collection's lastError", func() (bool, string) {
 				_, rd, raw = g.readyz(t)
 				for c := range catalogue.NumCollections {
 					if got := rd.Collections[c.String()].LastError; !strings.HasPrefix(got, tt.lastError) {
@@ -116,7 +117,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 			// The round logs it once its reads are all done, which may be
 			// just after /readyz shows the first errors.
 			var failures []string
-			waitFor(t, 20*time.Second, "the log's line of the failed read", func() (bool, string) {
+			gatewaytest.WaitFor(t, 20*time.Second, "the log's line of the failed read", func() (bool, string) {
 				failures = failures[:0]
 				for line := range strings.Lines(log.String()) {
 					if strings.Contains(line, "keeping the last good body") || strings.Contains(line, "no body read from the upstream yet") {

@@ -1,4 +1,4 @@
-package main
+package gateway_test
 
 // The monitoring that ships in deploy/monitoring names metrics by hand, in
 // PromQL: a rule or a panel naming a metric the gateway does not export
@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/catalogue-gateway/gateway/internal/config"
+	"github.com/catalogue-gateway/gateway/internal/gatewaytest"
 )
 
 // monitoringExprs returns every PromQL expression deploy/monitoring holds
@@ -26,7 +27,7 @@ import (
 // rules define.
 func monitoringExprs(t *testing.T) (exprs map[string]string, variables []string, recorded map[string]bool) {
 	t.Helper()
-	raw, err := os.ReadFile("deploy/monitoring/prometheusrule.yaml")
+	raw, err := os.ReadFile("../../deploy/monitoring/prometheusrule.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func monitoringExprs(t *testing.T) (exprs map[string]string, variables []string,
 		}
 	}
 
-	raw, err = os.ReadFile("deploy/monitoring/dashboard.json")
+	raw, err = os.ReadFile("../../deploy/monitoring/dashboard.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestMonitoringNamesExportedMetrics(t *testing.T) {
 	g.waitReady(t, readyWithin)
 	g.graphQLOK(t, itemsQuery)
 	g.streamFor(t, 0)
-	resp, body := get(t, g.client, g.URL+"/metrics")
+	resp, body := gatewaytest.Get(t, g.client, g.URL+"/metrics")
 	if resp.StatusCode != 200 {
 		t.Fatalf("/metrics status %d", resp.StatusCode)
 	}
