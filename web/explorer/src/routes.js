@@ -8,7 +8,9 @@
 
 import { BY_PATH, KINDS } from './kinds.js';
 
-export const BASE = import.meta.env.BASE_URL.replace(/\/+$/, '');
+// (Outside Vite, as under node's test runner, there is no import.meta.env:
+// the base is the one vite.config.js sets.)
+export const BASE = (import.meta.env?.BASE_URL ?? '/explorer/').replace(/\/+$/, '');
 
 export const paths = {
   home: () => BASE,

@@ -74,9 +74,14 @@ const leading = (field) => [
 // (hidden on a phone), so the reader sees what the list is sorted by.
 const shownColumns = (columns, state) => columns.map((c) => (c.extra && c.sort && c.sort === state.sort ? { ...c, extra: false } : c));
 
+// columnsOf is a list's columns, leading ones first. Each column's sort
+// is one of the values of its list's order enum (KINDS[field].sorts, from
+// the schema), which test/columns.test.js holds.
+export const columnsOf = (field) => [...leading(field), ...COLUMNS[field]];
+
 export function listView(field) {
   const kind = KINDS[field];
-  const allColumns = [...leading(field), ...COLUMNS[field]];
+  const allColumns = columnsOf(field);
   return {
     operation: (route) => ({ ...LIST_QUERIES[field], variables: listVariables(route.state) }),
     title: (_data, route) => (filtered(route.state) ? `${kind.label} (filtered)` : kind.label),
