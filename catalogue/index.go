@@ -455,23 +455,72 @@ func (ix *Index) Select(q Query) (Selection, error) {
 	if ix == nil {
 		return Selection{all: true}, nil // a missing collection: nothing to select
 	}
-	f := filter{}
+	f, cand, err := ix.compile(q)
+	if err != nil {
+		return Selection{}, err
+	}
+	var order, rank []int32
+	ordered := q.OrderBy != ""
+	if ordered {
+		o, ok := ix.orders[q.OrderBy]
+		if !ok {
+			return Selection{}, fmt.Errorf("no ordering on %q", q.OrderBy)
+		}
+		order, rank = o.asc, o.rank
+		if q.Descending {
+			order, rank = o.desc, o.drank
+		}
+	}
+	if f.names != nil {
+		// A rare term's records are candidates too; a common term's,
+		// in an ordered selection, are better found by reading the order
+		// until the page is full.
+		if c := ix.nameCandidates(f.needle); !ordered || len(c) <= ix.n/fewCandidates {
+			cand.offer(c)
+		}
+	}
+	if cand.none {
+		return Selection{fixed: []int32{}}, nil
+	}
+	return ix.selection(f, cand, ordered, order, rank), nil
+}
+
+// candidates are the only positions a selection need test, in upstream
+// order, when fewer than all: the narrowest equality's records, or a rare
+// name term's.
+type candidates struct {
+	list []int32
+	some bool // list holds the candidates; else every position is one
+	none bool // no record can match: an equality's value no record holds
+}
+
+// offer makes list the candidates if it is narrower than those so far.
+func (c *candidates) offer(list []int32) {
+	if list == nil {
+		list = []int32{}
+	}
+	if !c.some || len(list) < len(c.list) {
+		c.list, c.some = list, true
+	}
+}
+
+// compile compiles q's conditions against the index: the filter a record
+// is tested by, and the candidates its equalities narrow the records to.
+func (ix *Index) compile(q Query) (filter, candidates, error) {
+	var f filter
+	var cand candidates
 	if q.NameContains != "" {
 		if ix.names == nil {
-			return Selection{}, fmt.Errorf("no name to search")
+			return f, cand, fmt.Errorf("no name to search")
 		}
 		f.names, f.needle = ix.names, strings.ToLower(q.NameContains)
 		f.grams, f.need = ix.grams, bigrams(f.needle)
 		f.chars, f.needChars = ix.chars, byteSet(f.needle)
 	}
-	// The narrowest equality, or a name term's candidates, are the
-	// candidates, when there are any.
-	var narrowest []int32
-	haveCand, none := false, false
 	for field, v := range q.Equal {
 		col, ok := ix.equal[field]
 		if !ok {
-			return Selection{}, fmt.Errorf("no equality index on %q", field)
+			return f, cand, fmt.Errorf("no equality index on %q", field)
 		}
 		codes, positions := col.codes, col.positions
 		code, ok := col.code[v]
@@ -480,12 +529,10 @@ func (ix *Index) Select(q Query) (Selection, error) {
 			code, ok = col.fold[strings.ToLower(v)]
 		}
 		if !ok {
-			none = true // no record holds v, in any case
+			cand.none = true // no record holds v, in any case
 			continue
 		}
-		if p := positions[code]; !haveCand || len(p) < len(narrowest) {
-			narrowest, haveCand = p, true
-		}
+		cand.offer(positions[code])
 		f.equal = append(f.equal, equalTest{codes: codes, code: code})
 	}
 	for _, r := range [...]struct {
@@ -495,69 +542,46 @@ func (ix *Index) Select(q Query) (Selection, error) {
 		for field, bound := range r.m {
 			vals, ok := ix.nums[field]
 			if !ok {
-				return Selection{}, fmt.Errorf("no numeric index on %q", field)
+				return f, cand, fmt.Errorf("no numeric index on %q", field)
 			}
 			*r.into = append(*r.into, numTest{vals: vals, bound: bound})
 		}
 	}
-	var o *ordering
-	if q.OrderBy != "" {
-		var ok bool
-		if o, ok = ix.orders[q.OrderBy]; !ok {
-			return Selection{}, fmt.Errorf("no ordering on %q", q.OrderBy)
-		}
-	}
-	if f.names != nil {
-		if c := ix.nameCandidates(f.needle); (!haveCand || len(c) < len(narrowest)) && (o == nil || len(c) <= ix.n/fewCandidates) {
-			if c == nil {
-				c = []int32{}
-			}
-			narrowest, haveCand = c, true
-		}
-	}
-	var order, rank []int32
-	if o != nil {
-		order, rank = o.asc, o.rank
-		if q.Descending {
-			order, rank = o.desc, o.drank
-		}
-	}
-	if none {
-		return Selection{fixed: []int32{}}, nil
-	}
-	filtered := f.names != nil || haveCand || len(f.atLeast) > 0 || len(f.atMost) > 0
+	return f, cand, nil
+}
 
+// selection is how records meeting f are found, given the candidates and,
+// when ordered, the order and its ranks.
+func (ix *Index) selection(f filter, cand candidates, ordered bool, order, rank []int32) Selection {
+	filtered := f.names != nil || cand.some || len(f.atLeast) > 0 || len(f.atMost) > 0
 	switch {
-	case !filtered && o == nil:
+	case !filtered && !ordered:
 		// Unfiltered: the precomputed orders are the answer, with no copying.
-		return Selection{all: true, n: ix.n}, nil
+		return Selection{all: true, n: ix.n}
 	case !filtered:
-		return Selection{fixed: order, rank: rank}, nil
-	case haveCand && o != nil:
+		return Selection{fixed: order, rank: rank}
+	case cand.some && ordered:
 		// The candidates (an equality's records, or a rare name term's)
 		// are few and in upstream order: test them all, then put them
 		// in order.
-		var out []int32
-		for _, p := range narrowest {
+		out := []int32{}
+		for _, p := range cand.list {
 			if f.keep(p) {
 				out = append(out, p)
 			}
 		}
-		if out == nil {
-			out = []int32{}
-		}
 		slices.SortFunc(out, func(a, b int32) int { return cmp.Compare(rank[a], rank[b]) })
-		return Selection{fixed: out, rank: rank}, nil
+		return Selection{fixed: out, rank: rank}
 	}
 	// The candidates are in the selection's order: tested as read.
 	s := &pending{f: f, ncand: ix.n, found: []int32{}}
 	switch {
-	case haveCand:
-		s.cand, s.ncand = narrowest, len(narrowest)
-	case o != nil:
+	case cand.some:
+		s.cand, s.ncand = cand.list, len(cand.list)
+	case ordered:
 		s.cand, s.byRank = order, true
 	default:
 		s.byRank = true // every position, upstream order: its rank is itself
 	}
-	return Selection{lazy: s, rank: rank}, nil
+	return Selection{lazy: s, rank: rank}
 }
