@@ -513,6 +513,22 @@ func (cfg Config) TrustedDocumentsOn() bool {
 // check checks every value, and parses trustedProxies and trustedMode, as
 // given, into cfg.TrustedProxies and cfg.TrustedDocumentsMode.
 func (cfg *Config) check(trustedProxies, trustedMode string) error {
+	for _, check := range []func() error{cfg.checkUpstream, cfg.checkRequests, cfg.checkPictures} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	proxies, err := clientaddr.ParseTrustedProxies(trustedProxies)
+	if err != nil {
+		return fmt.Errorf("invalid -trusted-proxies: %v", err)
+	}
+	cfg.TrustedProxies = proxies
+	return cfg.setTrustedMode(trustedMode)
+}
+
+// checkUpstream checks how the upstream is read, and makes the world
+// boss's address the base address when it is not given.
+func (cfg *Config) checkUpstream() error {
 	if cfg.BaseURL != "" {
 		if err := checkUpstreamURL(cfg.BaseURL); err != nil {
 			return fmt.Errorf("invalid -base-url %q: %v", cfg.BaseURL, err)
@@ -537,6 +553,14 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 	if cfg.UpstreamTimeout < 100*time.Millisecond {
 		return fmt.Errorf("invalid -upstream-timeout %s: must be at least 100ms", cfg.UpstreamTimeout)
 	}
+	if cfg.MaxUpstreamBytes < 1<<10 {
+		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.MaxUpstreamBytes)
+	}
+	return nil
+}
+
+// checkRequests checks the bounds on requests and what outlives them.
+func (cfg *Config) checkRequests() error {
 	l := cfg.Limits
 	for _, v := range []struct {
 		name  string
@@ -556,9 +580,6 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 	if cfg.MemoryBudget != 0 && cfg.MemoryBudget < 8<<20 {
 		return fmt.Errorf("invalid -memory-budget %d: must be 0 (derived) or at least 8MiB", cfg.MemoryBudget)
 	}
-	if cfg.MaxUpstreamBytes < 1<<10 {
-		return fmt.Errorf("invalid -max-upstream-bytes %d: must be at least 1KiB", cfg.MaxUpstreamBytes)
-	}
 	if cfg.ShutdownDelay < 0 || cfg.ShutdownDelay > time.Minute {
 		return fmt.Errorf("invalid -shutdown-delay %s: must be from 0 to 1m", cfg.ShutdownDelay)
 	}
@@ -572,14 +593,14 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 		// Less, and clients would be reconnecting all the time.
 		return fmt.Errorf("invalid -subscription-max-age %s: must be at least 1s", cfg.SubscriptionMaxAge)
 	}
-	proxies, err := clientaddr.ParseTrustedProxies(trustedProxies)
-	if err != nil {
-		return fmt.Errorf("invalid -trusted-proxies: %v", err)
-	}
-	cfg.TrustedProxies = proxies
 	if cfg.RequestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.RequestTimeout)
 	}
+	return nil
+}
+
+// checkPictures checks how the records' pictures are fetched and kept.
+func (cfg *Config) checkPictures() error {
 	if cfg.ImagesMaxBytes < 1<<10 || cfg.ImagesMaxBytes > 64<<20 {
 		return fmt.Errorf("invalid -images-max-bytes %d: must be from 1KiB to 64MiB", cfg.ImagesMaxBytes)
 	}
@@ -595,8 +616,13 @@ func (cfg *Config) check(trustedProxies, trustedMode string) error {
 	if cfg.ImagesClientBurst < 1 {
 		return fmt.Errorf("invalid -images-client-burst %d: must be at least 1", cfg.ImagesClientBurst)
 	}
-	// A manifest given is meant to be enforced: a file that silently did
-	// nothing would be the worse surprise, and log is one flag away.
+	return nil
+}
+
+// setTrustedMode reads -trusted-documents-mode. A manifest given is meant
+// to be enforced: a file that silently did nothing would be the worse
+// surprise, and log is one flag away.
+func (cfg *Config) setTrustedMode(trustedMode string) error {
 	switch mode := graphqlhttp.TrustedMode(trustedMode); mode {
 	case "":
 		cfg.TrustedDocumentsMode = graphqlhttp.TrustedOff
