@@ -246,15 +246,54 @@ func DefaultOptions() Options {
 
 // New returns the endpoint serving es.
 func New(es graphql.ExecutableSchema, opts Options) http.Handler {
+	opts = opts.withDefaults()
+	shares := opts.Memory.Shares()
+	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
+		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
+		compressor: contentcoding.NewCompressor()}
+	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
+	e.wsInitWait = 10 * time.Second
+	if opts.MaxAge > 0 {
+		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
+	}
+	e.exec = e.newExecutor(es, newPersistedQueryCache(shares.PersistedQueries))
+	e.chooser = &chooser{Executor: e.exec, e: e}
+	e.costs = newCoster(es.Schema())
+	if opts.TrustedDocuments != nil {
+		opts.TrustedDocuments.attach(e)
+	}
+	return e
+}
+
+// withDefaults fills what opts leaves unset from DefaultOptions and the
+// memory budget's shares, and drops what would do nothing (an executor
+// that declines everything, a cache with no version to key it by,
+// trusted documents off).
+func (opts Options) withDefaults() Options {
 	def := DefaultOptions()
 	opts.Limits = opts.Limits.withDefaults()
 	opts.Limits.noIntrospection = !opts.Introspection
-	if opts.RequestTimeout <= 0 {
-		opts.RequestTimeout = def.RequestTimeout
+	or := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if opts.MaxErrors <= 0 {
-		opts.MaxErrors = def.MaxErrors
+	orInt := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
+	or(&opts.RequestTimeout, def.RequestTimeout)
+	or(&opts.KeepAlive, def.KeepAlive)
+	or(&opts.StreamMaxAge, def.StreamMaxAge)
+	or(&opts.WebSocketWriteTimeout, def.WebSocketWriteTimeout)
+	orInt(&opts.MaxErrors, def.MaxErrors)
+	orInt(&opts.MaxStreamsPerClient, def.MaxStreamsPerClient)
+	orInt(&opts.MaxOperationsPerWebSocket, def.MaxOperationsPerWebSocket)
+	// What all WebSockets may queue is their share of the memory budget;
+	// one connection, at most a MiB of it.
+	orInt(&opts.WebSocketBudgetBytes, int(opts.Memory.Shares().WebSocketBuffers))
+	orInt(&opts.WebSocketBufferBytes, min(1<<20, opts.WebSocketBudgetBytes))
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -267,46 +306,20 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Version == nil {
 		opts.Cache = nil
 	}
-	if opts.KeepAlive <= 0 {
-		opts.KeepAlive = def.KeepAlive
-	}
-	if opts.MaxStreamsPerClient <= 0 {
-		opts.MaxStreamsPerClient = def.MaxStreamsPerClient
-	}
-	if opts.StreamMaxAge <= 0 {
-		opts.StreamMaxAge = def.StreamMaxAge
-	}
-	shares := opts.Memory.Shares()
-	if opts.MaxOperationsPerWebSocket <= 0 {
-		opts.MaxOperationsPerWebSocket = def.MaxOperationsPerWebSocket
-	}
-	// What all WebSockets may queue is their share of the memory budget;
-	// one connection, at most a MiB of it.
-	if opts.WebSocketBudgetBytes <= 0 {
-		opts.WebSocketBudgetBytes = int(shares.WebSocketBuffers)
-	}
-	if opts.WebSocketBufferBytes <= 0 {
-		opts.WebSocketBufferBytes = min(1<<20, opts.WebSocketBudgetBytes)
-	}
-	if opts.WebSocketWriteTimeout <= 0 {
-		opts.WebSocketWriteTimeout = def.WebSocketWriteTimeout
-	}
 	if opts.TrustedDocuments != nil && opts.TrustedDocuments.mode == TrustedOff {
 		opts.TrustedDocuments = nil
 	}
-	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
-		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
-		compressor: contentcoding.NewCompressor()}
-	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
-	e.wsInitWait = 10 * time.Second
-	if opts.MaxAge > 0 {
-		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
-	}
+	return opts
+}
 
-	// gqlgen's executor, without its HTTP handler: the endpoint reads
-	// each request once itself (admit), and hands the executor the
-	// operation (execute), or a subscription to gqlgen's SSE transport
-	// (stream).
+// newExecutor returns gqlgen's executor, without its HTTP handler: the
+// endpoint reads each request once itself (admit), and hands the executor
+// the operation (execute), or a subscription to gqlgen's SSE transport
+// (stream). Its extensions run in this order: the trusted documents, the
+// persisted queries, the guard, the variables' coercion, the cost limit,
+// the federation's representations.
+func (e *endpoint) newExecutor(es graphql.ExecutableSchema, apq *persistedQueryCache) *executor.Executor {
+	opts := e.opts
 	srv := executor.New(es)
 	srv.SetQueryCache(queryCache{e.docs})
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
@@ -320,7 +333,6 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	apq := newPersistedQueryCache(shares.PersistedQueries)
 	opts.Memory.Register("documents", e.docs.stats)
 	if opts.TrustedDocuments != nil {
 		opts.Memory.Register("trusted_documents", e.docs.trustedStats)
@@ -350,13 +362,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	srv.AroundResponses(e.capErrors)
 	srv.SetErrorPresenter(e.presentError)
 	srv.SetRecoverFunc(e.recoverPanic)
-	e.exec = srv
-	e.chooser = &chooser{Executor: srv, e: e}
-	e.costs = newCoster(es.Schema())
-	if opts.TrustedDocuments != nil {
-		opts.TrustedDocuments.attach(e)
-	}
-	return e
+	return srv
 }
 
 type nopObserver struct{}
