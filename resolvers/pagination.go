@@ -29,17 +29,8 @@ type pageArgs struct {
 // selects, cut to the page args asks for, with facets counted if asked.
 func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalogue.Snapshot) *catalogue.Table[T],
 	q catalogue.Query, facets []catalogue.FacetField, args pageArgs) (*model.Connection[T], error) {
-	for _, a := range [...]struct {
-		name string
-		n    *int
-	}{{"first", args.first}, {"last", args.last}} {
-		name, n := a.name, a.n
-		if n != nil && *n < 0 {
-			return nil, badInput("%s must not be negative", name)
-		}
-		if n != nil && *n > maxPageSize {
-			return nil, badInput("%s may be at most %d; page through longer lists with after or before", name, maxPageSize)
-		}
+	if err := args.check(); err != nil {
+		return nil, err
 	}
 	snap, err := loader.Snapshot(ctx)
 	if err != nil {
@@ -72,53 +63,9 @@ func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalo
 		return sel.Clip(place), nil
 	}
 
-	// Paging forwards, as most callers do, needs the selection only up to
-	// the record after the page: a filtered list tests no further, and
-	// counts the rest only if totalCount is asked for.
-	var start, end int
-	var hasNext bool
-	if args.last == nil && args.before == nil {
-		if args.after != nil {
-			i, err := locate(*args.after)
-			if err != nil {
-				return nil, err
-			}
-			start = sel.Clip(i + 1)
-		}
-		size := defaultPageSize
-		if args.first != nil {
-			size = *args.first
-		}
-		end = sel.Clip(start + size)
-		hasNext = sel.Clip(end+1) > end
-	} else {
-		n := sel.Len()
-		end = n
-		if args.after != nil {
-			i, err := locate(*args.after)
-			if err != nil {
-				return nil, err
-			}
-			start = min(i+1, n)
-		}
-		if args.before != nil {
-			i, err := locate(*args.before)
-			if err != nil {
-				return nil, err
-			}
-			end = i
-		}
-		end = max(end, start)
-		switch {
-		case args.first != nil:
-			end = min(end, start+*args.first)
-			if args.last != nil {
-				start = max(start, end-*args.last)
-			}
-		case args.last != nil:
-			start = max(start, end-*args.last)
-		}
-		hasNext = end < n
+	start, end, hasNext, err := args.bounds(sel, locate)
+	if err != nil {
+		return nil, err
 	}
 
 	nodes := make([]*T, end-start)
@@ -135,4 +82,70 @@ func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalo
 	}
 	return model.NewConnection(sync.OnceValue(sel.Len), nodes, info, cursor).
 		WithFacets(func() []catalogue.Facet { return ix.Facets(q, facets) }), nil
+}
+
+// check refuses a page size that is negative or over the largest page.
+func (args pageArgs) check() error {
+	for _, a := range [...]struct {
+		name string
+		n    *int
+	}{{"first", args.first}, {"last", args.last}} {
+		if a.n != nil && *a.n < 0 {
+			return badInput("%s must not be negative", a.name)
+		}
+		if a.n != nil && *a.n > maxPageSize {
+			return badInput("%s may be at most %d; page through longer lists with after or before", a.name, maxPageSize)
+		}
+	}
+	return nil
+}
+
+// bounds returns the page of sel that args ask for, as places [start,
+// end), and whether a record follows it; locate finds a cursor's place.
+func (args pageArgs) bounds(sel catalogue.Selection, locate func(cursor string) (int, error)) (start, end int, hasNext bool, err error) {
+	// Paging forwards, as most callers do, needs the selection only up to
+	// the record after the page: a filtered list tests no further, and
+	// counts the rest only if totalCount is asked for.
+	if args.last == nil && args.before == nil {
+		if args.after != nil {
+			i, err := locate(*args.after)
+			if err != nil {
+				return 0, 0, false, err
+			}
+			start = sel.Clip(i + 1)
+		}
+		size := defaultPageSize
+		if args.first != nil {
+			size = *args.first
+		}
+		end = sel.Clip(start + size)
+		return start, end, sel.Clip(end+1) > end, nil
+	}
+	n := sel.Len()
+	end = n
+	if args.after != nil {
+		i, err := locate(*args.after)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		start = min(i+1, n)
+	}
+	if args.before != nil {
+		i, err := locate(*args.before)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		end = i
+	}
+	end = max(end, start)
+	switch {
+	case args.first != nil:
+		end = min(end, start+*args.first)
+		if args.last != nil {
+			start = max(start, end-*args.last)
+		}
+	case args.last != nil:
+		start = max(start, end-*args.last)
+	}
+	return start, end, end < n, nil
 }
