@@ -177,16 +177,7 @@ type wsMessage struct {
 //
 // It returns the outcome, for the observer.
 func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
-	if !headerHasToken(r.Header, "Sec-WebSocket-Protocol", wsSubprotocol) {
-		e.opts.Observer.Rejected("websocket_protocol")
-		e.reject(w, r, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "websocket_protocol",
-			"open the WebSocket with the graphql-transport-ws subprotocol"}})
-		return "rejected"
-	}
-	if !e.originAllowed(r) {
-		e.opts.Observer.Rejected("origin")
-		e.reject(w, r, &httpError{http.StatusForbidden, limitError{CodeForbiddenOrigin, "origin",
-			"pages from this origin may not open a WebSocket here"}})
+	if !e.webSocketAllowed(w, r) {
 		return "rejected"
 	}
 	client := clientaddr.Key(r, e.opts.TrustedProxies)
@@ -195,33 +186,64 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 		return "rejected"
 	}
 	// The connection's base place is given back once every operation it
-	// ran has ended (below).
-	placed := true
-	defer func() {
-		if placed {
-			e.releasePlace(client)
-		}
-	}()
+	// ran has ended: serveWebSocket returns only then.
+	defer e.releasePlace(client)
+	conn, netConn, ok := e.acceptWebSocket(w, r)
+	if !ok {
+		return "rejected"
+	}
+	e.serveWebSocket(r, client, conn, netConn)
+	return "ok"
+}
+
+// webSocketAllowed refuses, answering it, a WebSocket without the
+// graphql-transport-ws subprotocol or from an origin the CORS policy does
+// not allow.
+func (e *endpoint) webSocketAllowed(w http.ResponseWriter, r *http.Request) bool {
+	if !headerHasToken(r.Header, "Sec-WebSocket-Protocol", wsSubprotocol) {
+		e.opts.Observer.Rejected("websocket_protocol")
+		e.reject(w, r, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "websocket_protocol",
+			"open the WebSocket with the graphql-transport-ws subprotocol"}})
+		return false
+	}
+	if !e.originAllowed(r) {
+		e.opts.Observer.Rejected("origin")
+		e.reject(w, r, &httpError{http.StatusForbidden, limitError{CodeForbiddenOrigin, "origin",
+			"pages from this origin may not open a WebSocket here"}})
+		return false
+	}
+	return true
+}
+
+// acceptWebSocket completes the handshake, returning the connection and
+// the TCP connection under it; a handshake the library does not take is
+// answered as any request the endpoint refuses, and ok is false.
+func (e *endpoint) acceptWebSocket(w http.ResponseWriter, r *http.Request) (conn *coderws.Conn, netConn net.Conn, ok bool) {
 	// A WebSocket outlives the server's read and write timeouts, which
 	// the hijacked connection would otherwise keep.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
 	uw := &upgradeWriter{ResponseWriter: w}
-	// The origin was checked above, against the CORS policy rather than
+	// The origin was checked before, against the CORS policy rather than
 	// the library's same-host rule.
 	conn, err := coderws.Accept(uw, r, &coderws.AcceptOptions{Subprotocols: []string{wsSubprotocol}, InsecureSkipVerify: true})
 	if err != nil {
-		// Not a handshake the library takes: answered as any request the
-		// endpoint refuses, and logged here rather than by a library.
+		// Logged here rather than by a library.
 		e.opts.Logger.InfoContext(r.Context(), "websocket: handshake refused", "request_id", RequestID(r.Context()), "err", err)
 		if uw.status != 0 {
 			e.opts.Observer.Rejected("websocket_handshake")
 			e.reject(w, r, &httpError{uw.status, limitError{CodeBadRequest, "websocket_handshake",
 				"not a WebSocket handshake this server takes (RFC 6455, version 13)"}})
 		}
-		return "rejected"
+		return nil, nil, false
 	}
+	return conn, uw.conn, true
+}
+
+// serveWebSocket runs an accepted connection until it ends, and returns
+// once every operation it ran has ended.
+func (e *endpoint) serveWebSocket(r *http.Request, client netip.Prefix, conn *coderws.Conn, netConn net.Conn) {
 	if wg := e.opts.Connections; wg != nil {
 		wg.Add(1)
 		defer wg.Done()
@@ -234,7 +256,7 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 	defer cancel()
 	ending, end := context.WithCancel(context.WithoutCancel(ctx))
 	defer end()
-	c := &wsConn{e: e, client: client, conn: conn, netConn: uw.conn, header: r.Header, ending: ending,
+	c := &wsConn{e: e, client: client, conn: conn, netConn: netConn, header: r.Header, ending: ending,
 		pending: map[*graphql.OperationContext]func(context.Context) context.Context{}, zero: make(chan struct{}),
 		active: map[string]*wsOp{}, wake: make(chan struct{}, 1), cut: make(chan struct{}), written: make(chan struct{}),
 		cores: make(chan struct{}, max(1, e.running.size/2))}
@@ -273,9 +295,6 @@ func (e *endpoint) websocket(w http.ResponseWriter, r *http.Request) string {
 	cancel()
 	c.running.Wait()
 	<-c.idle()
-	placed = false
-	e.releasePlace(client)
-	return "ok"
 }
 
 // upgradeWriter is the response writer a WebSocket is accepted on: it
