@@ -69,100 +69,11 @@ const maxOperationLabels = 200
 // numbers copied from the manifests.
 func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
 	memory *memory.Budget, refresh time.Duration, maxSubscriptions int) *Metrics {
-	m := &Metrics{
-		reg: prometheus.NewRegistry(),
-		upstreamRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "catalogue_upstream_requests_total",
-			Help: "Upstream requests by collection and outcome: 200, 304, status_NNN, timeout, connection, read, too_large, redirect (refused).",
-		}, []string{"collection", "outcome"}),
-		// From a loopback upstream's few milliseconds to the 30 s
-		// -upstream-timeout, past which a request is a timeout.
-		upstreamDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "catalogue_upstream_request_duration_seconds",
-			Help:    "Upstream request latency, body included, by collection and outcome (as catalogue_upstream_requests_total).",
-			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
-		}, []string{"collection", "outcome"}),
-		bodiesRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "catalogue_upstream_bodies_rejected_total",
-			Help: "Upstream bodies refused because they are not JSON of the collection's shape; the last good body stays.",
-		}, []string{"collection"}),
-		refreshDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "catalogue_refresh_duration_seconds",
-			Help:    "How long a refresh round of every collection took.",
-			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
-		}),
-		graphqlRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "graphql_requests_total",
-			Help: "GraphQL requests by operation name and outcome (ok, error, rejected, timeout).",
-		}, []string{"operation", "outcome"}),
-		graphqlDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "graphql_request_duration_seconds",
-			Help:    "GraphQL request latency by outcome; subscription streams are in graphql_stream_duration_seconds.",
-			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
-		}, []string{"outcome"}),
-		streamDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "graphql_stream_duration_seconds",
-			Help: "How long subscription streams (event streams and WebSockets) stayed open, by outcome.",
-			// From a client gone at once to the longest -subscription-max-age.
-			Buckets: prometheus.ExponentialBuckets(0.1, 4, 10),
-		}, []string{"outcome"}),
-		graphqlBytes: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "graphql_response_bytes",
-			Help:    "Size of GraphQL response bodies.",
-			Buckets: prometheus.ExponentialBuckets(64, 4, 10),
-		}),
-		graphqlRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "graphql_rejected_total",
-			Help: "GraphQL requests refused by a limit, by limit.",
-		}, []string{"limit"}),
-		loaderBatch: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "loader_batch_keys",
-			Help:    "Keys per dataloader batch, by kind of record.",
-			Buckets: prometheus.ExponentialBuckets(1, 2, 11),
-		}, []string{"kind"}),
-		cacheLookups: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "graphql_response_cache_lookups_total",
-			Help: "GraphQL response cache lookups by result: hit, or miss (the query ran).",
-		}, []string{"result"}),
-		graphqlStreams: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "graphql_subscriptions_open",
-			Help: "Subscription event streams open now (at most -max-subscriptions).",
-		}),
-		operationsRun: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "graphql_operations_total",
-			Help: "GraphQL operations run, by executor: engine, or gqlgen (gqlgen's executor, for what the engine declines).",
-		}, []string{"executor"}),
-		engineDeclines: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "graphql_engine_declines_total",
-			Help: "GraphQL operations the engine left to gqlgen's executor, by reason: operation (not a query), introspection, directive (@defer and the like), plan (a part the compiler declines), run, panic (a bug: logged with its stack), other.",
-		}, []string{"reason"}),
-		trustedChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "graphql_trusted_documents_total",
-			Help: "GraphQL requests checked against -trusted-documents, answers from the response cache included, by outcome: listed, unlisted (run: log mode), refused (enforce mode, PERSISTED_QUERY_NOT_LISTED).",
-		}, []string{"outcome"}),
-		trustedReloads: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gateway_trusted_documents_reloads_total",
-			Help: "Reloads of -trusted-documents (SIGHUP), by result: ok, or error (the file was refused, and the previous manifest stays).",
-		}, []string{"result"}),
-		trustedStale: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "gateway_trusted_documents_reload_failed",
-			Help: "1 while the last reload of -trusted-documents was refused: the file on disk is not the manifest in force (the previous one is). 0 otherwise.",
-		}),
-		picturesServed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gateway_pictures_served_total",
-			Help: "Answers of /images/ by outcome: memory, disk, fetched (the picture), placeholder (no address, or fetching off), failed (the fetch failed now or is remembered as failed), rate_limited, not_found, unready, canceled.",
-		}, []string{"outcome"}),
-		pictureFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gateway_picture_fetches_total",
-			Help: "Fetches of the catalogue's pictures by outcome: ok, bad_address, refused_address (not public, or not port 80 or 443), redirect, timeout, connection, status, not_image, too_large, read.",
-		}, []string{"outcome"}),
-		pictureFetchDur: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "gateway_picture_fetch_duration_seconds",
-			Help:    "How long a picture's fetch took, whatever its outcome.",
-			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
-		}),
-		operations: map[string]bool{},
-	}
+	m := &Metrics{reg: prometheus.NewRegistry(), operations: map[string]bool{}}
+	m.upstreamInstruments()
+	m.graphqlInstruments()
+	m.trustedInstruments()
+	m.pictureInstruments()
 	m.requestsBy = newChildren(func(operation ...string) *children[prometheus.Counter] {
 		return newChildren(func(outcome ...string) prometheus.Counter {
 			return m.graphqlRequests.WithLabelValues(operation[0], outcome[0])
@@ -205,6 +116,123 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 			Help: "How often the upstream is read again (-refresh), give or take a tenth.",
 		}, func() float64 { return refresh.Seconds() }))
 	}
+	m.presetLabels()
+	return m
+}
+
+// upstreamInstruments makes the instruments the refresher reports into:
+// its requests, the bodies it refused, its rounds.
+func (m *Metrics) upstreamInstruments() {
+	m.upstreamRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "catalogue_upstream_requests_total",
+		Help: "Upstream requests by collection and outcome: 200, 304, status_NNN, timeout, connection, read, too_large, redirect (refused).",
+	}, []string{"collection", "outcome"})
+	// From a loopback upstream's few milliseconds to the 30 s
+	// -upstream-timeout, past which a request is a timeout.
+	m.upstreamDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "catalogue_upstream_request_duration_seconds",
+		Help:    "Upstream request latency, body included, by collection and outcome (as catalogue_upstream_requests_total).",
+		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+	}, []string{"collection", "outcome"})
+	m.bodiesRejected = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "catalogue_upstream_bodies_rejected_total",
+		Help: "Upstream bodies refused because they are not JSON of the collection's shape; the last good body stays.",
+	}, []string{"collection"})
+	m.refreshDuration = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "catalogue_refresh_duration_seconds",
+		Help:    "How long a refresh round of every collection took.",
+		Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
+	})
+}
+
+// graphqlInstruments makes the instruments of /graphql: its requests,
+// streams, refusals, loaders' batches, cache and executors.
+func (m *Metrics) graphqlInstruments() {
+	m.graphqlRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "graphql_requests_total",
+		Help: "GraphQL requests by operation name and outcome (ok, error, rejected, timeout).",
+	}, []string{"operation", "outcome"})
+	m.graphqlDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "graphql_request_duration_seconds",
+		Help:    "GraphQL request latency by outcome; subscription streams are in graphql_stream_duration_seconds.",
+		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+	}, []string{"outcome"})
+	m.streamDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "graphql_stream_duration_seconds",
+		Help: "How long subscription streams (event streams and WebSockets) stayed open, by outcome.",
+		// From a client gone at once to the longest -subscription-max-age.
+		Buckets: prometheus.ExponentialBuckets(0.1, 4, 10),
+	}, []string{"outcome"})
+	m.graphqlBytes = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "graphql_response_bytes",
+		Help:    "Size of GraphQL response bodies.",
+		Buckets: prometheus.ExponentialBuckets(64, 4, 10),
+	})
+	m.graphqlRejected = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "graphql_rejected_total",
+		Help: "GraphQL requests refused by a limit, by limit.",
+	}, []string{"limit"})
+	m.loaderBatch = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "loader_batch_keys",
+		Help:    "Keys per dataloader batch, by kind of record.",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
+	}, []string{"kind"})
+	m.cacheLookups = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "graphql_response_cache_lookups_total",
+		Help: "GraphQL response cache lookups by result: hit, or miss (the query ran).",
+	}, []string{"result"})
+	m.graphqlStreams = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "graphql_subscriptions_open",
+		Help: "Subscription event streams open now (at most -max-subscriptions).",
+	})
+	m.operationsRun = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "graphql_operations_total",
+		Help: "GraphQL operations run, by executor: engine, or gqlgen (gqlgen's executor, for what the engine declines).",
+	}, []string{"executor"})
+	m.engineDeclines = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "graphql_engine_declines_total",
+		Help: "GraphQL operations the engine left to gqlgen's executor, by reason: operation (not a query), introspection, directive (@defer and the like), plan (a part the compiler declines), run, panic (a bug: logged with its stack), other.",
+	}, []string{"reason"})
+}
+
+// trustedInstruments makes the trusted documents' instruments: the
+// checks and the manifest's reloads.
+func (m *Metrics) trustedInstruments() {
+	m.trustedChecks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "graphql_trusted_documents_total",
+		Help: "GraphQL requests checked against -trusted-documents, answers from the response cache included, by outcome: listed, unlisted (run: log mode), refused (enforce mode, PERSISTED_QUERY_NOT_LISTED).",
+	}, []string{"outcome"})
+	m.trustedReloads = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gateway_trusted_documents_reloads_total",
+		Help: "Reloads of -trusted-documents (SIGHUP), by result: ok, or error (the file was refused, and the previous manifest stays).",
+	}, []string{"result"})
+	m.trustedStale = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "gateway_trusted_documents_reload_failed",
+		Help: "1 while the last reload of -trusted-documents was refused: the file on disk is not the manifest in force (the previous one is). 0 otherwise.",
+	})
+}
+
+// pictureInstruments makes the pictures' instruments: what /images/
+// served and the fetches it made.
+func (m *Metrics) pictureInstruments() {
+	m.picturesServed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gateway_pictures_served_total",
+		Help: "Answers of /images/ by outcome: memory, disk, fetched (the picture), placeholder (no address, or fetching off), failed (the fetch failed now or is remembered as failed), rate_limited, not_found, unready, canceled.",
+	}, []string{"outcome"})
+	m.pictureFetches = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gateway_picture_fetches_total",
+		Help: "Fetches of the catalogue's pictures by outcome: ok, bad_address, refused_address (not public, or not port 80 or 443), redirect, timeout, connection, status, not_image, too_large, read.",
+	}, []string{"outcome"})
+	m.pictureFetchDur = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "gateway_picture_fetch_duration_seconds",
+		Help:    "How long a picture's fetch took, whatever its outcome.",
+		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+	})
+}
+
+// presetLabels makes the series of every known label value, so that
+// each is 0 from the start rather than absent until its first event.
+func (m *Metrics) presetLabels() {
 	for _, result := range []string{"hit", "miss"} {
 		m.cacheLookups.WithLabelValues(result)
 	}
@@ -226,7 +254,6 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	for _, outcome := range pictures.FetchOutcomes {
 		m.pictureFetches.WithLabelValues(outcome)
 	}
-	return m
 }
 
 var _ graphqlhttp.TrustObserver = (*Metrics)(nil)
