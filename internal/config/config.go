@@ -155,116 +155,82 @@ func Default() Config {
 	}
 }
 
+// flagSpec is one flag: its name, its environment variable, its help (a
+// `word` in it names the value in -h) and the value it sets. Every flag is
+// declared once, in Config.flags: -h, the environment and the docs' flags
+// table (TestFlagsDocumented holds it to -h) all read it from there.
+type flagSpec struct {
+	name, env, usage string
+	value            flag.Value
+}
+
+// flags are the flags that set cfg's fields; trustedProxies and
+// trustedMode receive the two that check reads into cfg.TrustedProxies
+// and cfg.TrustedDocumentsMode.
+func (cfg *Config) flags(trustedProxies, trustedMode *string) []flagSpec {
+	l := &cfg.Limits
+	return []flagSpec{
+		{"addr", "ADDR", "listen `address`", (*addrValue)(&cfg.Addr)},
+		{"base-url", "CATALOGUE_BASE_URL", "upstream base `URL`; empty serves the embedded snapshot, with no network", (*stringValue)(&cfg.BaseURL)},
+		{"worldboss-url", "CATALOGUE_WORLDBOSS_URL", "upstream `URL` serving /worldboss (default the base URL)", (*stringValue)(&cfg.WorldBossURL)},
+		{"refresh", "CATALOGUE_REFRESH", "how often the upstream is read again", (*durationValue)(&cfg.Refresh)},
+		{"cache-dir", "CATALOGUE_CACHE_DIR", "`directory` keeping the last good snapshot, so a restart while the upstream is down still serves", (*stringValue)(&cfg.CacheDir)},
+		{"upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)", (*durationValue)(&cfg.UpstreamTimeout)},
+		{"cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)", (*durationValue)(&cfg.ColdWait)},
+		{"max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept", bytesOf(&cfg.MaxUpstreamBytes)},
+		{"memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers, pictures), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means " + fmt.Sprintf("1/%d of GOMEMLIMIT (or of the limit derived from the cgroup), or %s with no limit", memory.LimitDivisor, formatBytes(memory.FixedBudget)), bytesOf(&cfg.MemoryBudget)},
+		{"response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share (" + fmt.Sprintf("%d%%", memory.ResponseCachePercent) + ") of -memory-budget; 0 turns the cache off", bytesOf(&cfg.ResponseCacheBytes)},
+		{"max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (suffixes KiB, MiB, GiB; 413 beyond)", bytesOf(&l.MaxBodyBytes)},
+		{"max-url-bytes", "GATEWAY_MAX_URL_BYTES", "longest /graphql GET URL, in `bytes` (suffixes KiB, MiB, GiB; 414 beyond)", bytesOf(&l.MaxURLBytes)},
+		{"max-tokens", "GATEWAY_MAX_TOKENS", "most `tokens` the GraphQL parser reads", (*intValue)(&l.MaxTokens)},
+		{"max-depth", "GATEWAY_MAX_DEPTH", "deepest selection nesting, fragments expanded (introspection apart)", (*intValue)(&l.MaxDepth)},
+		{"max-fields", "GATEWAY_MAX_FIELDS", "most fields in an operation, fragments expanded", (*intValue)(&l.MaxFields)},
+		{"max-aliases", "GATEWAY_MAX_ALIASES", "most aliased fields in an operation", (*intValue)(&l.MaxAliases)},
+		{"max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation", (*intValue)(&l.MaxDirectives)},
+		{"max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation cost: the most values its answer could hold, each list counted at its longest (a page, or the longest such list in the snapshot)", (*intValue)(&l.MaxComplexity)},
+		{"max-response-bytes", "GATEWAY_MAX_RESPONSE_BYTES", "largest GraphQL answer, in `bytes` (suffixes KiB, MiB, GiB); a longer one is stopped while it is built and answered RESPONSE_TOO_LARGE", bytesOf(&cfg.MaxResponseBytes)},
+		{"request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request", (*durationValue)(&cfg.RequestTimeout)},
+		{"introspection", "GATEWAY_INTROSPECTION", "allow introspection queries (the playground needs them)", (*boolValue)(&cfg.Introspection)},
+		{"cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)", (*stringValue)(&cfg.CORSOrigins)},
+		{"max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off", (*intValue)(&cfg.MaxSubscriptions)},
+		{"max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1", (*intValue)(&cfg.MaxSubscriptionsPerClient)},
+		{"subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s", (*durationValue)(&cfg.SubscriptionMaxAge)},
+		{"trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none", (*stringValue)(trustedProxies)},
+		{"playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /", (*boolValue)(&cfg.Playground)},
+		{"explorer", "GATEWAY_EXPLORER", "serve the catalogue explorer at /explorer", (*boolValue)(&cfg.Explorer)},
+		{"log-format", "GATEWAY_LOG_FORMAT", "how log lines are written: json, text (key=value), or auto: text when stderr is a terminal, else json", &cfg.LogFormat},
+		{"log-level", "GATEWAY_LOG_LEVEL", "least severe level logged: debug, info, warn or error", &cfg.LogLevel},
+		{"access-log", "GATEWAY_ACCESS_LOG", "log every request", (*boolValue)(&cfg.AccessLog)},
+		{"engine", "GATEWAY_ENGINE", "run queries on the engine, from plans compiled once per document, where possible; false runs every query through gqlgen's executor", (*boolValue)(&cfg.Engine)},
+		{"compiled-plans", "GATEWAY_COMPILED_PLANS", "the old name of -engine, kept for the scripts that use it", (*boolValue)(&cfg.Engine)},
+		{"shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first", (*durationValue)(&cfg.ShutdownDelay)},
+		{"pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)", (*optionalAddrValue)(&cfg.PprofAddr)},
+		{"trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it", (*boolValue)(&cfg.TrustTraceparent)},
+		{"trusted-documents", "GATEWAY_TRUSTED_DOCUMENTS", "`file` of the operations your apps ship: Apollo's persisted query manifest or GraphQL Code Generator's persisted documents; read again on SIGHUP", (*stringValue)(&cfg.TrustedDocuments)},
+		{"trusted-documents-mode", "GATEWAY_TRUSTED_DOCUMENTS_MODE", "`mode` of -trusted-documents: off, log (run anything, log what is not listed) or enforce (run only what is listed); default enforce with a file, off without", (*stringValue)(trustedMode)},
+		{"images", "GATEWAY_IMAGES", "fetch the catalogue's pictures and serve them from /images/; false (or the embedded catalogue) serves each as its generated placeholder, fetching nothing", (*boolValue)(&cfg.Images)},
+		{"images-allow-private", "GATEWAY_IMAGES_ALLOW_PRIVATE", "let picture fetches reach private, loopback, link-local and other non-public addresses, on any port (a stand-in image server on this machine); off, those and ports other than 80 and 443 are refused when dialled", (*boolValue)(&cfg.ImagesAllowPrivate)},
+		{"images-max-bytes", "GATEWAY_IMAGES_MAX_BYTES", "largest picture fetched, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and its placeholder served", bytesOf(&cfg.ImagesMaxBytes)},
+		{"images-timeout", "GATEWAY_IMAGES_TIMEOUT", "bound on one picture's fetch, redirects and body included", (*durationValue)(&cfg.ImagesTimeout)},
+		{"images-client-rate", "GATEWAY_IMAGES_CLIENT_RATE", "picture fetches a minute one client (an IPv4 address, an IPv6 /64) may cause by missing the cache (429 and the placeholder beyond); at least 1", (*intValue)(&cfg.ImagesClientRate)},
+		{"images-client-burst", "GATEWAY_IMAGES_CLIENT_BURST", "picture fetches one client may cause at once, before -images-client-rate paces it; at least 1", (*intValue)(&cfg.ImagesClientBurst)},
+		{"images-disk-bytes", "GATEWAY_IMAGES_DISK_BYTES", "most `bytes` of pictures kept under -cache-dir (suffixes KiB, MiB, GiB), the least recently used let go first", bytesOf(&cfg.ImagesDiskBytes)},
+	}
+}
+
 // Parse reads flags from args, falling back for each flag not given to
 // its environment variable, and checks every value. -h prints the usage and
 // returns flag.ErrHelp.
 func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
 	cfg := Default()
+	var trustedProxies, trustedMode string
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	envOf := map[string]string{}
-	def := func(name, env, usage string) {
-		envOf[name] = env
-		fs.Lookup(name).Usage = usage + " (env " + env + ")"
+	for _, f := range cfg.flags(&trustedProxies, &trustedMode) {
+		fs.Var(f.value, f.name, f.usage+" (env "+f.env+")")
+		envOf[f.name] = f.env
 	}
-	fs.Var((*addrValue)(&cfg.Addr), "addr", "")
-	def("addr", "ADDR", "listen `address`")
-	fs.StringVar(&cfg.BaseURL, "base-url", "", "")
-	def("base-url", "CATALOGUE_BASE_URL", "upstream base `URL`; empty serves the embedded snapshot, with no network")
-	fs.StringVar(&cfg.WorldBossURL, "worldboss-url", "", "")
-	def("worldboss-url", "CATALOGUE_WORLDBOSS_URL", "upstream `URL` serving /worldboss (default the base URL)")
-	fs.Var((*durationValue)(&cfg.Refresh), "refresh", "")
-	def("refresh", "CATALOGUE_REFRESH", "how often the upstream is read again")
-	fs.StringVar(&cfg.CacheDir, "cache-dir", "", "")
-	def("cache-dir", "CATALOGUE_CACHE_DIR", "`directory` keeping the last good snapshot, so a restart while the upstream is down still serves")
-
-	fs.Var((*durationValue)(&cfg.UpstreamTimeout), "upstream-timeout", "")
-	def("upstream-timeout", "CATALOGUE_UPSTREAM_TIMEOUT", "bound on one upstream request, body included (a hung upstream costs this per try)")
-
-	fs.Var((*durationValue)(&cfg.ColdWait), "cold-wait", "")
-	def("cold-wait", "CATALOGUE_COLD_WAIT", "how long a request arriving before a collection's first good body waits for the upstream read under way (then 503)")
-	fs.Var(bytesOf(&cfg.MaxUpstreamBytes), "max-upstream-bytes", "")
-	def("max-upstream-bytes", "CATALOGUE_MAX_UPSTREAM_BYTES", "largest upstream body accepted, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and the last good one kept")
-	fs.Var(bytesOf(&cfg.MemoryBudget), "memory-budget", "")
-	def("memory-budget", "GATEWAY_MEMORY_BUDGET", "memory for everything kept beyond a request (parsed documents and plans, renderings, response cache, persisted queries, WebSocket buffers, pictures), in `bytes` (suffixes KiB, MiB, GiB), each store a stated share; 0 means "+fmt.Sprintf("1/%d of GOMEMLIMIT (or of the limit derived from the cgroup), or %s with no limit", memory.LimitDivisor, formatBytes(memory.FixedBudget)))
-	fs.Var(bytesOf(&cfg.ResponseCacheBytes), "response-cache-bytes", "")
-	def("response-cache-bytes", "GATEWAY_RESPONSE_CACHE_BYTES", "cap on the memory for whole GraphQL answers of the current snapshot, in `bytes` (suffixes KiB, MiB, GiB), below the cache's share ("+fmt.Sprintf("%d%%", memory.ResponseCachePercent)+") of -memory-budget; 0 turns the cache off")
-
-	l := &cfg.Limits
-	fs.Var(bytesOf(&l.MaxBodyBytes), "max-body-bytes", "")
-	def("max-body-bytes", "GATEWAY_MAX_BODY_BYTES", "largest /graphql POST body, in `bytes` (suffixes KiB, MiB, GiB; 413 beyond)")
-	fs.Var(bytesOf(&l.MaxURLBytes), "max-url-bytes", "")
-	def("max-url-bytes", "GATEWAY_MAX_URL_BYTES", "longest /graphql GET URL, in `bytes` (suffixes KiB, MiB, GiB; 414 beyond)")
-	fs.Var((*intValue)(&l.MaxTokens), "max-tokens", "")
-	def("max-tokens", "GATEWAY_MAX_TOKENS", "most `tokens` the GraphQL parser reads")
-	fs.Var((*intValue)(&l.MaxDepth), "max-depth", "")
-	def("max-depth", "GATEWAY_MAX_DEPTH", "deepest selection nesting, fragments expanded (introspection apart)")
-	fs.Var((*intValue)(&l.MaxFields), "max-fields", "")
-	def("max-fields", "GATEWAY_MAX_FIELDS", "most fields in an operation, fragments expanded")
-	fs.Var((*intValue)(&l.MaxAliases), "max-aliases", "")
-	def("max-aliases", "GATEWAY_MAX_ALIASES", "most aliased fields in an operation")
-	fs.Var((*intValue)(&l.MaxDirectives), "max-directives", "")
-	def("max-directives", "GATEWAY_MAX_DIRECTIVES", "most directives in an operation")
-	fs.Var((*intValue)(&l.MaxComplexity), "max-complexity", "")
-	def("max-complexity", "GATEWAY_MAX_COMPLEXITY", "highest operation cost: the most values its answer could hold, each list counted at its longest (a page, or the longest such list in the snapshot)")
-	fs.Var(bytesOf(&cfg.MaxResponseBytes), "max-response-bytes", "")
-	def("max-response-bytes", "GATEWAY_MAX_RESPONSE_BYTES", "largest GraphQL answer, in `bytes` (suffixes KiB, MiB, GiB); a longer one is stopped while it is built and answered RESPONSE_TOO_LARGE")
-	fs.Var((*durationValue)(&cfg.RequestTimeout), "request-timeout", "")
-	def("request-timeout", "GATEWAY_REQUEST_TIMEOUT", "execution budget of one GraphQL request")
-	fs.Var((*boolValue)(&cfg.Introspection), "introspection", "")
-	def("introspection", "GATEWAY_INTROSPECTION", "allow introspection queries (the playground needs them)")
-	fs.StringVar(&cfg.CORSOrigins, "cors-origins", cfg.CORSOrigins, "")
-	def("cors-origins", "GATEWAY_CORS_ORIGINS", "comma-separated `origins` browsers may call from (* for any; empty for none)")
-	fs.Var((*intValue)(&cfg.MaxSubscriptions), "max-subscriptions", "")
-	def("max-subscriptions", "GATEWAY_MAX_SUBSCRIPTIONS", "most subscription streams open at once (503 beyond); 0 turns subscriptions off")
-	fs.Var((*intValue)(&cfg.MaxSubscriptionsPerClient), "max-subscriptions-per-client", "")
-	def("max-subscriptions-per-client", "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT", "most subscription streams one client (an IPv4 address, an IPv6 /64) holds open at once (429 beyond); at least 1")
-	fs.Var((*durationValue)(&cfg.SubscriptionMaxAge), "subscription-max-age", "")
-	def("subscription-max-age", "GATEWAY_SUBSCRIPTION_MAX_AGE", "longest a subscription stream stays open before it is ended with complete, for its client to subscribe again; at least 1s")
-	var trustedProxies string // parsed by check, into cfg.TrustedProxies
-	fs.StringVar(&trustedProxies, "trusted-proxies", "", "")
-	def("trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "comma-separated CIDR `prefixes` of the proxies in front of the gateway, whose X-Forwarded-For names the client; empty trusts none")
-	fs.Var((*boolValue)(&cfg.Playground), "playground", "")
-	def("playground", "GATEWAY_PLAYGROUND", "serve the GraphiQL playground at /")
-	fs.Var((*boolValue)(&cfg.Explorer), "explorer", "")
-	def("explorer", "GATEWAY_EXPLORER", "serve the catalogue explorer at /explorer")
-	fs.Var(&cfg.LogFormat, "log-format", "")
-	def("log-format", "GATEWAY_LOG_FORMAT", "how log lines are written: json, text (key=value), or auto: text when stderr is a terminal, else json")
-	fs.Var(&cfg.LogLevel, "log-level", "")
-	def("log-level", "GATEWAY_LOG_LEVEL", "least severe level logged: debug, info, warn or error")
-	fs.Var((*boolValue)(&cfg.AccessLog), "access-log", "")
-	def("access-log", "GATEWAY_ACCESS_LOG", "log every request")
-	fs.Var((*boolValue)(&cfg.Engine), "engine", "")
-	def("engine", "GATEWAY_ENGINE", "run queries on the engine, from plans compiled once per document, where possible; false runs every query through gqlgen's executor")
-	fs.Var((*boolValue)(&cfg.Engine), "compiled-plans", "")
-	def("compiled-plans", "GATEWAY_COMPILED_PLANS", "the old name of -engine, kept for the scripts that use it")
-	fs.Var((*durationValue)(&cfg.ShutdownDelay), "shutdown-delay", "")
-	def("shutdown-delay", "GATEWAY_SHUTDOWN_DELAY", "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so that load balancers stop sending requests first")
-	fs.Var((*optionalAddrValue)(&cfg.PprofAddr), "pprof-addr", "")
-	def("pprof-addr", "GATEWAY_PPROF_ADDR", "`address` of a separate listener serving net/http/pprof (off when empty)")
-	fs.Var((*boolValue)(&cfg.TrustTraceparent), "trust-traceparent", "")
-	def("trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it")
-
-	fs.StringVar(&cfg.TrustedDocuments, "trusted-documents", "", "")
-	def("trusted-documents", "GATEWAY_TRUSTED_DOCUMENTS", "`file` of the operations your apps ship: Apollo's persisted query manifest or GraphQL Code Generator's persisted documents; read again on SIGHUP")
-	var trustedMode string // checked by check, into cfg.TrustedDocumentsMode
-	fs.StringVar(&trustedMode, "trusted-documents-mode", "", "")
-	def("trusted-documents-mode", "GATEWAY_TRUSTED_DOCUMENTS_MODE", "`mode` of -trusted-documents: off, log (run anything, log what is not listed) or enforce (run only what is listed); default enforce with a file, off without")
-	fs.Var((*boolValue)(&cfg.Images), "images", "")
-	def("images", "GATEWAY_IMAGES", "fetch the catalogue's pictures and serve them from /images/; false (or the embedded catalogue) serves each as its generated placeholder, fetching nothing")
-	fs.Var((*boolValue)(&cfg.ImagesAllowPrivate), "images-allow-private", "")
-	def("images-allow-private", "GATEWAY_IMAGES_ALLOW_PRIVATE", "let picture fetches reach private, loopback, link-local and other non-public addresses, on any port (a stand-in image server on this machine); off, those and ports other than 80 and 443 are refused when dialled")
-	fs.Var(bytesOf(&cfg.ImagesMaxBytes), "images-max-bytes", "")
-	def("images-max-bytes", "GATEWAY_IMAGES_MAX_BYTES", "largest picture fetched, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and its placeholder served")
-	fs.Var((*durationValue)(&cfg.ImagesTimeout), "images-timeout", "")
-	def("images-timeout", "GATEWAY_IMAGES_TIMEOUT", "bound on one picture's fetch, redirects and body included")
-	fs.Var((*intValue)(&cfg.ImagesClientRate), "images-client-rate", "")
-	def("images-client-rate", "GATEWAY_IMAGES_CLIENT_RATE", "picture fetches a minute one client (an IPv4 address, an IPv6 /64) may cause by missing the cache (429 and the placeholder beyond); at least 1")
-	fs.Var((*intValue)(&cfg.ImagesClientBurst), "images-client-burst", "")
-	def("images-client-burst", "GATEWAY_IMAGES_CLIENT_BURST", "picture fetches one client may cause at once, before -images-client-rate paces it; at least 1")
-	fs.Var(bytesOf(&cfg.ImagesDiskBytes), "images-disk-bytes", "")
-	def("images-disk-bytes", "GATEWAY_IMAGES_DISK_BYTES", "most `bytes` of pictures kept under -cache-dir (suffixes KiB, MiB, GiB), the least recently used let go first")
-
 	// -version is parsed with the others, so that it may stand beside
 	// them, but listed in the usage's head: it has no environment
 	// variable, and serves nothing.
@@ -407,6 +373,12 @@ func (n *intValue) Set(s string) error {
 	*n = intValue(v)
 	return nil
 }
+
+// stringValue is a flag holding any string.
+type stringValue string
+
+func (v *stringValue) String() string     { return string(*v) }
+func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
 
 // addrValue is a listen address, host:port with a port from 0 to 65535
 // (the host may be empty: every interface). A bare port number is
