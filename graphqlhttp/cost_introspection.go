@@ -40,24 +40,32 @@ type introspectionKey struct {
 	on    any
 }
 
+// introspectObject is the cost of f's value when it is an object of type
+// t standing for e, or null when e is nil.
+func (w *costWalk) introspectObject(f graphql.CollectedField, t string, e any) int {
+	if e == nil {
+		return 1
+	}
+	return add(1, w.introspectSelection(f.Selections, t, e))
+}
+
+// introspectList is the cost of f's value when it is a list of n objects
+// of type t, the i-th standing for elem(i).
+func (w *costWalk) introspectList(f graphql.CollectedField, t string, n int, elem func(i int) any) int {
+	total := 1
+	for i := range n {
+		total = add(total, w.introspectObject(f, t, elem(i)))
+		if total >= saturated {
+			break
+		}
+	}
+	return total
+}
+
 func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on any) int {
 	s := w.c.schema
-	object := func(t string, e any) int { // an object, or null
-		if e == nil {
-			return 1
-		}
-		return add(1, w.introspectSelection(f.Selections, t, e))
-	}
-	list := func(t string, n int, elem func(i int) any) int {
-		total := 1
-		for i := range n {
-			total = add(total, object(t, elem(i)))
-			if total >= saturated {
-				break
-			}
-		}
-		return total
-	}
+	object := func(t string, e any) int { return w.introspectObject(f, t, e) }
+	list := func(t string, n int, elem func(i int) any) int { return w.introspectList(f, t, n, elem) }
 	switch typeName + "." + f.Name {
 	case "Query.__schema":
 		return add(1, w.introspectSelection(f.Selections, "__Schema", s))
@@ -87,40 +95,7 @@ func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on
 		if def == nil {
 			return 1 // a wrapped type: null
 		}
-		switch f.Name {
-		case "fields":
-			if def.Kind != ast.Object && def.Kind != ast.Interface {
-				return 1
-			}
-			var fields []*ast.FieldDefinition
-			for _, fd := range def.Fields {
-				if !strings.HasPrefix(fd.Name, "__") {
-					fields = append(fields, fd)
-				}
-			}
-			return list("__Field", len(fields), func(i int) any { return fields[i] })
-		case "inputFields":
-			if def.Kind != ast.InputObject {
-				return 1
-			}
-			return list("__InputValue", len(def.Fields), func(i int) any { return def.Fields[i] })
-		case "enumValues":
-			if def.Kind != ast.Enum {
-				return 1
-			}
-			return list("__EnumValue", len(def.EnumValues), func(i int) any { return def.EnumValues[i] })
-		case "interfaces":
-			if def.Kind != ast.Object && def.Kind != ast.Interface {
-				return 1
-			}
-			return list("__Type", len(def.Interfaces), func(i int) any { return definitionOrNil(s.Types[def.Interfaces[i]]) })
-		default:
-			possible := s.GetPossibleTypes(def)
-			if def.Kind != ast.Interface && def.Kind != ast.Union {
-				return 1
-			}
-			return list("__Type", len(possible), func(i int) any { return possible[i] })
-		}
+		return w.typeList(f, def)
 	case "__Type.ofType":
 		if t, ok := on.(*ast.Type); ok {
 			switch {
@@ -167,6 +142,48 @@ func (w *costWalk) introspectField(f graphql.CollectedField, typeName string, on
 		return add(1, mul(UnknownListLength, w.introspectSelection(f.Selections, elem, nil)))
 	}
 	return 1 // a leaf: a name, a kind, a description, a flag
+}
+
+// typeList is the cost of a list field of a __Type standing for def:
+// its fields, input fields, enum values, interfaces or possible types, or
+// null where def's kind has none.
+func (w *costWalk) typeList(f graphql.CollectedField, def *ast.Definition) int {
+	s := w.c.schema
+	list := func(t string, n int, elem func(i int) any) int { return w.introspectList(f, t, n, elem) }
+	switch f.Name {
+	case "fields":
+		if def.Kind != ast.Object && def.Kind != ast.Interface {
+			return 1
+		}
+		var fields []*ast.FieldDefinition
+		for _, fd := range def.Fields {
+			if !strings.HasPrefix(fd.Name, "__") {
+				fields = append(fields, fd)
+			}
+		}
+		return list("__Field", len(fields), func(i int) any { return fields[i] })
+	case "inputFields":
+		if def.Kind != ast.InputObject {
+			return 1
+		}
+		return list("__InputValue", len(def.Fields), func(i int) any { return def.Fields[i] })
+	case "enumValues":
+		if def.Kind != ast.Enum {
+			return 1
+		}
+		return list("__EnumValue", len(def.EnumValues), func(i int) any { return def.EnumValues[i] })
+	case "interfaces":
+		if def.Kind != ast.Object && def.Kind != ast.Interface {
+			return 1
+		}
+		return list("__Type", len(def.Interfaces), func(i int) any { return definitionOrNil(s.Types[def.Interfaces[i]]) })
+	default:
+		possible := s.GetPossibleTypes(def)
+		if def.Kind != ast.Interface && def.Kind != ast.Union {
+			return 1
+		}
+		return list("__Type", len(possible), func(i int) any { return possible[i] })
+	}
 }
 
 // introspectSelection is selection for an introspection object.
