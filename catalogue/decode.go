@@ -529,74 +529,88 @@ func (d *decoder) value(dst reflect.Value) *fieldError {
 		}
 		dst.Set(p)
 	case reflect.Slice:
-		if k != '[' {
-			return mismatch("array", k)
-		}
-		d.in.ReadToken()
-		// Elements are read into the decoder's scratch for the type, then
-		// copied into a slice of their exact number (never nil: a list
-		// that is present, even empty, is served as []).
-		t := dst.Type()
-		s := d.scratch[t]
-		if !s.IsValid() {
-			s = reflect.MakeSlice(t, 0, 8)
-		}
-		d.scratch[t] = reflect.Value{} // in use, should t ever nest in itself
-		n := 0
-		for ; d.in.PeekKind() != ']'; n++ {
-			if n == s.Cap() {
-				s = reflect.AppendSlice(s.Slice(0, n), reflect.MakeSlice(t, n, n))
-			}
-			s = s.Slice(0, n+1)
-			e := s.Index(n)
-			e.SetZero()
-			if err := d.value(e); err != nil {
-				return err.at("[" + strconv.Itoa(n) + "]")
-			}
-		}
-		d.in.ReadToken()
-		out := reflect.MakeSlice(t, n, n)
-		reflect.Copy(out, s)
-		d.scratch[t] = s.Slice(0, 0)
-		dst.Set(out)
+		return d.slice(dst, k)
 	case reflect.Struct:
-		if k != '{' {
-			return mismatch("object", k)
-		}
-		d.in.ReadToken()
-		fs := d.fieldsOf(dst.Type())
-		var present uint64 // by index into fs.list
-		for d.in.PeekKind() != '}' {
-			i, known := fs.byName[string(d.name())]
-			if !known {
-				d.in.SkipValue()
-				continue
-			}
-			f := fs.list[i]
-			if d.in.PeekKind() == 'n' {
-				d.in.ReadToken()
-				if !f.optional {
-					return (&fieldError{problem: "is null"}).at(f.name)
-				}
-				// A repeated name keeps its last value, even null.
-				dst.FieldByIndex(f.index).SetZero()
-				continue
-			}
-			if err := d.value(dst.FieldByIndex(f.index)); err != nil {
-				return err.at(f.name)
-			}
-			present |= 1 << i
-		}
-		d.in.ReadToken()
-		for i, f := range fs.list {
-			if !f.optional && present&(1<<i) == 0 {
-				return (&fieldError{problem: "missing"}).at(f.name)
-			}
-		}
+		return d.object(dst, k)
 	default:
 		// Only reachable through a record type this file does not know
 		// how to decode: a programming error, caught by the tests.
 		panic(fmt.Sprintf("catalogue: cannot decode into %s", dst.Type()))
+	}
+	return nil
+}
+
+// slice reads a JSON array into dst, a slice of a record's field type.
+func (d *decoder) slice(dst reflect.Value, k jsontext.Kind) *fieldError {
+	if k != '[' {
+		return mismatch("array", k)
+	}
+	d.in.ReadToken()
+	// Elements are read into the decoder's scratch for the type, then
+	// copied into a slice of their exact number (never nil: a list
+	// that is present, even empty, is served as []).
+	t := dst.Type()
+	s := d.scratch[t]
+	if !s.IsValid() {
+		s = reflect.MakeSlice(t, 0, 8)
+	}
+	d.scratch[t] = reflect.Value{} // in use, should t ever nest in itself
+	n := 0
+	for ; d.in.PeekKind() != ']'; n++ {
+		if n == s.Cap() {
+			s = reflect.AppendSlice(s.Slice(0, n), reflect.MakeSlice(t, n, n))
+		}
+		s = s.Slice(0, n+1)
+		e := s.Index(n)
+		e.SetZero()
+		if err := d.value(e); err != nil {
+			return err.at("[" + strconv.Itoa(n) + "]")
+		}
+	}
+	d.in.ReadToken()
+	out := reflect.MakeSlice(t, n, n)
+	reflect.Copy(out, s)
+	d.scratch[t] = s.Slice(0, 0)
+	dst.Set(out)
+	return nil
+}
+
+// object reads a JSON object into dst, a record (or a struct within one):
+// its fields by name, unknown names skipped, a required field missing or
+// null refused.
+func (d *decoder) object(dst reflect.Value, k jsontext.Kind) *fieldError {
+	if k != '{' {
+		return mismatch("object", k)
+	}
+	d.in.ReadToken()
+	fs := d.fieldsOf(dst.Type())
+	var present uint64 // by index into fs.list
+	for d.in.PeekKind() != '}' {
+		i, known := fs.byName[string(d.name())]
+		if !known {
+			d.in.SkipValue()
+			continue
+		}
+		f := fs.list[i]
+		if d.in.PeekKind() == 'n' {
+			d.in.ReadToken()
+			if !f.optional {
+				return (&fieldError{problem: "is null"}).at(f.name)
+			}
+			// A repeated name keeps its last value, even null.
+			dst.FieldByIndex(f.index).SetZero()
+			continue
+		}
+		if err := d.value(dst.FieldByIndex(f.index)); err != nil {
+			return err.at(f.name)
+		}
+		present |= 1 << i
+	}
+	d.in.ReadToken()
+	for i, f := range fs.list {
+		if !f.optional && present&(1<<i) == 0 {
+			return (&fieldError{problem: "missing"}).at(f.name)
+		}
 	}
 	return nil
 }
