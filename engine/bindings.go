@@ -14,8 +14,8 @@ import "github.com/catalogue-gateway/gateway/catalogue"
 // null too. A field is read without copying the struct it is in.
 type Type struct {
 	// Name is the Go type, as the reasons a plan declines name it.
-	Name string
-	Kind Kind
+	Name  string
+	Shape Shape
 	// Elem is the type a Pointer points to, or a List's elements.
 	Elem *Type
 	// IsNil reports whether a value of a Pointer or a List is nil.
@@ -56,23 +56,24 @@ type UnionValue struct {
 	Value any
 }
 
-// Kind is what a Type is, as the engine writes it.
-type Kind uint8
+// Shape is what a Type is, as the engine writes it: a string, a list, a
+// struct… (the catalogue's Kind is something else: a kind of record).
+type Shape uint8
 
-// The kinds of Type. Other is a type the engine does not write: a plan
+// The shapes of Type. Other is a type the engine does not write: a plan
 // that meets one declines.
 const (
-	Other     Kind = iota
-	String         // a string
-	Bool           // a bool
-	Int            // an int or an int64
-	Number         // a catalogue.Number: the upstream's digits
-	JSONValue      // a catalogue.JSONValue: the upstream's JSON
-	Pointer        // a pointer to Elem
-	List           // a slice of Elem
-	Struct         // a struct bound to a GraphQL object type
-	Union          // a value of one of several Structs (a *UnionValue)
-	Enum           // a value of a GraphQL enum, gqlgen's generated string type
+	Other     Shape = iota
+	String          // a string
+	Bool            // a bool
+	Int             // an int or an int64
+	Number          // a catalogue.Number: the upstream's digits
+	JSONValue       // a catalogue.JSONValue: the upstream's JSON
+	Pointer         // a pointer to Elem
+	List            // a slice of Elem
+	Struct          // a struct bound to a GraphQL object type
+	Union           // a value of one of several Structs (a *UnionValue)
+	Enum            // a value of a GraphQL enum, gqlgen's generated string type
 )
 
 // A Field is one field of a Struct: exactly one of Get, Ref and Relation

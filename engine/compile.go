@@ -56,7 +56,7 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 				rp.args = f.ArgumentMap(nil)
 			}
 			if t := root.Type; len(f.Definition.Arguments) == 1 && f.Definition.Arguments[0].Name == "id" &&
-				t.Kind == Pointer && t.Elem.IsRecord {
+				t.Shape == Pointer && t.Elem.IsRecord {
 				rp.idKind, rp.byID = t.Elem.Record, true
 			}
 			rp.value = c.value(root.Type, f.Definition.Type, f.Selections)
@@ -116,31 +116,31 @@ func responseKey(alias string) []byte {
 func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan {
 	p := &valuePlan{nonNull: gt.NonNull, typ: t}
 	switch {
-	case t.Kind == Number:
+	case t.Shape == Number:
 		p.kind = kindNumber
-	case t.Kind == JSONValue:
+	case t.Shape == JSONValue:
 		p.kind = kindJSONValue
-	case t.Kind == Pointer:
+	case t.Shape == Pointer:
 		p.kind = kindPointer
 		inner := *gt
 		inner.NonNull = true // a nil pointer is written by the pointer plan
 		p.elem = c.value(t.Elem, &inner, sel)
-	case t.Kind == List && gt.Elem != nil:
+	case t.Shape == List && gt.Elem != nil:
 		p.kind = kindSlice
 		p.elem = c.value(t.Elem, gt.Elem, sel)
-	case t.Kind == Struct && gt.Elem == nil:
+	case t.Shape == Struct && gt.Elem == nil:
 		p.kind = kindStruct
 		p.object = c.object(t, gt.NamedType, sel)
 		if t.IsRecord && c.declined == nil {
 			p.keep = c.keep(t, gt, sel)
 		}
-	case t.Kind == Union && gt.Elem == nil && gt.NamedType == t.Object:
+	case t.Shape == Union && gt.Elem == nil && gt.NamedType == t.Object:
 		// Each member's fields are those the selection selects on it:
 		// its own, and through fragments on the union itself.
 		p.kind = kindUnion
 		p.members = make(map[string]*valuePlan, len(t.Members))
 		for name, mt := range t.Members {
-			if mt.Kind != Struct {
+			if mt.Shape != Struct {
 				c.decline(execution.DeclinePlan, "a member "+mt.Name+" of "+t.Object)
 				break
 			}
@@ -150,13 +150,13 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 			}
 			p.members[name] = m
 		}
-	case t.Kind == Enum && gt.Elem == nil && gt.NamedType == t.Object:
+	case t.Shape == Enum && gt.Elem == nil && gt.NamedType == t.Object:
 		p.kind = kindEnum
-	case t.Kind == String && gt.NamedType == "String":
+	case t.Shape == String && gt.NamedType == "String":
 		p.kind = kindString
-	case t.Kind == Bool && gt.NamedType == "Boolean":
+	case t.Shape == Bool && gt.NamedType == "Boolean":
 		p.kind = kindBool
-	case t.Kind == Int && gt.NamedType == "Int":
+	case t.Shape == Int && gt.NamedType == "Int":
 		p.kind = kindInt
 	default:
 		c.decline(execution.DeclinePlan, "a "+t.Name+" written as "+gt.String())

@@ -136,8 +136,8 @@ func entitiesRoot() engine.Root {
 	for name, et := range entityTypes {
 		members[name] = et.typ
 	}
-	union := &engine.Type{Name: "_Entity", Kind: engine.Union, Object: "_Entity", Members: members}
-	list := &engine.Type{Name: "[]engine.UnionValue", Kind: engine.List, Elem: union,
+	union := &engine.Type{Name: "_Entity", Shape: engine.Union, Object: "_Entity", Members: members}
+	list := &engine.Type{Name: "[]engine.UnionValue", Shape: engine.List, Elem: union,
 		IsNil: func(v any) bool { return *v.(*[]engine.UnionValue) == nil },
 		Len:   func(v any) int { return len(*v.(*[]engine.UnionValue)) },
 		Index: func(v any, i int) any { return &(*v.(*[]engine.UnionValue))[i] }}

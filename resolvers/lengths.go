@@ -73,10 +73,10 @@ type lengthField struct {
 // shape returns the fields of struct type t worth walking, noting each
 // list field of t, and of the structs under it, at length 0.
 func (w *lengthWalker) shape(t *engine.Type) []lengthField {
-	for t.Kind == engine.Pointer || t.Kind == engine.List {
+	for t.Shape == engine.Pointer || t.Shape == engine.List {
 		t = t.Elem
 	}
-	if t.Kind != engine.Struct {
+	if t.Shape != engine.Struct {
 		return nil
 	}
 	if fields, seen := w.shapes[t]; seen {
@@ -89,18 +89,18 @@ func (w *lengthWalker) shape(t *engine.Type) []lengthField {
 			continue // a record, walked with its collection
 		}
 		ft := f.Type
-		for ft.Kind == engine.Pointer {
+		for ft.Shape == engine.Pointer {
 			ft = ft.Elem
 		}
 		switch {
-		case ft.Kind == engine.List:
+		case ft.Shape == engine.List:
 			key := t.Object + "." + name
 			w.out[key] = max(w.out[key], 0)
 			fields = append(fields, lengthField{key: key, field: f})
 			if f.Relation == nil {
 				w.shape(ft.Elem)
 			}
-		case ft.Kind == engine.Struct && len(w.shape(ft)) > 0:
+		case ft.Shape == engine.Struct && len(w.shape(ft)) > 0:
 			fields = append(fields, lengthField{field: f})
 		}
 	}
@@ -110,7 +110,7 @@ func (w *lengthWalker) shape(t *engine.Type) []lengthField {
 
 // walk notes the lists under v, a value of t.
 func (w *lengthWalker) walk(v any, t *engine.Type) {
-	switch t.Kind {
+	switch t.Shape {
 	case engine.Pointer:
 		if v != nil && !t.IsNil(v) {
 			w.walk(v, t.Elem)
@@ -139,7 +139,7 @@ func (w *lengthWalker) walk(v any, t *engine.Type) {
 
 // note keeps the length of the list v, of t or a pointer to it.
 func (w *lengthWalker) note(key string, v any, t *engine.Type) {
-	for t.Kind == engine.Pointer {
+	for t.Shape == engine.Pointer {
 		if v == nil || t.IsNil(v) {
 			return
 		}

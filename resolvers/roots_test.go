@@ -119,7 +119,7 @@ func TestRootFieldsCallTheResolver(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The engine reads the answer by the Root's Type.
-			if typ := r.RootFields()["items"].Type; typ.Kind != engine.Pointer || typ.IsNil(got) ||
+			if typ := r.RootFields()["items"].Type; typ.Shape != engine.Pointer || typ.IsNil(got) ||
 				*typ.Elem.Fields["totalCount"].Get(got).(*int) != want.TotalCount() {
 				t.Errorf("items answered a %T, which its Root's Type %s does not read", got, typ.Name)
 			}
@@ -136,7 +136,7 @@ func TestRootFieldsCallTheResolver(t *testing.T) {
 	})
 	t.Run("record", func(t *testing.T) {
 		got, err := r.RootFields()["item"].Resolve(ctx, argsOf(t, `{ item(id: 1) { id } }`, ""))
-		if typ := r.RootFields()["item"].Type; typ.Kind != engine.Pointer || typ.IsNil(got) ||
+		if typ := r.RootFields()["item"].Type; typ.Shape != engine.Pointer || typ.IsNil(got) ||
 			*typ.Elem.Fields["id"].Get(got).(*int64) != 1 {
 			t.Errorf("item answered a %T, which its Root's Type %s does not read", got, typ.Name)
 		}

@@ -35,7 +35,7 @@ type accessors struct {
 type accType struct {
 	name   string // its field in the generated table, "ptr_Item"
 	goType types.Type
-	kind   string // the engine's Kind
+	shape  string // the engine's Shape
 	elem   *accType
 	obj    *codegen.Object // of a Struct
 	// byValue is set for a List whose value is the slice, not its
@@ -87,22 +87,22 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 			break // a pointer's value is the pointer itself: one level only
 		}
 		elem := a.typeOf(u.Elem(), gt)
-		at = accType{name: "ptr_" + elem.name, kind: "Pointer", elem: elem}
+		at = accType{name: "ptr_" + elem.name, shape: "Pointer", elem: elem}
 	case *types.Slice:
 		if gt.Elem == nil {
 			break
 		}
 		elem := a.typeOf(u.Elem(), gt.Elem)
-		at = accType{name: "list_" + elem.name, kind: "List", elem: elem}
+		at = accType{name: "list_" + elem.name, shape: "List", elem: elem}
 	case *types.Named:
 		obj := u.Obj()
 		if obj.Pkg() != nil && obj.Pkg().Path() == a.cataloguePath && (obj.Name() == "Number" || obj.Name() == "JSONValue") {
-			at = accType{name: "go_" + obj.Name(), kind: obj.Name()}
+			at = accType{name: "go_" + obj.Name(), shape: obj.Name()}
 			break
 		}
 		if o := a.objects[gt.Name()]; o != nil && !o.Root && types.Identical(o.Type, t) {
 			if _, ok := u.Underlying().(*types.Struct); ok {
-				at = accType{name: o.Name, kind: "Struct", obj: o}
+				at = accType{name: o.Name, shape: "Struct", obj: o}
 			}
 		}
 		var def *ast.Definition
@@ -110,7 +110,7 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 			def = a.schema.Types[gt.Name()]
 		}
 		if def != nil && def.Kind == ast.Enum && generatedEnum(u) {
-			at = accType{name: "enum_" + def.Name, kind: "Enum", enum: def.Name}
+			at = accType{name: "enum_" + def.Name, shape: "Enum", enum: def.Name}
 		}
 		if _, ok := u.Underlying().(*types.Interface); ok && def != nil && def.Kind == ast.Union {
 			at = a.unionOf(def)
@@ -118,22 +118,22 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 	case *types.Basic:
 		switch u.Kind() {
 		case types.String:
-			at = accType{name: "go_string", kind: "String"}
+			at = accType{name: "go_string", shape: "String"}
 		case types.Bool:
-			at = accType{name: "go_bool", kind: "Bool"}
+			at = accType{name: "go_bool", shape: "Bool"}
 		case types.Int, types.Int64:
-			at = accType{name: "go_" + u.Name(), kind: "Int"}
+			at = accType{name: "go_" + u.Name(), shape: "Int"}
 		}
 	}
-	if at.kind == "" {
-		at = accType{name: "other_" + identifier(a.goName(t)), kind: "Other"}
+	if at.shape == "" {
+		at = accType{name: "other_" + identifier(a.goName(t)), shape: "Other"}
 	}
 	if known := a.types[at.name]; known != nil {
 		return known
 	}
 	at.goType = t
 	a.types[at.name] = &at
-	if at.kind == "Struct" {
+	if at.shape == "Struct" {
 		a.pending = append(a.pending, &at)
 	}
 	return &at
@@ -144,14 +144,14 @@ func (a *accessors) typeOf(t types.Type, gt *ast.Type) *accType {
 // gqlgen's generated executor tells them apart; Other (a zero accType)
 // when a member is bound to anything else.
 func (a *accessors) unionOf(def *ast.Definition) accType {
-	at := accType{name: "union_" + def.Name, kind: "Union", union: def.Name, members: map[string]*accType{}}
+	at := accType{name: "union_" + def.Name, shape: "Union", union: def.Name, members: map[string]*accType{}}
 	for _, name := range def.Types {
 		o := a.objects[name]
 		if o == nil {
 			return accType{}
 		}
 		mt := a.typeOf(o.Type, &ast.Type{NamedType: name, NonNull: true})
-		if mt.kind != "Struct" {
+		if mt.shape != "Struct" {
 			return accType{}
 		}
 		at.members[name] = mt
@@ -183,7 +183,7 @@ func (a *accessors) listByValue(t types.Type, gt *ast.Type) *accType {
 		return a.typeOf(t, gt)
 	}
 	elem := a.typeOf(s.Elem(), gt.Elem)
-	at := &accType{name: "value_list_" + elem.name, kind: "List", elem: elem, goType: t, byValue: true}
+	at := &accType{name: "value_list_" + elem.name, shape: "List", elem: elem, goType: t, byValue: true}
 	if known := a.types[at.name]; known != nil {
 		return known
 	}
@@ -296,7 +296,7 @@ func (a *accessors) bindingsFile(records map[*record]*accType) string {
 	w("func newBindings() *boundTypes {\n\tt := &boundTypes{}\n")
 	for _, n := range names {
 		at := a.types[n]
-		w("\tt.%s = &engine.Type{Name: %q, Kind: engine.%s}\n", n, a.goName(at.goType), at.kind)
+		w("\tt.%s = &engine.Type{Name: %q, Shape: engine.%s}\n", n, a.goName(at.goType), at.shape)
 	}
 	kinds := map[string]*record{}
 	for _, k := range a.g.kinds {
@@ -305,7 +305,7 @@ func (a *accessors) bindingsFile(records map[*record]*accType) string {
 	for _, n := range names {
 		at := a.types[n]
 		gt := a.goName(at.goType)
-		switch at.kind {
+		switch at.shape {
 		case "Pointer":
 			w("\tt.%s.Elem = t.%s\n", n, at.elem.name)
 			w("\tt.%s.IsNil = func(v any) bool { return v.(%s) == nil }\n", n, gt)
