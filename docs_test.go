@@ -265,13 +265,18 @@ func anchors(t *testing.T, file string) map[string]bool {
 }
 
 // TestDocsLinks keeps the docs' links inside the repository: every link
-// is relative, names a file that exists, and, with a #fragment, a heading
+// is relative and stays in its folder or below (the browser apps' READMEs
+// included), names a file that exists, and, with a #fragment, a heading
 // of that file. A link whose text names a heading or a paragraph's bold
 // label of its file lands on that heading (a label must become a heading
 // to be linked to), not on the section around it. Addresses on the web
 // appear only as code (an example value), never as links.
 func TestDocsLinks(t *testing.T) {
-	for _, file := range docFiles(t) {
+	apps, err := filepath.Glob(filepath.Join("web", "*", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range append(docFiles(t), apps...) {
 		_, prose := fences(t, file)
 		for i, line := range prose {
 			if webAddress.MatchString(codeSpan.ReplaceAllString(line, "")) {
@@ -280,6 +285,13 @@ func TestDocsLinks(t *testing.T) {
 			for _, m := range mdLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
 				text, target := m[1], m[2]
 				path, frag, _ := strings.Cut(target, "#")
+				if strings.HasPrefix(path, "../") {
+					// Read where the file is shown alone (a folder's page,
+					// a package's docs), a link up the tree leads nowhere:
+					// name the file instead.
+					t.Errorf("%s (prose line %d): link %s climbs out of its folder; name the file in code instead", file, i+1, target)
+					continue
+				}
 				dest := file
 				if path != "" {
 					dest = filepath.Join(filepath.Dir(file), path)
