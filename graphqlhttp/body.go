@@ -17,9 +17,8 @@ type postBody struct {
 	// variables holds numbers as json.Number, as gqlgen's transports
 	// decode them; nil when absent or null.
 	variables map[string]any
-	// extensions is the member's JSON as sent, checked by the caller;
-	// nil when absent.
-	extensions []byte
+	// extensions, as variables: an object, or nil when absent or null.
+	extensions map[string]any
 }
 
 // errNotRequest says a body is valid JSON but not a GraphQL request: a
@@ -62,11 +61,9 @@ func decodeBody(body []byte) (postBody, error) {
 		case strings.EqualFold(n, "documentId"):
 			ok, err = readString(dec, &b.documentID)
 		case strings.EqualFold(n, "variables"):
-			ok, err = readVariables(dec, &b.variables)
+			ok, err = readObject(dec, &b.variables)
 		case strings.EqualFold(n, "extensions"):
-			var v jsontext.Value
-			v, err = dec.ReadValue()
-			b.extensions, ok = bytes.Clone(v), true
+			ok, err = readObject(dec, &b.extensions)
 		default:
 			ok, err = true, dec.SkipValue()
 		}
@@ -104,9 +101,10 @@ func readString(dec *jsontext.Decoder, s *string) (ok bool, err error) {
 	return false, dec.SkipValue()
 }
 
-// readVariables reads the variables member: an object, or null for none.
-// ok is false, and the value skipped, for any other type.
-func readVariables(dec *jsontext.Decoder, vars *map[string]any) (ok bool, err error) {
+// readObject reads a member that holds an object (the variables, the
+// extensions), or null for none. ok is false, and the value skipped, for
+// any other type.
+func readObject(dec *jsontext.Decoder, vars *map[string]any) (ok bool, err error) {
 	switch dec.PeekKind() {
 	case '{':
 		v, err := readAny(dec)
@@ -170,4 +168,26 @@ func readAny(dec *jsontext.Decoder) (any, error) {
 		return tok.Bool(), err
 	}
 	return nil, err
+}
+
+// decodeObject reads a GET request's variables or extensions, as a POST
+// body's are read: a JSON object, numbers as json.Number, or nil for null
+// or nothing. Anything else, or anything after the object, is an error.
+func decodeObject(raw []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), bodyOptions...)
+	var m map[string]any
+	ok, err := readObject(dec, &m)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, errors.New("not a JSON object")
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, errors.New("more after the object")
+	}
+	return m, nil
 }

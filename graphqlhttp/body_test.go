@@ -25,15 +25,20 @@ func referenceBody(body []byte) (postBody, error) {
 	if err := json.Unmarshal(body, &params); err != nil {
 		return postBody{}, err
 	}
-	b := postBody{query: params.Query, operationName: params.OperationName,
-		documentID: params.DocumentID, extensions: params.Extensions}
-	if len(params.Variables) > 0 && string(params.Variables) != "null" {
-		if params.Variables[0] != '{' {
+	b := postBody{query: params.Query, operationName: params.OperationName, documentID: params.DocumentID}
+	for _, m := range []struct {
+		raw  json.RawMessage
+		into *map[string]any
+	}{{params.Variables, &b.variables}, {params.Extensions, &b.extensions}} {
+		if len(m.raw) == 0 || string(m.raw) == "null" {
+			continue
+		}
+		if m.raw[0] != '{' {
 			return postBody{}, errNotRequest
 		}
-		dec := json.NewDecoder(bytes.NewReader(params.Variables))
+		dec := json.NewDecoder(bytes.NewReader(m.raw))
 		dec.UseNumber()
-		if err := dec.Decode(&b.variables); err != nil {
+		if err := dec.Decode(m.into); err != nil {
 			return postBody{}, err
 		}
 	}
@@ -129,4 +134,29 @@ func BenchmarkDecodeBody(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDecodeObject: a GET request's variables and extensions are read as
+// a POST body's: an object with numbers as written, nothing or null as
+// none, and anything else, or anything after the object, refused.
+func TestDecodeObject(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want map[string]any
+		ok   bool
+	}{
+		{``, nil, true},
+		{` null `, nil, true},
+		{`{"n":1.50,"s":"x","l":[true,null]}`, map[string]any{"n": json.Number("1.50"), "s": "x", "l": []any{true, nil}}, true},
+		{`[1]`, nil, false},
+		{`"{}"`, nil, false},
+		{`{"a":1} {}`, nil, false},
+		{`{"a":1}x`, nil, false},
+		{`{"a":`, nil, false},
+	} {
+		got, err := decodeObject([]byte(tt.raw))
+		if (err == nil) != tt.ok || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("decodeObject(%q) = %#v, %v; want %#v, ok %v", tt.raw, got, err, tt.want, tt.ok)
+		}
+	}
 }

@@ -311,14 +311,3 @@ func marshalWithoutData(resp *graphql.Response) []byte {
 		Extensions map[string]any `json:"extensions,omitempty"`
 	}{resp.Errors, resp.Extensions})
 }
-
-// decodeObject decodes a JSON object, with numbers as json.Number; nil or
-// JSON null leaves *v nil.
-func decodeObject(raw json.RawMessage, v *map[string]any) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return dec.Decode(v)
-}

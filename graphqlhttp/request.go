@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -71,11 +70,11 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 		}
 		req := &request{query: query.Get("query"), operationName: query.Get("operationName")}
 		if v := query.Get("variables"); v != "" {
-			if req.variables, err = decodeVariables(json.RawMessage(v)); err != nil {
+			if req.variables, err = decodeObject([]byte(v)); err != nil {
 				return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "variables must be a JSON object"}}
 			}
 		}
-		if v := query.Get("extensions"); v != "" && decodeObject(json.RawMessage(v), &req.extensions) != nil {
+		if req.extensions, err = decodeObject([]byte(query.Get("extensions"))); err != nil {
 			return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "extensions must be a JSON object"}}
 		}
 		if herr := e.documentID(req, query.Get("documentId")); herr != nil {
@@ -132,12 +131,8 @@ func (e *endpoint) admit(w http.ResponseWriter, r *http.Request) (*request, *htt
 	case err != nil:
 		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not valid JSON"}}
 	}
-	var extensions map[string]any
-	if v := bytes.TrimSpace(params.extensions); len(v) > 0 && (v[0] != '{' && !bytes.Equal(v, []byte("null")) || decodeObject(v, &extensions) != nil) {
-		return nil, &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "json", "the request body is not a GraphQL request"}}
-	}
 	req := &request{query: params.query, operationName: params.operationName,
-		variables: params.variables, extensions: extensions}
+		variables: params.variables, extensions: params.extensions}
 	if herr := e.documentID(req, params.documentID); herr != nil {
 		return nil, herr
 	}
@@ -230,26 +225,6 @@ func (req *request) cacheKey(listed *trustedSet) (key cacheKey, ok bool) {
 	return key, true
 }
 
-// decodeVariables decodes a request's variables: a JSON object, with
-// numbers as json.Number, or nothing (absent or null: nil). Anything else,
-// or anything after the object, is an error.
-func decodeVariables(raw json.RawMessage) (map[string]any, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v map[string]any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("more after the variables")
-	}
-	return v, nil
-}
-
-// bytes: object keys sorted, no white space, numbers kept as written.
 func tooLarge(limit int64) *httpError {
 	return &httpError{http.StatusRequestEntityTooLarge, limitError{CodeBodyTooLarge, "body",
 		fmt.Sprintf("the request body is larger than %d bytes", limit)}}
