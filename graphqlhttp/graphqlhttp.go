@@ -273,27 +273,17 @@ func (opts Options) withDefaults() Options {
 	def := DefaultOptions()
 	opts.Limits = opts.Limits.withDefaults()
 	opts.Limits.noIntrospection = !opts.Introspection
-	or := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	orInt := func(v *int, d int) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	or(&opts.RequestTimeout, def.RequestTimeout)
-	or(&opts.KeepAlive, def.KeepAlive)
-	or(&opts.StreamMaxAge, def.StreamMaxAge)
-	or(&opts.WebSocketWriteTimeout, def.WebSocketWriteTimeout)
-	orInt(&opts.MaxErrors, def.MaxErrors)
-	orInt(&opts.MaxStreamsPerClient, def.MaxStreamsPerClient)
-	orInt(&opts.MaxOperationsPerWebSocket, def.MaxOperationsPerWebSocket)
+	orDefault(&opts.RequestTimeout, def.RequestTimeout)
+	orDefault(&opts.KeepAlive, def.KeepAlive)
+	orDefault(&opts.StreamMaxAge, def.StreamMaxAge)
+	orDefault(&opts.WebSocketWriteTimeout, def.WebSocketWriteTimeout)
+	orDefault(&opts.MaxErrors, def.MaxErrors)
+	orDefault(&opts.MaxStreamsPerClient, def.MaxStreamsPerClient)
+	orDefault(&opts.MaxOperationsPerWebSocket, def.MaxOperationsPerWebSocket)
 	// What all WebSockets may queue is their share of the memory budget;
 	// one connection, at most a MiB of it.
-	orInt(&opts.WebSocketBudgetBytes, int(opts.Memory.Shares().WebSocketBuffers))
-	orInt(&opts.WebSocketBufferBytes, min(1<<20, opts.WebSocketBudgetBytes))
+	orDefault(&opts.WebSocketBudgetBytes, int(opts.Memory.Shares().WebSocketBuffers))
+	orDefault(&opts.WebSocketBufferBytes, min(1<<20, opts.WebSocketBudgetBytes))
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}

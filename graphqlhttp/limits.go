@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -68,18 +69,19 @@ func DefaultLimits() Limits {
 	}
 }
 
+// orDefault sets *v to d when *v is not above zero: an option or a limit
+// left unset.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
 // withDefaults is l with each field not above zero taken from
 // DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	orDefault := func(v *int, d int) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	if l.MaxBodyBytes <= 0 {
-		l.MaxBodyBytes = d.MaxBodyBytes
-	}
+	orDefault(&l.MaxBodyBytes, d.MaxBodyBytes)
 	orDefault(&l.MaxURLBytes, d.MaxURLBytes)
 	orDefault(&l.MaxTokens, d.MaxTokens)
 	orDefault(&l.MaxDepth, d.MaxDepth)
