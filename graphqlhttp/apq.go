@@ -15,33 +15,33 @@ import (
 // 64 KiB texts is no bound.)
 type persistedQueryCache struct {
 	mu      sync.Mutex
-	entries *chargedLRU[string, string]
+	entries *memory.LRU[string, string]
 }
 
 var _ graphql.Cache[string] = (*persistedQueryCache)(nil)
 
 func newPersistedQueryCache(maxBytes int64) *persistedQueryCache {
-	return &persistedQueryCache{entries: newChargedLRU[string, string](maxBytes)}
+	return &persistedQueryCache{entries: memory.NewLRU[string, string](maxBytes)}
 }
 
 func (c *persistedQueryCache) Get(_ context.Context, hash string) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.entries.get(hash)
+	return c.entries.Get(hash)
 }
 
 // Add keeps query under hash, which gqlgen has checked is its SHA-256.
 func (c *persistedQueryCache) Add(_ context.Context, hash, query string) {
 	// The key and the value are strings of their own: 2 string headers in
 	// the entry, then the bytes of each.
-	size := lruEntryOverhead(2*ptrSize) + 2*2*ptrSize + heapSize(int64(len(hash))) + heapSize(int64(len(query)))
+	size := memory.LRUEntryOverhead(2*ptrSize) + 2*2*ptrSize + memory.HeapSize(int64(len(hash))) + memory.HeapSize(int64(len(query)))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries.add(hash, query, size)
+	c.entries.Add(hash, query, size)
 }
 
 func (c *persistedQueryCache) stats() memory.StoreStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.entries.stats()
+	return c.entries.Stats()
 }

@@ -3,6 +3,7 @@ package graphqlhttp
 import (
 	"unsafe"
 
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -23,17 +24,17 @@ func parseSize(doc *ast.QueryDocument) int64 {
 		return 0
 	}
 	var w astWalker
-	w.n += heapSize(int64(unsafe.Sizeof(*doc))) + w.position(doc.Position) + w.comments(doc.Comment)
+	w.n += memory.HeapSize(int64(unsafe.Sizeof(*doc))) + w.position(doc.Position) + w.comments(doc.Comment)
 	w.n += w.slice(cap(doc.Operations), ptrSize)
 	for _, op := range doc.Operations {
-		w.n += heapSize(int64(unsafe.Sizeof(*op))) + w.position(op.Position) + w.comments(op.Comment)
+		w.n += memory.HeapSize(int64(unsafe.Sizeof(*op))) + w.position(op.Position) + w.comments(op.Comment)
 		w.variables(op.VariableDefinitions)
 		w.directives(op.Directives)
 		w.selections(op.SelectionSet)
 	}
 	w.n += w.slice(cap(doc.Fragments), ptrSize)
 	for _, f := range doc.Fragments {
-		w.n += heapSize(int64(unsafe.Sizeof(*f))) + w.position(f.Position) + w.comments(f.Comment)
+		w.n += memory.HeapSize(int64(unsafe.Sizeof(*f))) + w.position(f.Position) + w.comments(f.Comment)
 		w.variables(f.VariableDefinition)
 		w.directives(f.Directives)
 		w.selections(f.SelectionSet)
@@ -47,23 +48,25 @@ const (
 )
 
 var (
-	positionSize = heapSize(int64(unsafe.Sizeof(ast.Position{})))
-	fieldSize    = heapSize(int64(unsafe.Sizeof(ast.Field{})))
-	spreadSize   = heapSize(int64(unsafe.Sizeof(ast.FragmentSpread{})))
-	inlineSize   = heapSize(int64(unsafe.Sizeof(ast.InlineFragment{})))
-	argumentSize = heapSize(int64(unsafe.Sizeof(ast.Argument{})))
-	directiveSz  = heapSize(int64(unsafe.Sizeof(ast.Directive{})))
-	valueSize    = heapSize(int64(unsafe.Sizeof(ast.Value{})))
-	childSize    = heapSize(int64(unsafe.Sizeof(ast.ChildValue{})))
-	typeSize     = heapSize(int64(unsafe.Sizeof(ast.Type{})))
-	variableSize = heapSize(int64(unsafe.Sizeof(ast.VariableDefinition{})))
-	commentSize  = heapSize(int64(unsafe.Sizeof(ast.Comment{})))
-	groupSize    = heapSize(int64(unsafe.Sizeof(ast.CommentGroup{})))
+	positionSize = memory.HeapSize(int64(unsafe.Sizeof(ast.Position{})))
+	fieldSize    = memory.HeapSize(int64(unsafe.Sizeof(ast.Field{})))
+	spreadSize   = memory.HeapSize(int64(unsafe.Sizeof(ast.FragmentSpread{})))
+	inlineSize   = memory.HeapSize(int64(unsafe.Sizeof(ast.InlineFragment{})))
+	argumentSize = memory.HeapSize(int64(unsafe.Sizeof(ast.Argument{})))
+	directiveSz  = memory.HeapSize(int64(unsafe.Sizeof(ast.Directive{})))
+	valueSize    = memory.HeapSize(int64(unsafe.Sizeof(ast.Value{})))
+	childSize    = memory.HeapSize(int64(unsafe.Sizeof(ast.ChildValue{})))
+	typeSize     = memory.HeapSize(int64(unsafe.Sizeof(ast.Type{})))
+	variableSize = memory.HeapSize(int64(unsafe.Sizeof(ast.VariableDefinition{})))
+	commentSize  = memory.HeapSize(int64(unsafe.Sizeof(ast.Comment{})))
+	groupSize    = memory.HeapSize(int64(unsafe.Sizeof(ast.CommentGroup{})))
 )
 
 type astWalker struct{ n int64 }
 
-func (astWalker) slice(capacity int, elem int64) int64 { return heapSize(int64(capacity) * elem) }
+func (astWalker) slice(capacity int, elem int64) int64 {
+	return memory.HeapSize(int64(capacity) * elem)
+}
 
 func (astWalker) position(p *ast.Position) int64 {
 	if p == nil {
@@ -138,7 +141,7 @@ func (w *astWalker) value(v *ast.Value) {
 	w.n += valueSize + w.position(v.Position) + w.comments(v.Comment)
 	if v.Kind == ast.StringValue || v.Kind == ast.BlockValue {
 		// Unescaped, so a copy of the text's bytes.
-		w.n += heapSize(int64(len(v.Raw)))
+		w.n += memory.HeapSize(int64(len(v.Raw)))
 	}
 	w.n += w.slice(cap(v.Children), ptrSize)
 	for _, c := range v.Children {

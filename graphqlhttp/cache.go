@@ -78,7 +78,7 @@ type cacheKey [sha256.Size]byte
 // fields (its key among them), the list element, and the map slot (the
 // key again and a pointer, at Go's load factor). The ETag's base, 24
 // bytes once made, is counted with the fields' string header as 32.
-var entryOverhead = heapSize(int64(unsafe.Sizeof(answer{}))) + 32 + lruEntryOverhead(int64(unsafe.Sizeof(cacheKey{})))
+var entryOverhead = memory.HeapSize(int64(unsafe.Sizeof(answer{}))) + 32 + memory.LRUEntryOverhead(int64(unsafe.Sizeof(cacheKey{})))
 
 // get returns the answer kept for key under version, or nil.
 func (c *ResponseCache) get(version string, key cacheKey) *answer {
@@ -99,7 +99,7 @@ func (c *ResponseCache) get(version string, key cacheKey) *answer {
 // put keeps a under version, unless it is too large or the cache has moved
 // on to another version meanwhile.
 func (c *ResponseCache) put(version string, a *answer) {
-	size := heapSize(int64(cap(a.body))) + entryOverhead
+	size := memory.HeapSize(int64(cap(a.body))) + entryOverhead
 	if size > c.maxEntryBytes {
 		return
 	}
@@ -225,7 +225,7 @@ func (a *answer) compressFast(c *contentcoding.Compressor, e contentcoding.Encod
 	}
 	a.fast.bytes = z
 	if a.cache != nil {
-		a.cache.grow(a, heapSize(int64(cap(z))))
+		a.cache.grow(a, memory.HeapSize(int64(cap(z))))
 	}
 }
 
@@ -259,7 +259,7 @@ func (a *answer) in(c *contentcoding.Compressor, effort contentcoding.Effort, e 
 		}
 		v.bytes = z
 		if a.cache != nil {
-			a.cache.grow(a, heapSize(int64(cap(z))))
+			a.cache.grow(a, memory.HeapSize(int64(cap(z))))
 		}
 	})
 	if v.bytes == nil {

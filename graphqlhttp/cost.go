@@ -7,6 +7,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -123,7 +124,7 @@ func (c *coster) cached(oc *graphql.OperationContext, memo *execution.Memo, leng
 	}
 	cost := c.operation(oc, lengths)
 	// The key and the int, each boxed in an interface of the memo.
-	memo.Store(key, cost, heapSize(int64(unsafe.Sizeof(key)))+8)
+	memo.Store(key, cost, memory.HeapSize(int64(unsafe.Sizeof(key)))+8)
 	return cost
 }
 
@@ -140,7 +141,7 @@ func (c *coster) dependsOnVariables(oc *graphql.OperationContext, memo *executio
 	}
 	depends := readsVariables(oc.Operation.SelectionSet, oc.Doc)
 	// The key's string header and the bool, each boxed.
-	memo.Store(key, depends, heapSize(int64(unsafe.Sizeof(key)))+1)
+	memo.Store(key, depends, memory.HeapSize(int64(unsafe.Sizeof(key)))+1)
 	return depends
 }
 

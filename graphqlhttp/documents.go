@@ -36,7 +36,7 @@ type documents struct {
 	rules  func() *rules.Rules
 
 	mu      sync.Mutex
-	entries *chargedLRU[docKey, *document]
+	entries *memory.LRU[docKey, *document]
 	// parses counts the texts parsed, for tests.
 	parses int
 
@@ -84,16 +84,16 @@ var (
 // verdictSize is what a kept refusal costs besides the LRU's overhead:
 // the document, the limitError and its message.
 func verdictSize(d *document) int64 {
-	n := heapSize(int64(unsafe.Sizeof(document{})))
+	n := memory.HeapSize(int64(unsafe.Sizeof(document{})))
 	if d.verdict != nil {
-		n += heapSize(int64(unsafe.Sizeof(limitError{}))) + heapSize(int64(len(d.verdict.message)))
+		n += memory.HeapSize(int64(unsafe.Sizeof(limitError{}))) + memory.HeapSize(int64(len(d.verdict.message)))
 	}
 	return n
 }
 
 func newDocuments(schema *ast.Schema, limits Limits, maxBytes int64) *documents {
 	return &documents{schema: schema, limits: limits, rules: validationRules, share: maxBytes,
-		entries: newChargedLRU[docKey, *document](maxBytes)}
+		entries: memory.NewLRU[docKey, *document](maxBytes)}
 }
 
 // validationRules are the rules documents and gqlgen's executor (its
@@ -122,14 +122,14 @@ func (d *documents) lookup(query string) *document {
 		return doc
 	}
 	d.mu.Lock()
-	doc, ok := d.entries.get(docKey{text: query})
+	doc, ok := d.entries.Get(docKey{text: query})
 	d.mu.Unlock()
 	if ok {
 		return doc
 	}
 	sum := docKey{sum: sha256.Sum256([]byte(query))}
 	d.mu.Lock()
-	doc, ok = d.entries.get(sum)
+	doc, ok = d.entries.Get(sum)
 	d.mu.Unlock()
 	if ok {
 		return doc
@@ -143,10 +143,10 @@ func (d *documents) lookup(query string) *document {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.parses++
-	if kept, ok := d.entries.get(key); ok {
+	if kept, ok := d.entries.Get(key); ok {
 		return kept
 	}
-	d.entries.add(key, doc, size+lruEntryOverhead(int64(unsafe.Sizeof(docKey{}))))
+	d.entries.Add(key, doc, size+memory.LRUEntryOverhead(int64(unsafe.Sizeof(docKey{}))))
 	return doc
 }
 
@@ -169,8 +169,8 @@ func (d *documents) examine(query string) (*document, int64) {
 	doc := &document{parsed: parsed, parses: true, valid: true}
 	// The parse points into the text (its Source, every name), so the
 	// text is kept once, as the key.
-	return doc, verdictSize(doc) + heapSize(int64(len(query))) + parseSize(parsed) +
-		heapSize(int64(unsafe.Sizeof(execution.Memo{})))
+	return doc, verdictSize(doc) + memory.HeapSize(int64(len(query))) + parseSize(parsed) +
+		memory.HeapSize(int64(unsafe.Sizeof(execution.Memo{})))
 }
 
 // forOperation returns the memo of the document oc runs: nil when the
@@ -184,7 +184,7 @@ func (d *documents) forOperation(oc *graphql.OperationContext) *execution.Memo {
 		return doc.memo
 	}
 	d.mu.Lock()
-	doc, ok := d.entries.peek(docKey{text: oc.RawQuery})
+	doc, ok := d.entries.Peek(docKey{text: oc.RawQuery})
 	d.mu.Unlock()
 	if !ok || doc.parsed != oc.Doc {
 		return nil
@@ -206,13 +206,13 @@ func (d *documents) pinnedDoc(query string) *document {
 func (d *documents) charge(key docKey, n int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.entries.grow(key, n)
+	d.entries.Grow(key, n)
 }
 
 func (d *documents) stats() memory.StoreStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.entries.stats()
+	return d.entries.Stats()
 }
 
 // queryCache is documents as gqlgen's executor sees its query cache: it
@@ -227,7 +227,7 @@ func (c queryCache) Get(_ context.Context, query string) (*ast.QueryDocument, bo
 		return doc.parsed, true
 	}
 	c.d.mu.Lock()
-	doc, ok := c.d.entries.peek(docKey{text: query})
+	doc, ok := c.d.entries.Peek(docKey{text: query})
 	c.d.mu.Unlock()
 	if !ok || !doc.valid {
 		return nil, false

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -67,10 +68,10 @@ func TestDocumentsBounded(t *testing.T) {
 	if st.Evictions == 0 || st.Entries >= 200 {
 		t.Errorf("200 valid documents in %d bytes: %+v; want some let go, and counted", share, st)
 	}
-	if _, ok := docs.entries.peek(docKey{text: last}); !ok {
+	if _, ok := docs.entries.Peek(docKey{text: last}); !ok {
 		t.Errorf("the newest text was let go")
 	}
-	if _, ok := docs.entries.peek(docKey{text: "query Q0 { a b x: a y: b }"}); ok {
+	if _, ok := docs.entries.Peek(docKey{text: "query Q0 { a b x: a y: b }"}); ok {
 		t.Errorf("the oldest text is still kept")
 	}
 }
@@ -100,8 +101,8 @@ func TestRefusedTextsKeepOnlyTheirVerdict(t *testing.T) {
 	if v := docs.lookup(text(7)).verdict; v == nil || docs.parses != parses {
 		t.Errorf("a refused text seen again: verdict %v, parsed again %t", v, docs.parses != parses)
 	}
-	for _, e := range docs.entries.items {
-		if k := e.Value.(*lruEntry[docKey, *document]).key; k.text != "" {
+	for k := range docs.entries.All() {
+		if k.text != "" {
 			t.Fatalf("a refused text is kept as a key")
 		}
 	}
@@ -147,9 +148,9 @@ func TestParseSizeTracksTheHeap(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		var charged int64
 		for _, doc := range docs {
-			charged += parseSize(doc) + heapSize(int64(unsafe.Sizeof(ast.Source{})))
+			charged += parseSize(doc) + memory.HeapSize(int64(unsafe.Sizeof(ast.Source{})))
 		}
-		grown := int64(after.HeapAlloc) - int64(before.HeapAlloc) - heapSize(int64(count*8))
+		grown := int64(after.HeapAlloc) - int64(before.HeapAlloc) - memory.HeapSize(int64(count*8))
 		runtime.KeepAlive(docs)
 		t.Logf("shape %d: charged %d bytes a parse, the heap grew %d", n, charged/count, grown/count)
 		if ratio := float64(charged) / float64(grown); ratio < 0.8 || ratio > 1.25 {

@@ -175,7 +175,7 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 			s.byText[md.Body] = td
 			s.byID[hex.EncodeToString(td.sum[:])] = td
 			// The text is the key of byText, the parse points into it.
-			size += n + 2*lruEntryOverhead(2*ptrSize) + heapSize(int64(unsafe.Sizeof(trustedDoc{}))) + heapSize(2*sha256.Size)
+			size += n + 2*memory.LRUEntryOverhead(2*ptrSize) + memory.HeapSize(int64(unsafe.Sizeof(trustedDoc{}))) + memory.HeapSize(2*sha256.Size)
 		}
 		id := strings.TrimPrefix(md.ID, "sha256:")
 		switch other, dup := s.byID[id]; {
@@ -183,7 +183,7 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 			return nil, fmt.Errorf("document %q: the id also names another document (as its id or its SHA-256)", md.ID)
 		case !dup:
 			s.byID[id] = td
-			size += lruEntryOverhead(2*ptrSize) + heapSize(int64(len(id)))
+			size += memory.LRUEntryOverhead(2*ptrSize) + memory.HeapSize(int64(len(id)))
 		}
 	}
 	s.bytes.Store(size)
@@ -247,8 +247,7 @@ func (d *documents) fitPinned() {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.entries.max = max(0, d.share-held)
-	d.entries.evict()
+	d.entries.Resize(max(0, d.share-held))
 }
 
 // trustedStats reports the pinned documents as a store of the memory

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/internal/memory"
 	"golang.org/x/time/rate"
 )
 
@@ -53,7 +54,7 @@ func newKeptPictures(maxBytes int64) *keptPictures {
 func charge(key string, e entry) int64 {
 	n := int64(200 + 2*len(key))
 	if e.pic != nil {
-		n += heapSize(int64(len(e.pic.body))) + int64(len(e.pic.etag)+len(e.pic.contentType)) + 48
+		n += memory.HeapSize(int64(len(e.pic.body))) + int64(len(e.pic.etag)+len(e.pic.contentType)) + 48
 	}
 	return n
 }
@@ -99,16 +100,6 @@ func (k *keptPictures) remove(el *list.Element) {
 	k.order.Remove(el)
 	delete(k.items, ke.key)
 	k.bytes -= ke.size
-}
-
-// heapSize is what an allocation of n bytes takes on Go's heap: whole
-// pages past 32 KiB, where most pictures are; below, at most an eighth
-// more (the allocator's size classes waste no more than 12.5 %).
-func heapSize(n int64) int64 {
-	if n > 32<<10 {
-		return (n + 8191) &^ 8191
-	}
-	return n + n/8
 }
 
 // diskStore keeps pictures in a directory, one file per address, named
