@@ -38,4 +38,3 @@ func TestHeapSize(t *testing.T) {
 		}
 	}
 }
-
