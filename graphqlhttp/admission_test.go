@@ -20,6 +20,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 )
@@ -389,7 +390,7 @@ func BenchmarkAdmission(b *testing.B) {
 // waits for a core; a request that finds the variant made does not.
 func TestDenseVariantTakesACore(t *testing.T) {
 	e, srv := oneFieldServer(t, &recordingExecutor{}, func(e *endpoint) {
-		e.opts.Cache = NewResponseCache(1 << 20)
+		e.opts.Cache = answers.NewCache(1 << 20)
 		e.opts.Version = func(context.Context) (string, bool) { return "v1", true }
 	})
 	post := func() (encoding string, err error) {

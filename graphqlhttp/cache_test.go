@@ -23,6 +23,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/contentcoding"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -51,14 +52,14 @@ func (o *cacheObserver) Cached(hit bool) {
 // resolves a reference costs one batch each time it really runs.
 type cachedServer struct {
 	*httptest.Server
-	cache   *graphqlhttp.ResponseCache
+	cache   *answers.Cache
 	obs     *cacheObserver
 	batches atomic.Int64
 }
 
 func newCachedServer(t *testing.T, st *catalogue.Store, maxBytes int64) *cachedServer {
 	t.Helper()
-	s := &cachedServer{cache: graphqlhttp.NewResponseCache(maxBytes), obs: &cacheObserver{}}
+	s := &cachedServer{cache: answers.NewCache(maxBytes), obs: &cacheObserver{}}
 	// A window long enough that one run of a query is one batch, on a
 	// loaded machine under the race detector.
 	h := resolvers.NewHandler(st, loader.Options{Wait: 100 * time.Millisecond, OnBatch: func(string, int) { s.batches.Add(1) }},

@@ -32,6 +32,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 )
@@ -66,7 +67,7 @@ type Options struct {
 	Lengths func(ctx context.Context) Lengths
 
 	// Cache, if set, keeps whole answers; see ResponseCache.
-	Cache *ResponseCache
+	Cache *answers.Cache
 	// Version returns the version of the data the request reads, and
 	// whether it is still the newest: answers are cached per version, and
 	// only requests reading the newest version read or fill the cache. An

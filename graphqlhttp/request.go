@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 )
 
 type requestIDKey struct{}
@@ -188,7 +190,7 @@ func (e *endpoint) documentID(req *request, id string) *httpError {
 // or, for a trusted document asked by another id its manifest gives it,
 // found in listed), the operation name and the variables in canonical
 // form. ok is false for a request the cache must not answer.
-func (req *request) cacheKey(listed *trustedSet) (key cacheKey, ok bool) {
+func (req *request) cacheKey(listed *trustedSet) (key answers.Key, ok bool) {
 	var doc [sha256.Size]byte
 	pq, _ := req.extensions["persistedQuery"].(map[string]any)
 	hash, _ := pq["sha256Hash"].(string)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -22,7 +23,7 @@ type result struct {
 	body        []byte
 	// complete reports an answer with no errors; answer is set for it.
 	complete bool
-	answer   *answer
+	answer   *answers.Answer
 	// effort is how hard answer is compressed for this request: Fast
 	// for the request that ran it, Dense for one that found it made.
 	effort contentcoding.Effort
@@ -42,7 +43,7 @@ type result struct {
 // (write).
 func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.Accept) (res *result, hit bool) {
 	if e.opts.Cache == nil {
-		return e.run(r, req, accept, cacheKey{}, nil), false
+		return e.run(r, req, accept, answers.Key{}, nil), false
 	}
 	listed := e.docs.pinned.Load() // once: the key and the version see one manifest
 	key, keyed := req.cacheKey(listed)
@@ -59,7 +60,7 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 		e.noteCache(r.Context(), "bypass")
 		return e.run(r, req, accept, key, nil), false
 	}
-	if a := e.opts.Cache.get(version, key); a != nil {
+	if a := e.opts.Cache.Get(version, key); a != nil {
 		e.opts.Observer.Cached(true)
 		e.noteCache(r.Context(), "hit")
 		if listed != nil {
@@ -72,14 +73,12 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 	}
 	e.opts.Observer.Cached(false)
 	e.noteCache(r.Context(), "miss")
-	leader := false
-	v, _, _ := e.opts.Cache.flight.Do(version+string(key[:]), func() (any, error) {
-		leader = true
+	v, leader := e.opts.Cache.Once(version, key, func() any {
 		res := e.run(r, req, accept, key, e.opts.Cache)
 		if res.answer != nil {
-			e.opts.Cache.put(version, res.answer)
+			e.opts.Cache.Put(version, res.answer)
 		}
-		return res, nil
+		return res
 	})
 	res = v.(*result)
 	if leader {
@@ -100,12 +99,12 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 // request's place among the cores, like any other work, and once per
 // answer (brotli at level 6 takes 0.2 ms for a 3 KB answer, 1 ms for
 // 38 KB).
-func (e *endpoint) dense(r *http.Request, a *answer, enc contentcoding.Encoding) {
-	if a.made(enc) {
+func (e *endpoint) dense(r *http.Request, a *answers.Answer, enc contentcoding.Encoding) {
+	if a.Made(enc) {
 		return
 	}
 	defer e.takeCore(r.Context(), r)()
-	a.in(e.compressor, contentcoding.Dense, enc)
+	a.In(e.compressor, contentcoding.Dense, enc)
 }
 
 // takeCore takes a core for r's work, waiting for its client's turn (see
@@ -128,7 +127,7 @@ func (e *endpoint) takeCore(ctx context.Context, r *http.Request) (release func(
 // not to be cached), compressed fast in the coding accept prefers.
 //
 // The time budget starts here: an answer from the cache costs none.
-func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accept, key cacheKey, c *ResponseCache) (res *result) {
+func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accept, key answers.Key, c *answers.Cache) (res *result) {
 	ctx, cancel := context.WithTimeout(graphql.StartOperationTrace(r.Context()), e.opts.RequestTimeout)
 	defer cancel()
 	// Past its time budget while waiting, the request still goes to
@@ -147,12 +146,12 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 	res = e.execute(ctx, r, req)
 	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	if res.status == http.StatusOK && res.complete {
-		res.answer = newAnswer(c, key, res.body)
+		res.answer = answers.New(c, key, res.body)
 		// Compressed here, in the operation's place among the cores,
 		// so that compressing answers has the same bound on
 		// concurrency as making them.
 		res.effort = contentcoding.Fast
-		res.answer.compressFast(e.compressor, accept.Best(contentcoding.Fast))
+		res.answer.CompressFast(e.compressor, accept.Best(contentcoding.Fast))
 	}
 	return res
 }
@@ -183,7 +182,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 	if r.Method == http.MethodGet {
 		// The same bytes under another media type are another
 		// representation, with a tag of its own.
-		base = a.etagBase()
+		base = a.ETagBase()
 		if contentType == typeGraphQLResponse {
 			base += "-graphql"
 		}
@@ -198,7 +197,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 				other = contentcoding.Fast
 			}
 			for _, effort := range []contentcoding.Effort{res.effort, other} {
-				tag := contentcoding.ETag(base, a.coding(accept.Best(effort)), effort)
+				tag := contentcoding.ETag(base, a.Coding(accept.Best(effort)), effort)
 				if contentcoding.NoneMatch(inm, tag) {
 					h.Set("ETag", tag)
 					w.WriteHeader(http.StatusNotModified)
@@ -211,7 +210,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 	if res.effort == contentcoding.Dense {
 		e.dense(r, a, want)
 	}
-	enc, body := a.in(e.compressor, res.effort, want)
+	enc, body := a.In(e.compressor, res.effort, want)
 	if r.Method == http.MethodGet {
 		h.Set("ETag", contentcoding.ETag(base, enc, res.effort))
 	}

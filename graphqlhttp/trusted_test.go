@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
+
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
@@ -265,7 +267,7 @@ func TestTrustedDocumentsCachedByAnyID(t *testing.T) {
 	cached := &cacheObserver{}
 	obs := newTrustObserver()
 	obs.Observer = cached
-	srv := newServer(t, graphqlhttp.Options{Observer: obs, Cache: graphqlhttp.NewResponseCache(1 << 20), MaxAge: time.Minute,
+	srv := newServer(t, graphqlhttp.Options{Observer: obs, Cache: answers.NewCache(1 << 20), MaxAge: time.Minute,
 		TrustedDocuments: graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedLog, testManifest(listedItem, listedMonster))})
 	for i, c := range []struct {
 		name string
@@ -354,7 +356,7 @@ func TestTrustedDocumentsOverStreams(t *testing.T) {
 func TestTrustedDocumentsReplaced(t *testing.T) {
 	td := graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(listedItem))
 	mem := memory.NewBudget(64 << 20)
-	cache := graphqlhttp.NewResponseCache(1 << 20)
+	cache := answers.NewCache(1 << 20)
 	srv := newServer(t, graphqlhttp.Options{TrustedDocuments: td, Memory: mem, Cache: cache,
 		Version: func(context.Context) (string, bool) { return "v1", true }})
 	item := map[string]any{"id": 1}

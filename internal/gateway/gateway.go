@@ -29,6 +29,7 @@ import (
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/catalogue-gateway/gateway/internal/config"
@@ -60,7 +61,7 @@ type Gateway struct {
 	memory *memory.Budget
 	// cache keeps whole GraphQL answers of the current snapshot; nil
 	// when -response-cache-bytes is 0.
-	cache  *graphqlhttp.ResponseCache
+	cache  *answers.Cache
 	logger *slog.Logger
 	// playground and explorer are the browser apps; nil when turned off.
 	playground, explorer *web.App
@@ -95,7 +96,7 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	}
 	memory := memory.NewBudget(budget)
 	g := &Gateway{cfg: cfg, store: &catalogue.Store{}, logger: logger, memory: memory,
-		cache: graphqlhttp.NewResponseCache(memory.ResponseCacheBytes(cfg.ResponseCacheBytes))}
+		cache: answers.NewCache(memory.ResponseCacheBytes(cfg.ResponseCacheBytes))}
 	memory.Register("response_cache", g.cache.Stats)
 	shares := memory.Shares()
 	logger.Info("memory budget", "budget_mib", budget>>20, "documents_mib", shares.Documents>>20,

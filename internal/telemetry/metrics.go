@@ -13,6 +13,7 @@ import (
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
@@ -67,7 +68,7 @@ const maxOperationLabels = 200
 // refreshed) and maxSubscriptions the cap on open subscription streams:
 // exported so that alerts can be written against them rather than against
 // numbers copied from the manifests.
-func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *graphqlhttp.ResponseCache,
+func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]catalogue.CollectionState, cache *answers.Cache,
 	memory *memory.Budget, refresh time.Duration, maxSubscriptions int) *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry(), operations: map[string]bool{}}
 	m.upstreamInstruments()

@@ -1,4 +1,12 @@
-package graphqlhttp
+// Package answers keeps whole GraphQL answers: the response cache, per
+// version of the data, and each answer's ETag and compressed variants,
+// made once however many requests it serves. It knows nothing of HTTP or
+// of how an answer was run; the endpoint (package graphqlhttp) asks it
+// for an answer by key and gives it the ones it runs.
+//
+// It imports only internal/memory, whose budget it is charged to, and
+// contentcoding.
+package answers
 
 import (
 	"container/list"
@@ -14,7 +22,7 @@ import (
 	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
-// ResponseCache keeps whole GraphQL answers of the current version of the
+// Cache keeps whole GraphQL answers of the current version of the
 // data, so that a query asked again is answered without running it. An
 // answer depends only on the data and on the request (its document,
 // operation name and variables), so it stays right for as long as the data
@@ -24,8 +32,8 @@ import (
 // Only complete answers are kept: a response with errors never is. The
 // cache holds at most its byte bound of answers (their compressed
 // variants included), evicting the least recently used. Concurrent
-// identical misses run the query once. A nil *ResponseCache caches nothing.
-type ResponseCache struct {
+// identical misses run the query once. A nil *Cache caches nothing.
+type Cache struct {
 	maxBytes int64
 	// maxEntryBytes is the largest answer kept: a few huge answers must
 	// not push out every other.
@@ -33,8 +41,8 @@ type ResponseCache struct {
 
 	mu      sync.Mutex
 	version string
-	entries map[cacheKey]*list.Element // of *answer
-	lru     *list.List                 // most recently used first
+	entries map[Key]*list.Element // of *Answer
+	lru     *list.List            // most recently used first
 	bytes   int64
 	// evictions counts the answers let go to make room, or with their
 	// version of the data.
@@ -43,25 +51,25 @@ type ResponseCache struct {
 	flight singleflight.Group
 }
 
-// NewResponseCache returns a cache of at most maxBytes of answers, or nil
+// NewCache returns a cache of at most maxBytes of answers, or nil
 // (no caching) when maxBytes is 0 or less. maxBytes is the response
 // cache's share of the memory budget (memory.Budget.ResponseCacheBytes): each
 // answer is charged its body, its compressed variants, its key and what
 // the map and the list that hold it cost.
-func NewResponseCache(maxBytes int64) *ResponseCache {
+func NewCache(maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &ResponseCache{
+	return &Cache{
 		maxBytes:      maxBytes,
 		maxEntryBytes: maxBytes / 8,
-		entries:       map[cacheKey]*list.Element{},
+		entries:       map[Key]*list.Element{},
 		lru:           list.New(),
 	}
 }
 
 // Stats reports what the cache holds; zero for a nil cache.
-func (c *ResponseCache) Stats() memory.StoreStats {
+func (c *Cache) Stats() memory.StoreStats {
 	if c == nil {
 		return memory.StoreStats{}
 	}
@@ -70,18 +78,18 @@ func (c *ResponseCache) Stats() memory.StoreStats {
 	return memory.StoreStats{Entries: len(c.entries), Bytes: c.bytes, Share: c.maxBytes, Evictions: c.evictions}
 }
 
-// cacheKey names one request's answer within a data version: a digest of
+// Key names one request's answer within a data version: a digest of
 // the document, the operation name and the canonical variables.
-type cacheKey [sha256.Size]byte
+type Key [sha256.Size]byte
 
 // entryOverhead is what an entry costs beside its body: the answer's
 // fields (its key among them), the list element, and the map slot (the
 // key again and a pointer, at Go's load factor). The ETag's base, 24
 // bytes once made, is counted with the fields' string header as 32.
-var entryOverhead = memory.HeapSize(int64(unsafe.Sizeof(answer{}))) + 32 + memory.LRUEntryOverhead(int64(unsafe.Sizeof(cacheKey{})))
+var entryOverhead = memory.HeapSize(int64(unsafe.Sizeof(Answer{}))) + 32 + memory.LRUEntryOverhead(int64(unsafe.Sizeof(Key{})))
 
-// get returns the answer kept for key under version, or nil.
-func (c *ResponseCache) get(version string, key cacheKey) *answer {
+// Get returns the answer kept for key under version, or nil.
+func (c *Cache) Get(version string, key Key) *Answer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if version != c.version {
@@ -93,12 +101,23 @@ func (c *ResponseCache) get(version string, key cacheKey) *answer {
 		return nil
 	}
 	c.lru.MoveToFront(el)
-	return el.Value.(*answer)
+	return el.Value.(*Answer)
 }
 
-// put keeps a under version, unless it is too large or the cache has moved
+// Once runs fn for key under version, once for all the callers that ask
+// at the same time, and gives each what it returned; leader reports the
+// caller whose fn ran. fn is the caller's to make an answer and Put it.
+func (c *Cache) Once(version string, key Key, fn func() any) (v any, leader bool) {
+	v, _, _ = c.flight.Do(version+string(key[:]), func() (any, error) {
+		leader = true
+		return fn(), nil
+	})
+	return v, leader
+}
+
+// Put keeps a under version, unless it is too large or the cache has moved
 // on to another version meanwhile.
-func (c *ResponseCache) put(version string, a *answer) {
+func (c *Cache) Put(version string, a *Answer) {
 	size := memory.HeapSize(int64(cap(a.body))) + entryOverhead
 	if size > c.maxEntryBytes {
 		return
@@ -122,7 +141,7 @@ func (c *ResponseCache) put(version string, a *answer) {
 
 // grow counts n more bytes against a, which made a compressed variant:
 // against the cache if it holds a, else against a alone, for put.
-func (c *ResponseCache) grow(a *answer, n int64) {
+func (c *Cache) grow(a *Answer, n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a.size += n
@@ -134,10 +153,10 @@ func (c *ResponseCache) grow(a *answer, n int64) {
 
 // evict drops the least recently used answers until the cache fits its
 // bound. c.mu is held.
-func (c *ResponseCache) evict() {
+func (c *Cache) evict() {
 	for c.bytes > c.maxBytes {
 		el := c.lru.Back()
-		a := el.Value.(*answer)
+		a := el.Value.(*Answer)
 		c.lru.Remove(el)
 		delete(c.entries, a.key)
 		c.bytes -= a.size
@@ -146,7 +165,7 @@ func (c *ResponseCache) evict() {
 }
 
 // reset empties the cache for a new version of the data. c.mu is held.
-func (c *ResponseCache) reset(version string) {
+func (c *Cache) reset(version string) {
 	c.version = version
 	c.evictions += uint64(len(c.entries))
 	clear(c.entries)
@@ -154,14 +173,14 @@ func (c *ResponseCache) reset(version string) {
 	c.bytes = 0
 }
 
-// answer is a complete GraphQL response body, with what every request
+// Answer is a complete GraphQL response body, with what every request
 // that gets it needs: its ETag and its compressed variants. The request
 // that ran it gets a variant compressed fast; the requests after it, one
-// compressed densely, each made once (see endpoint.resolve).
-type answer struct {
-	key  cacheKey
+// compressed densely, each made once (see graphqlhttp's resolve).
+type Answer struct {
+	key  Key
 	body []byte
-	// etag is made when a GET first needs it (see etagBase): POST answers
+	// etag is made when a GET first needs it (see ETagBase): POST answers
 	// have no ETag, and hashing every answer cost an uncached one 4 %.
 	etag struct {
 		once sync.Once
@@ -184,18 +203,23 @@ type answer struct {
 	}
 	// cache is the cache the answer is meant for, told of each variant's
 	// size if it holds the answer then; nil when caching is off.
-	cache *ResponseCache
+	cache *Cache
 	size  int64 // guarded by cache.mu
 }
 
-func newAnswer(c *ResponseCache, key cacheKey, body []byte) *answer {
-	return &answer{cache: c, key: key, body: body}
+// New returns the answer body, under key, meant for c (nil: for no
+// cache).
+func New(c *Cache, key Key, body []byte) *Answer {
+	return &Answer{cache: c, key: key, body: body}
 }
 
-// etagBase is the part of the answer's ETags that derives from its bytes,
+// Body is the answer's bytes, uncompressed.
+func (a *Answer) Body() []byte { return a.body }
+
+// ETagBase is the part of the answer's ETags that derives from its bytes,
 // hashed on first use. (A field rather than a sync.OnceValue closure: the
 // closure and its state were two allocations on every uncached answer.)
-func (a *answer) etagBase() string {
+func (a *Answer) ETagBase() string {
 	a.etag.once.Do(func() {
 		sum := sha256.Sum256(a.body)
 		a.etag.base = base64.RawURLEncoding.EncodeToString(sum[:18])
@@ -203,19 +227,19 @@ func (a *answer) etagBase() string {
 	return a.etag.base
 }
 
-// coding is the coding the answer goes out in for a request that prefers
+// Coding is the coding the answer goes out in for a request that prefers
 // e: identity when the answer is too small to compress.
-func (a *answer) coding(e contentcoding.Encoding) contentcoding.Encoding {
+func (a *Answer) Coding(e contentcoding.Encoding) contentcoding.Encoding {
 	if len(a.body) < minCompressBytes {
 		return contentcoding.Identity
 	}
 	return e
 }
 
-// compressFast makes the fast variant in encoding e, with c. It is called
+// CompressFast makes the fast variant in encoding e, with c. It is called
 // once, by the request that ran the answer, before anything else sees it.
-func (a *answer) compressFast(c *contentcoding.Compressor, e contentcoding.Encoding) {
-	a.fast.enc = a.coding(e)
+func (a *Answer) CompressFast(c *contentcoding.Compressor, e contentcoding.Encoding) {
+	a.fast.enc = a.Coding(e)
 	if a.fast.enc == contentcoding.Identity {
 		return
 	}
@@ -229,18 +253,18 @@ func (a *answer) compressFast(c *contentcoding.Compressor, e contentcoding.Encod
 	}
 }
 
-// made reports whether the dense variant in e needs no more work.
-func (a *answer) made(e contentcoding.Encoding) bool {
-	e = a.coding(e)
+// Made reports whether the dense variant in e needs no more work.
+func (a *Answer) Made(e contentcoding.Encoding) bool {
+	e = a.Coding(e)
 	return e == contentcoding.Identity || a.dense[e].made.Load()
 }
 
-// in returns the answer in encoding e at effort, making a dense variant on
+// In returns the answer in encoding e at effort, making a dense variant on
 // first use, with c. A variant that is not there (the fast one in another coding
 // than its request's: not asked of it) or would not be smaller is served
 // as identity.
-func (a *answer) in(c *contentcoding.Compressor, effort contentcoding.Effort, e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
-	e = a.coding(e)
+func (a *Answer) In(c *contentcoding.Compressor, effort contentcoding.Effort, e contentcoding.Encoding) (contentcoding.Encoding, []byte) {
+	e = a.Coding(e)
 	if e == contentcoding.Identity {
 		return e, a.body
 	}
