@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
@@ -36,7 +38,7 @@ func BenchmarkEngine(b *testing.B) {
 			body, _ := json.Marshal(map[string]string{"query": bc.query})
 			answered := &counting{Executor: resolvers.NewEngine(nil)}
 			h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: answered,
-				Limits: graphqlhttp.Limits{MaxBodyBytes: 1 << 20, MaxTokens: 1 << 20, MaxDepth: 20, MaxFields: 1 << 20,
+				Limits: admission.Limits{MaxBodyBytes: 1 << 20, MaxTokens: 1 << 20, MaxDepth: 20, MaxFields: 1 << 20,
 					MaxAliases: 100, MaxDirectives: 100, MaxComplexity: 1 << 50}})
 			b.ReportAllocs()
 			for b.Loop() {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -58,7 +60,7 @@ func newPair(snap *catalogue.Snapshot) *pair {
 	// A short batching window: these tests compare answers, not batches.
 	// Limits wide enough for queries of every field of a whole collection.
 	opts := loader.Options{Wait: 20 * time.Microsecond}
-	limits := graphqlhttp.Limits{MaxBodyBytes: 1 << 20, MaxTokens: 1 << 20, MaxDepth: 20, MaxFields: 1 << 20,
+	limits := admission.Limits{MaxBodyBytes: 1 << 20, MaxTokens: 1 << 20, MaxDepth: 20, MaxFields: 1 << 20,
 		MaxAliases: 100, MaxDirectives: 100, MaxComplexity: 1 << 50}
 	p.engine = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: p.answered, Introspection: true, Limits: limits})
 	p.reference = resolvers.NewHandler(st, opts, graphqlhttp.Options{Executor: execution.None, Introspection: true, Limits: limits})

@@ -8,8 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -17,168 +15,13 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2"
-	"github.com/vektah/gqlparser/v2/ast"
-
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 )
-
-var (
-	clientA = netip.MustParsePrefix("192.0.2.1/32")
-	clientB = netip.MustParsePrefix("192.0.2.2/32")
-)
-
-// admitted is an operation admitted, with the ticket to release it with.
-type admitted struct {
-	name   string
-	ticket admissionTicket
-}
-
-// queue has an operation of client wait for its turn in a, and returns
-// once it waits; it goes to admitted when it is admitted.
-func queue(t *testing.T, a *admission, client netip.Prefix, name string, to chan<- admitted) {
-	t.Helper()
-	before := a.waitingCount()
-	go func() {
-		if ticket, err := a.acquire(context.Background(), client); err == nil {
-			to <- admitted{name, ticket}
-		}
-	}()
-	waitFor(t, func() bool { return a.waitingCount() > before })
-}
-
-// fakeClock is a clock the test moves.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// waitFor waits, at most 10 s, until cond holds.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("not within 10 s")
-		}
-	}
-}
-
-// TestAdmissionByTimeUsed: operations of equal cost are admitted one per
-// client in turn, each client's in arrival order; a client that has used
-// less goes first, so a light client's operation queued behind a heavy
-// one's flood goes next.
-func TestAdmissionByTimeUsed(t *testing.T) {
-	t.Run("equal costs", func(t *testing.T) {
-		clock := &fakeClock{}
-		a := newAdmission(1)
-		a.now = clock.Now
-		if !a.tryAcquire() || a.tryAcquire() {
-			t.Fatal("want one core, taken")
-		}
-		ch := make(chan admitted, 10)
-		for _, name := range []string{"a1", "a2", "a3", "a4"} {
-			queue(t, a, clientA, name, ch)
-		}
-		queue(t, a, clientB, "b1", ch)
-		queue(t, a, clientA, "a5", ch)
-		queue(t, a, clientB, "b2", ch)
-		var order []string
-		held := admissionTicket{}
-		for range 7 {
-			clock.advance(time.Millisecond) // each operation holds the core 1 ms
-			a.release(held)
-			next := <-ch
-			order = append(order, next.name)
-			held = next.ticket
-		}
-		if want := []string{"a1", "b1", "a2", "b2", "a3", "a4", "a5"}; !slices.Equal(order, want) {
-			t.Errorf("admitted %q, want %q", order, want)
-		}
-		a.release(held)
-		if !a.tryAcquire() {
-			t.Error("the core was not given back")
-		}
-	})
-	t.Run("a light client before a heavy one", func(t *testing.T) {
-		clock := &fakeClock{}
-		a := newAdmission(1)
-		a.now = clock.Now
-		ch := make(chan admitted, 10)
-		ticket, _ := a.acquire(context.Background(), clientA)
-		for _, name := range []string{"a1", "a2", "a3"} {
-			queue(t, a, clientA, name, ch)
-		}
-		cost := map[netip.Prefix]time.Duration{clientA: 30 * time.Millisecond, clientB: time.Millisecond}
-		held, holder := ticket, clientA
-		var order []string
-		for i := range 6 {
-			if i == 1 || i == 2 {
-				// b's operations arrive one at a time, as a caller's.
-				queue(t, a, clientB, "b"+string(rune('0'+i)), ch)
-			}
-			clock.advance(cost[holder])
-			a.release(held)
-			next := <-ch
-			order = append(order, next.name)
-			held, holder = next.ticket, next.ticket.client.key
-			if len(order) == 5 {
-				break
-			}
-		}
-		if want := []string{"a1", "b1", "b2", "a2", "a3"}; !slices.Equal(order, want) {
-			t.Errorf("admitted %q, want %q", order, want)
-		}
-	})
-}
-
-// TestAdmissionCancelled: an operation whose time runs out while it waits
-// leaves its line, and holds nothing.
-func TestAdmissionCancelled(t *testing.T) {
-	a := newAdmission(1)
-	a.tryAcquire()
-	ctx, cancel := context.WithCancel(context.Background())
-	errs := make(chan error, 1)
-	go func() {
-		_, err := a.acquire(ctx, clientA)
-		errs <- err
-	}()
-	waitFor(t, func() bool { return a.waitingCount() == 1 })
-	ch := make(chan admitted, 1)
-	queue(t, a, clientB, "b1", ch)
-	cancel()
-	if err := <-errs; err != context.Canceled {
-		t.Fatalf("got %v, want context.Canceled", err)
-	}
-	if n := a.waitingCount(); n != 1 {
-		t.Fatalf("%d waiting, want 1", n)
-	}
-	a.release(admissionTicket{})
-	got := <-ch
-	if got.name != "b1" {
-		t.Fatalf("admitted %s", got.name)
-	}
-	a.release(got.ticket)
-	if !a.tryAcquire() || a.tryAcquire() {
-		t.Error("want the one core free again")
-	}
-	if len(a.clients) != 0 {
-		t.Errorf("%d clients still known, want none", len(a.clients))
-	}
-}
 
 // oneFieldSchema is an executable schema of one field, {x}: enough for the
 // endpoint's admission, which knows nothing of the catalogue.
@@ -237,6 +80,16 @@ func oneFieldServer(t *testing.T, rec *recordingExecutor, setup ...func(*endpoin
 	return e, srv
 }
 
+// waitFor waits, at most 10 s, until cond holds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("not within 10 s")
+		}
+	}
+}
+
 // postFrom POSTs query to url from the loopback address ip, and sends the
 // error, if any, to answered.
 func postFrom(t *testing.T, ip, url, query string, answered chan<- error) {
@@ -258,14 +111,14 @@ func postFrom(t *testing.T, ip, url, query string, answered chan<- error) {
 func TestAdmissionFairOverTheEndpoint(t *testing.T) {
 	rec := &recordingExecutor{}
 	e, srv := oneFieldServer(t, rec)
-	for range e.running.size {
-		if !e.running.tryAcquire() {
+	for range e.running.Size() {
+		if !e.running.TryAcquire() {
 			t.Fatal("a core was taken")
 		}
 	}
 	// Each connection's queries wait for a core as many at a time as it
 	// may hold at once.
-	perConn := max(1, e.running.size/2)
+	perConn := max(1, e.running.Size()/2)
 	const conns = 6
 	for range conns {
 		ws := wstest.Connect(t, http.DefaultClient, srv.URL) // from 127.0.0.1
@@ -274,13 +127,13 @@ func TestAdmissionFairOverTheEndpoint(t *testing.T) {
 		}
 	}
 	flood := conns * perConn
-	waitFor(t, func() bool { return e.running.waitingCount() == flood })
+	waitFor(t, func() bool { return e.running.Waiting() == flood })
 	answered := make(chan error, 1)
 	postFrom(t, "127.0.0.2", srv.URL, "query Normal { x }", answered)
-	waitFor(t, func() bool { return e.running.waitingCount() == flood+1 })
+	waitFor(t, func() bool { return e.running.Waiting() == flood+1 })
 	// One core goes round, from each operation to the next: they run one
 	// at a time, in the order they were admitted.
-	e.running.release(admissionTicket{})
+	e.running.Release(admission.Ticket{})
 	if err := <-answered; err != nil {
 		t.Fatal(err)
 	}
@@ -289,8 +142,8 @@ func TestAdmissionFairOverTheEndpoint(t *testing.T) {
 	if i := slices.Index(ran, "Normal"); i < 0 || i > 1 {
 		t.Errorf("ran %q: the other client's query came %d of %d, want first or second", ran, i+1, len(ran))
 	}
-	for range e.running.size - 1 {
-		e.running.release(admissionTicket{})
+	for range e.running.Size() - 1 {
+		e.running.Release(admission.Ticket{})
 	}
 }
 
@@ -299,12 +152,12 @@ func TestAdmissionFairOverTheEndpoint(t *testing.T) {
 func TestWebSocketCores(t *testing.T) {
 	rec := &recordingExecutor{hold: make(chan struct{})}
 	e, srv := oneFieldServer(t, rec)
-	if e.running.size < 2 {
+	if e.running.Size() < 2 {
 		t.Skip("with one core, a connection may hold it")
 	}
-	perConn := max(1, e.running.size/2)
+	perConn := max(1, e.running.Size()/2)
 	ws := wstest.Connect(t, http.DefaultClient, srv.URL)
-	for i := range 2 * e.running.size {
+	for i := range 2 * e.running.Size() {
 		ws.Subscribe(t, fmt.Sprint(i), "query Slow { x }")
 	}
 	waitFor(t, func() bool { return len(rec.ran()) == perConn })
@@ -320,7 +173,7 @@ func TestWebSocketCores(t *testing.T) {
 	// Each operation answers, then completes; operations run at once, so
 	// one's messages may come between another's.
 	next, complete := map[string]int{}, map[string]int{}
-	for range 2 * 2 * e.running.size {
+	for range 2 * 2 * e.running.Size() {
 		switch m := ws.Next(t); m.Type {
 		case "next":
 			if complete[m.ID] > 0 {
@@ -333,7 +186,7 @@ func TestWebSocketCores(t *testing.T) {
 			t.Fatalf("got %+v, want an answer or a completion", m)
 		}
 	}
-	for i := range 2 * e.running.size {
+	for i := range 2 * e.running.Size() {
 		if id := fmt.Sprint(i); next[id] != 1 || complete[id] != 1 {
 			t.Errorf("operation %s: %d answers and %d completions, want one each", id, next[id], complete[id])
 		}
@@ -352,37 +205,6 @@ func TestWebSocketInitTimeout(t *testing.T) {
 		t.Errorf("closed with %d, want 4408", status)
 	}
 	waitFor(t, func() bool { return e.streams.TryAcquire(int64(e.opts.MaxStreams)) })
-}
-
-// BenchmarkAdmission measures the way in and out when a core is free, as
-// every request takes it below saturation; with more goroutines than
-// cores, the turns too.
-//
-//	go test -run '^$' -bench Admission ./graphqlhttp/
-func BenchmarkAdmission(b *testing.B) {
-	b.Run("free", func(b *testing.B) {
-		a := newAdmission(runtime.GOMAXPROCS(0))
-		for b.Loop() {
-			if !a.tryAcquire() {
-				b.Fatal("no core free")
-			}
-			a.release(admissionTicket{})
-		}
-	})
-	b.Run("turns", func(b *testing.B) {
-		a := newAdmission(runtime.GOMAXPROCS(0))
-		b.SetParallelism(8)
-		b.RunParallel(func(pb *testing.PB) {
-			var client netip.Prefix
-			for pb.Next() {
-				if a.tryAcquire() {
-					a.release(admissionTicket{})
-				} else if t, err := a.acquire(context.Background(), client); err == nil {
-					a.release(t)
-				}
-			}
-		})
-	})
 }
 
 // TestDenseVariantTakesACore: compressing a cached answer densely, for the
@@ -407,8 +229,8 @@ func TestDenseVariantTakesACore(t *testing.T) {
 	if enc, err := post(); err != nil || enc != "br" { // run, and kept
 		t.Fatalf("the first request: %q, %v", enc, err)
 	}
-	for range e.running.size {
-		if !e.running.tryAcquire() {
+	for range e.running.Size() {
+		if !e.running.TryAcquire() {
 			t.Fatal("a core was taken")
 		}
 	}
@@ -417,25 +239,25 @@ func TestDenseVariantTakesACore(t *testing.T) {
 		_, err := post()
 		answered <- err
 	}()
-	waitFor(t, func() bool { return e.running.waitingCount() == 1 })
+	waitFor(t, func() bool { return e.running.Waiting() == 1 })
 	select {
 	case err := <-answered:
 		t.Fatalf("answered (%v) with no core free", err)
 	default:
 	}
-	e.running.release(admissionTicket{})
+	e.running.Release(admission.Ticket{})
 	if err := <-answered; err != nil {
 		t.Fatal(err)
 	}
 	// The dense variant is made: with every core taken again, it is
 	// served at once.
-	if !e.running.tryAcquire() {
+	if !e.running.TryAcquire() {
 		t.Fatal("a core was taken")
 	}
 	if enc, err := post(); err != nil || enc != "br" {
 		t.Fatalf("the variant made: %q, %v", enc, err)
 	}
-	for range e.running.size {
-		e.running.release(admissionTicket{})
+	for range e.running.Size() {
+		e.running.Release(admission.Ticket{})
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/wstest"
 	"github.com/catalogue-gateway/gateway/internal/execution"
@@ -198,10 +200,10 @@ func TestCostOfCoercedVariables(t *testing.T) {
 		n    string
 		code string
 	}{
-		{`1000`, graphqlhttp.CodeTooComplex},
-		{`1e3`, graphqlhttp.CodeTooComplex},
-		{`1000.0`, graphqlhttp.CodeTooComplex},
-		{`10000e-1`, graphqlhttp.CodeTooComplex},
+		{`1000`, admission.CodeTooComplex},
+		{`1e3`, admission.CodeTooComplex},
+		{`1000.0`, admission.CodeTooComplex},
+		{`10000e-1`, admission.CodeTooComplex},
 		{`"1000"`, "GRAPHQL_VALIDATION_FAILED"},
 		{`"1e3"`, "GRAPHQL_VALIDATION_FAILED"},
 		{`[1000]`, "GRAPHQL_VALIDATION_FAILED"},

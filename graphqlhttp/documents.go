@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -32,8 +33,10 @@ import (
 // memory budget; the least recently used go first.
 type documents struct {
 	schema *ast.Schema
-	limits Limits
-	rules  func() *rules.Rules
+	limits admission.Limits
+	// introspection allows __schema and __type (Options.Introspection).
+	introspection bool
+	rules         func() *rules.Rules
 
 	mu      sync.Mutex
 	entries *memory.LRU[docKey, *document]
@@ -66,7 +69,7 @@ type document struct {
 	// reports why.
 	parses bool
 	// verdict is the guard's: nil within the limits.
-	verdict *limitError
+	verdict *admission.Refusal
 	// valid is set when the text passed gqlgen's validation, which then
 	// need not run again.
 	valid bool
@@ -82,17 +85,17 @@ var (
 )
 
 // verdictSize is what a kept refusal costs besides the LRU's overhead:
-// the document, the limitError and its message.
+// the document, the refusal and its message.
 func verdictSize(d *document) int64 {
 	n := memory.HeapSize(int64(unsafe.Sizeof(document{})))
 	if d.verdict != nil {
-		n += memory.HeapSize(int64(unsafe.Sizeof(limitError{}))) + memory.HeapSize(int64(len(d.verdict.message)))
+		n += memory.HeapSize(int64(unsafe.Sizeof(admission.Refusal{}))) + memory.HeapSize(int64(len(d.verdict.Message)))
 	}
 	return n
 }
 
-func newDocuments(schema *ast.Schema, limits Limits, maxBytes int64) *documents {
-	return &documents{schema: schema, limits: limits, rules: validationRules, share: maxBytes,
+func newDocuments(schema *ast.Schema, limits admission.Limits, introspection bool, maxBytes int64) *documents {
+	return &documents{schema: schema, limits: limits, introspection: introspection, rules: validationRules, share: maxBytes,
 		entries: memory.NewLRU[docKey, *document](maxBytes)}
 }
 
@@ -152,14 +155,14 @@ func (d *documents) lookup(query string) *document {
 
 // examine parses query, measures it, and validates what is within the
 // limits: measuring comes first because validating some documents is
-// itself the danger (see checkDocument). It returns what is to be kept of
+// itself the danger (see admission.Check). It returns what is to be kept of
 // the text and what that costs.
 func (d *documents) examine(query string) (*document, int64) {
 	parsed, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, d.limits.MaxTokens)
 	if err != nil {
 		return unparsedDocument, verdictSize(unparsedDocument)
 	}
-	if verdict := checkDocument(parsed, d.limits); verdict != nil {
+	if verdict := admission.Check(parsed, d.limits, d.introspection); verdict != nil {
 		doc := &document{parses: true, verdict: verdict}
 		return doc, verdictSize(doc)
 	}

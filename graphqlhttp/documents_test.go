@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -20,7 +22,7 @@ import (
 // report).
 func TestDocumentsParseOnce(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
-	docs := newDocuments(schema, Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.withDefaults(), 1<<20)
+	docs := newDocuments(schema, admission.Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.WithDefaults(), true, 1<<20)
 	cache := queryCache{docs}
 	ctx := context.Background()
 
@@ -41,8 +43,8 @@ func TestDocumentsParseOnce(t *testing.T) {
 			t.Errorf("gqlgen's cache gave a document for %q, want none: gqlgen must report it", q)
 		}
 	}
-	if v := docs.lookup(tooWide).verdict; v == nil || v.code != CodeTooManyFields {
-		t.Errorf("verdict on %q: %v, want %s", tooWide, v, CodeTooManyFields)
+	if v := docs.lookup(tooWide).verdict; v == nil || v.Code != admission.CodeTooManyFields {
+		t.Errorf("verdict on %q: %v, want %s", tooWide, v, admission.CodeTooManyFields)
 	}
 	if docs.lookup(valid).verdict != nil || docs.lookup(broken).parsed != nil {
 		t.Errorf("a valid query refused, or a broken one parsed")
@@ -55,7 +57,7 @@ func TestDocumentsParseOnce(t *testing.T) {
 func TestDocumentsBounded(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
 	const share = 256 << 10
-	docs := newDocuments(schema, Limits{MaxTokens: 1 << 20}.withDefaults(), share)
+	docs := newDocuments(schema, admission.Limits{MaxTokens: 1 << 20}.WithDefaults(), true, share)
 	var last string
 	for i := range 200 {
 		last = fmt.Sprintf("query Q%d { a b x: a y: b }", i)
@@ -83,13 +85,13 @@ func TestDocumentsBounded(t *testing.T) {
 // back.
 func TestRefusedTextsKeepOnlyTheirVerdict(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { abcdefgh: Int }`})
-	docs := newDocuments(schema, Limits{}.withDefaults(), 64<<20)
+	docs := newDocuments(schema, admission.Limits{}.WithDefaults(), true, 64<<20)
 	text := func(i int) string {
 		return fmt.Sprintf("# %d\n{ %s}", i, strings.Repeat("abcdefgh ", 1130)) // 10 KB, 1,130 fields
 	}
 	for i := range 1000 {
 		doc := docs.lookup(text(i))
-		if doc.verdict == nil || doc.verdict.code != CodeTooManyFields || doc.parsed != nil {
+		if doc.verdict == nil || doc.verdict.Code != admission.CodeTooManyFields || doc.parsed != nil {
 			t.Fatalf("text %d: verdict %v, parse %v; want TOO_MANY_FIELDS and no parse", i, doc.verdict, doc.parsed)
 		}
 	}
@@ -164,7 +166,7 @@ func TestParseSizeTracksTheHeap(t *testing.T) {
 // behaviour is tested in package execution).
 func TestMemoChargesItsDocument(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int }`})
-	docs := newDocuments(schema, Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.withDefaults(), 1<<20)
+	docs := newDocuments(schema, admission.Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.WithDefaults(), true, 1<<20)
 	m := docs.lookup(`{ a }`).memo
 	if m == nil {
 		t.Fatal("a valid document has no memo")

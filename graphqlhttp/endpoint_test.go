@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/logtest"
@@ -110,7 +112,7 @@ func TestJSONMediaTypeStatuses(t *testing.T) {
 		{"does not validate", post("{ nowhere }"), http.StatusOK, "GRAPHQL_VALIDATION_FAILED"},
 		{"does not validate, GET", getQuery("{ nowhere }"), http.StatusOK, "GRAPHQL_VALIDATION_FAILED"},
 		{"a variable that does not coerce", post("query($id: Int!) { item(id: $id) { id } }", map[string]any{"id": "one"}), http.StatusOK, "GRAPHQL_VALIDATION_FAILED"},
-		{"refused by a limit", post(tooDeep), http.StatusUnprocessableEntity, graphqlhttp.CodeTooDeep},
+		{"refused by a limit", post(tooDeep), http.StatusUnprocessableEntity, admission.CodeTooDeep},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := tt.req(t, srv.URL)
@@ -313,8 +315,8 @@ func TestPersistedQueriesAreGuarded(t *testing.T) {
 			body = jsonBody(t, map[string]any{"query": tooDeep, "extensions": json.RawMessage(ext)})
 		}
 		a := postJSON(t, srv.URL, body)
-		if r := decode(t, a); a.status != 422 || len(r.Errors) != 1 || r.Errors[0].code() != graphqlhttp.CodeTooDeep {
-			t.Errorf("request %d: %d %s, want a 422 %s", i, a.status, a.body, graphqlhttp.CodeTooDeep)
+		if r := decode(t, a); a.status != 422 || len(r.Errors) != 1 || r.Errors[0].code() != admission.CodeTooDeep {
+			t.Errorf("request %d: %d %s, want a 422 %s", i, a.status, a.body, admission.CodeTooDeep)
 		}
 	}
 }
@@ -488,7 +490,7 @@ func TestOperationsRunAtMostOnePerCore(t *testing.T) {
 // its request, so each answer comes from its own body, with many requests
 // at once and some large enough that their buffer is not lent again.
 func TestBodiesLentPerRequest(t *testing.T) {
-	srv := newServer(t, graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxBodyBytes: 256 << 10}})
+	srv := newServer(t, graphqlhttp.Options{Limits: admission.Limits{MaxBodyBytes: 256 << 10}})
 	const n = 64
 	errs := make(chan error, n)
 	var wg sync.WaitGroup

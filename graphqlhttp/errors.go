@@ -12,6 +12,37 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
+// Error codes of requests refused by the transport or stopped while they
+// ran, in extensions.code. Those of the limits on an operation's shape
+// and cost are admission's.
+const (
+	CodeBodyTooLarge     = "BODY_TOO_LARGE"
+	CodeURLTooLong       = "URL_TOO_LONG"
+	CodeBadRequest       = "BAD_REQUEST"
+	CodeUnsupportedMedia = "UNSUPPORTED_MEDIA_TYPE"
+	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+	CodeBatching         = "BATCHING_NOT_SUPPORTED"
+	CodeTooManyErrors    = "TOO_MANY_ERRORS"
+	CodeTimeout          = "REQUEST_TIMEOUT"
+	CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
+	CodeTooManyStreams   = "TOO_MANY_SUBSCRIPTIONS"
+	CodeStreamsOff       = "SUBSCRIPTIONS_DISABLED"
+	CodeInternal         = "INTERNAL_SERVER_ERROR"
+)
+
+// CodeTooManyStreamsForClient refuses an event stream beyond
+// Options.MaxStreamsPerClient: this client holds too many open, whatever
+// the server's room (that is CodeTooManyStreams).
+const CodeTooManyStreamsForClient = "TOO_MANY_SUBSCRIPTIONS_FOR_CLIENT"
+
+// limitError is a request refused by a limit: its code, which limit (for
+// metrics), and a short message that echoes nothing of the request.
+type limitError struct {
+	code, limit, message string
+}
+
+func (e *limitError) Error() string { return e.message }
+
 // answerTimeouts answers a request whose time ran out before its execution
 // began: gqlgen then gives no response at all, which would be written as
 // a bare "null".

@@ -8,6 +8,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -27,9 +28,13 @@ import (
 // wrong value gets from the resolvers.
 const CodeBadRepresentation = "BAD_USER_INPUT"
 
+// The names the federation specification gives a subgraph's fields
+// (admission's cost walk prices _entities by its representations too).
 const (
-	entityUnion  = "_Entity"
-	serviceField = "_service"
+	entityUnion        = "_Entity"
+	serviceField       = "_service"
+	entitiesField      = "_entities"
+	representationsArg = "representations"
 )
 
 // entityRepresentations is the gqlgen extension that checks the
@@ -95,7 +100,7 @@ func (r entityRepresentations) MutateOperationContext(_ context.Context, oc *gra
 		case serviceField:
 			if !r.e.opts.Introspection {
 				err := gqlerror.Errorf("introspection is disabled on this server, and with it the subgraph's _service")
-				errcode.Set(err, CodeNoIntrospection)
+				errcode.Set(err, admission.CodeNoIntrospection)
 				return err
 			}
 		case entitiesField:

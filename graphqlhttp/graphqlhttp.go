@@ -32,6 +32,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
@@ -39,7 +40,7 @@ import (
 
 // Options configure the endpoint.
 type Options struct {
-	Limits Limits
+	Limits admission.Limits
 	// RequestTimeout is each request's execution budget. Default 10s.
 	RequestTimeout time.Duration
 	// MaxErrors caps the errors of one response. Default 20.
@@ -52,7 +53,7 @@ type Options struct {
 	// persisted queries, each bounded by its share in bytes and reported
 	// in memory.Budget.Stats. Nil: the shares of memory.DefaultBudget(0),
 	// unreported. (The response cache is bounded where it is made:
-	// NewResponseCache.)
+	// answers.NewCache.)
 	Memory *memory.Budget
 	Logger *slog.Logger
 	// Observer, if set, is told of every request.
@@ -62,11 +63,11 @@ type Options struct {
 	Executor execution.Executor
 
 	// Lengths, if set, tells the cost limit how long the data's lists
-	// are, for the request in ctx (see cost.go). Nil: every list that is
+	// are, for the request in ctx (see admission.Coster). Nil: every list that is
 	// not a page costs UnknownListLength.
-	Lengths func(ctx context.Context) Lengths
+	Lengths func(ctx context.Context) admission.Lengths
 
-	// Cache, if set, keeps whole answers; see ResponseCache.
+	// Cache, if set, keeps whole answers; see answers.Cache.
 	Cache *answers.Cache
 	// Version returns the version of the data the request reads, and
 	// whether it is still the newest: answers are cached per version, and
@@ -216,8 +217,8 @@ type Observer interface {
 // rather than a 200) in one package-level map; registering codes is its
 // documented way to extend it, and it is done once, here.
 func init() {
-	for _, code := range []string{CodeTooDeep, CodeTooManyFields, CodeTooManyAliases, CodeTooManyDirective,
-		CodeFragmentCycle, CodeTooComplex, CodeBadRequest, CodeNoIntrospection, CodeNotListed,
+	for _, code := range []string{admission.CodeTooDeep, admission.CodeTooManyFields, admission.CodeTooManyAliases, admission.CodeTooManyDirective,
+		admission.CodeFragmentCycle, admission.CodeTooComplex, CodeBadRequest, admission.CodeNoIntrospection, CodeNotListed,
 		// Refusals of a subscription over a WebSocket: the protocol's
 		// error message, not a result.
 		CodeTooManyStreams, CodeTooManyStreamsForClient, CodeStreamsOff} {
@@ -232,7 +233,7 @@ func init() {
 // keeps it.
 func DefaultOptions() Options {
 	return Options{
-		Limits:                    DefaultLimits(),
+		Limits:                    admission.DefaultLimits(),
 		RequestTimeout:            10 * time.Second,
 		MaxErrors:                 20,
 		Introspection:             true,
@@ -249,17 +250,17 @@ func DefaultOptions() Options {
 func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	opts = opts.withDefaults()
 	shares := opts.Memory.Shares()
-	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, shares.Documents), cacheControl: "no-cache",
-		running: newAdmission(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
+	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, opts.Introspection, shares.Documents), cacheControl: "no-cache",
+		running: admission.NewQueue(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
 		compressor: contentcoding.NewCompressor()}
-	e.clientStreams = newClientStreams(opts.MaxStreamsPerClient)
+	e.clientStreams = admission.NewClientStreams(opts.MaxStreamsPerClient)
 	e.wsInitWait = 10 * time.Second
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
 	e.exec = e.newExecutor(es, newPersistedQueryCache(shares.PersistedQueries))
 	e.chooser = &chooser{Executor: e.exec, e: e}
-	e.costs = newCoster(es.Schema())
+	e.costs = admission.NewCoster(es.Schema())
 	if opts.TrustedDocuments != nil {
 		opts.TrustedDocuments.attach(e)
 	}
@@ -272,8 +273,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 // trusted documents off).
 func (opts Options) withDefaults() Options {
 	def := DefaultOptions()
-	opts.Limits = opts.Limits.withDefaults()
-	opts.Limits.noIntrospection = !opts.Introspection
+	opts.Limits = opts.Limits.WithDefaults()
 	orDefault(&opts.RequestTimeout, def.RequestTimeout)
 	orDefault(&opts.KeepAlive, def.KeepAlive)
 	orDefault(&opts.StreamMaxAge, def.StreamMaxAge)
@@ -356,6 +356,13 @@ func (e *endpoint) newExecutor(es graphql.ExecutableSchema, apq *persistedQueryC
 	return srv
 }
 
+// orDefault sets *v to d when *v is not above zero: an option left unset.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
 type nopObserver struct{}
 
 func (nopObserver) Request(string, string, time.Duration, int) {}
@@ -378,13 +385,13 @@ type endpoint struct {
 	// running admits as many operations at once as there are cores to
 	// run them, the others in turns fair between clients, by the time
 	// each has used (see admission).
-	running *admission
+	running *admission.Queue
 	// streams holds a place for each open event stream.
 	streams *semaphore.Weighted
-	// costs measures operations against the schema (see cost.go).
-	costs *coster
+	// costs measures operations against the schema.
+	costs *admission.Coster
 	// clientStreams counts each client's open streams.
-	clientStreams *clientStreams
+	clientStreams *admission.ClientStreams
 	// wsBytes is what waits to be sent, or is being written, to all
 	// WebSockets (Options.WebSocketBudgetBytes).
 	wsBytes atomic.Int64

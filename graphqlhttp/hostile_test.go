@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 )
 
@@ -216,18 +218,18 @@ func hostileCases(t testing.TB) []hostileCase {
 	oversized := `{"query":"{ __typename }","variables":{"x":"` + strings.Repeat(marker, 70<<10/len(marker)) + `"}}`
 	fanOutFields := fanOut(40)
 	return []hostileCase{
-		{name: "depth", req: post(tooDeep), status: 422, code: graphqlhttp.CodeTooDeep},
-		{name: "depth over GET", req: getQuery(tooDeep), status: 422, code: graphqlhttp.CodeTooDeep},
-		{name: "width", req: post(tooWide), status: 422, code: graphqlhttp.CodeTooManyFields},
-		{name: "aliases", req: post(tooManyAliases), status: 422, code: graphqlhttp.CodeTooManyAliases},
-		{name: "duplicated fields", req: post(duplicated), status: 422, code: graphqlhttp.CodeTooManyFields},
-		{name: "4 operations × 999 __typename", req: post(costlyToValidate), status: 422, code: graphqlhttp.CodeTooManyFields},
-		{name: "999 __typename, same-named pairs", req: post(samePairs), status: 422, code: graphqlhttp.CodeTooManyFields},
-		{name: "300 __typename over GET", req: getQuery("# " + marker + "\n{ " + strings.Repeat("__typename ", 300) + "}"), status: 422, code: graphqlhttp.CodeTooManyFields},
-		{name: "999 __typename in an unused fragment", req: post("{ __typename } fragment F on Query { " + samePairs[strings.Index(samePairs, "{")+1:]), status: 422, code: graphqlhttp.CodeTooManyFields},
-		{name: "directive flood", req: post(directiveFlood), status: 422, code: graphqlhttp.CodeTooManyDirective},
-		{name: "directive flood on a variable", req: post(variableDirectiveFlood), status: 422, code: graphqlhttp.CodeTooManyDirective},
-		{name: "exponential fragment fan-out", req: post(fanOutFields), status: 422, code: graphqlhttp.CodeTooManyFields},
+		{name: "depth", req: post(tooDeep), status: 422, code: admission.CodeTooDeep},
+		{name: "depth over GET", req: getQuery(tooDeep), status: 422, code: admission.CodeTooDeep},
+		{name: "width", req: post(tooWide), status: 422, code: admission.CodeTooManyFields},
+		{name: "aliases", req: post(tooManyAliases), status: 422, code: admission.CodeTooManyAliases},
+		{name: "duplicated fields", req: post(duplicated), status: 422, code: admission.CodeTooManyFields},
+		{name: "4 operations × 999 __typename", req: post(costlyToValidate), status: 422, code: admission.CodeTooManyFields},
+		{name: "999 __typename, same-named pairs", req: post(samePairs), status: 422, code: admission.CodeTooManyFields},
+		{name: "300 __typename over GET", req: getQuery("# " + marker + "\n{ " + strings.Repeat("__typename ", 300) + "}"), status: 422, code: admission.CodeTooManyFields},
+		{name: "999 __typename in an unused fragment", req: post("{ __typename } fragment F on Query { " + samePairs[strings.Index(samePairs, "{")+1:]), status: 422, code: admission.CodeTooManyFields},
+		{name: "directive flood", req: post(directiveFlood), status: 422, code: admission.CodeTooManyDirective},
+		{name: "directive flood on a variable", req: post(variableDirectiveFlood), status: 422, code: admission.CodeTooManyDirective},
+		{name: "exponential fragment fan-out", req: post(fanOutFields), status: 422, code: admission.CodeTooManyFields},
 		{name: "unknown fragment spread", req: post("{ " + marker + ": __typename ...Nowhere }"), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 
 		// Literals nest in the parser, not in the selection set: 5000
@@ -266,13 +268,13 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "mutation as a stream", req: streamed(post("mutation { " + marker + " }")), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "unparsable document as a stream", req: streamed(post("subscription { " + marker)), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "persisted query hash as a stream", req: streamed(postBody(`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + marker + `"}}}`)), status: 400, code: graphqlhttp.CodeBadRequest},
-		{name: "deep query as a stream or JSON", req: streamed(post(tooDeep), "application/json, text/event-stream"), status: 422, code: graphqlhttp.CodeTooDeep},
-		{name: "aliases as a stream or JSON", req: streamed(post(tooManyAliases), "application/graphql-response+json, text/event-stream"), status: 400, code: graphqlhttp.CodeTooManyAliases},
+		{name: "deep query as a stream or JSON", req: streamed(post(tooDeep), "application/json, text/event-stream"), status: 422, code: admission.CodeTooDeep},
+		{name: "aliases as a stream or JSON", req: streamed(post(tooManyAliases), "application/graphql-response+json, text/event-stream"), status: 400, code: admission.CodeTooManyAliases},
 		// A subscription refused before it runs is answered before it
 		// would take a place (there is none here), with no data entry.
 		{name: "invalid subscription as a stream or JSON", req: streamed(post("subscription "+marker+" { catalogueChanged { nowhere } }"), "application/json, text/event-stream"), status: 400, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "subscription variable that does not coerce, as a stream or JSON", req: streamed(post("subscription "+marker+"($b: Boolean!) { catalogueChanged @include(if: $b) { version } }", map[string]any{"b": "true"}), "application/json, text/event-stream"), status: 400, code: "GRAPHQL_VALIDATION_FAILED"},
-		{name: "subscription with too many aliases, as a stream or JSON", req: streamed(post("subscription "+marker+" { catalogueChanged {"+strings.Repeat(" v: version", 31)+" } }"), "application/json, text/event-stream"), status: 422, code: graphqlhttp.CodeTooManyAliases},
+		{name: "subscription with too many aliases, as a stream or JSON", req: streamed(post("subscription "+marker+" { catalogueChanged {"+strings.Repeat(" v: version", 31)+" } }"), "application/json, text/event-stream"), status: 422, code: admission.CodeTooManyAliases},
 		{name: "invalid subscription as a stream or JSON, as graphql-response+json", req: streamed(post("subscription "+marker+" { catalogueChanged { nowhere } }"), "application/graphql-response+json, text/event-stream"), status: 400, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "subscription as a stream, with subscriptions off", req: streamed(post("subscription " + marker + " { catalogueChanged { version } }")), status: 503, code: graphqlhttp.CodeStreamsOff},
 
@@ -295,7 +297,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "missing variable", req: post("query($id: Int!) { " + marker + ": item(id: $id) { id } }"), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "wrong literal type", req: post("{ item(id: \"" + strings.Repeat("x", 300) + marker + "\") { id } }"), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 
-		{name: "complexity", req: post(tooComplex), status: 422, code: graphqlhttp.CodeTooComplex},
+		{name: "complexity", req: post(tooComplex), status: 422, code: admission.CodeTooComplex},
 		{name: "missing query", req: postBody(`{"operationName":"` + marker + `"}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty query", req: postBody(`{"query":"","variables":{"x":"` + marker + `"}}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty body", req: postBody(""), status: 400, code: graphqlhttp.CodeBadRequest},
@@ -306,7 +308,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "DELETE", req: func(t testing.TB, u string) *http.Request {
 			return newRequest(t, http.MethodDelete, u+"?query="+marker, nil)
 		}, status: 405, code: graphqlhttp.CodeMethodNotAllowed},
-		{name: "introspection too deep", req: post(introspectionTooDeep), status: 422, code: graphqlhttp.CodeTooDeep},
+		{name: "introspection too deep", req: post(introspectionTooDeep), status: 422, code: admission.CodeTooDeep},
 		{name: "APQ hash that does not match", req: postBody(`{"query":"{ __typename }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + marker + `"}}}`), status: 422, code: graphqlhttp.CodeBadRequest},
 		{name: "APQ of an unknown version", req: postBody(`{"extensions":{"persistedQuery":{"version":2,"sha256Hash":"` + marker + `"}}}`), status: 422, code: graphqlhttp.CodeBadRequest},
 		{name: "APQ extension not an object", req: postBody(`{"extensions":{"persistedQuery":"` + marker + `"}}`), status: 422, code: graphqlhttp.CodeBadRequest},
@@ -349,7 +351,7 @@ func TestHostileRequests(t *testing.T) {
 	defer srv.Close()
 	cases := hostileCases(t)
 	for _, c := range fragmentCycles {
-		cases = append(cases, hostileCase{name: "fragment cycle: " + c.name, req: post(c.query), status: 422, code: graphqlhttp.CodeFragmentCycle})
+		cases = append(cases, hostileCase{name: "fragment cycle: " + c.name, req: post(c.query), status: 422, code: admission.CodeFragmentCycle})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

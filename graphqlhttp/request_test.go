@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 )
 
 // TestRequestBodies: a POST body is read with its variables, and refused
@@ -69,7 +71,7 @@ func TestRequestBodies(t *testing.T) {
 	}
 
 	t.Run("numbers as written", func(t *testing.T) {
-		e := &endpoint{opts: Options{Limits: Limits{MaxBodyBytes: 1 << 20}}}
+		e := &endpoint{opts: Options{Limits: admission.Limits{MaxBodyBytes: 1 << 20}}}
 		r, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"query":"q","variables":{"a":1.50,"b":[12345678901234567890],"c":{"d":null}}}`))
 		r.Header.Set("Content-Type", "application/json")
 		req, herr := e.admit(nil, r)
@@ -83,7 +85,7 @@ func TestRequestBodies(t *testing.T) {
 	})
 
 	t.Run("a second variables replaces the first", func(t *testing.T) {
-		e := &endpoint{opts: Options{Limits: Limits{MaxBodyBytes: 1 << 20}}}
+		e := &endpoint{opts: Options{Limits: admission.Limits{MaxBodyBytes: 1 << 20}}}
 		r, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"query":"q","variables":{"a":1},"variables":{"b":2}}`))
 		r.Header.Set("Content-Type", "application/json")
 		req, herr := e.admit(nil, r)

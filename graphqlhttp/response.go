@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/contentcoding"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -112,13 +113,13 @@ func (e *endpoint) dense(r *http.Request, a *answers.Answer, enc contentcoding.E
 // takes none, and the work goes on: a run's then answers with the
 // timeout error.
 func (e *endpoint) takeCore(ctx context.Context, r *http.Request) (release func()) {
-	if e.running.tryAcquire() {
-		return func() { e.running.release(admissionTicket{}) }
+	if e.running.TryAcquire() {
+		return func() { e.running.Release(admission.Ticket{}) }
 	}
 	// The client is named only when the request may have to wait its
 	// turn.
-	if t, err := e.running.acquire(ctx, clientaddr.Key(r, e.opts.TrustedProxies)); err == nil {
-		return func() { e.running.release(t) }
+	if t, err := e.running.Acquire(ctx, clientaddr.Key(r, e.opts.TrustedProxies)); err == nil {
+		return func() { e.running.Release(t) }
 	}
 	return func() {}
 }

@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -687,7 +689,7 @@ func TestGetStreamOfQueryAcceptingJSON(t *testing.T) {
 func TestStreamRefusedBeforeExecution(t *testing.T) {
 	obs := &streamObserver{}
 	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1, Observer: obs,
-		Limits: graphqlhttp.Limits{MaxComplexity: 10}})
+		Limits: admission.Limits{MaxComplexity: 10}})
 	held := openStream(t, srv.URL, `subscription { catalogueChanged { version } }`)
 	if held.resp.StatusCode != http.StatusOK {
 		t.Fatalf("the stream holding the place: status %d", held.resp.StatusCode)
@@ -710,8 +712,8 @@ func TestStreamRefusedBeforeExecution(t *testing.T) {
 			"variables": map[string]any{"b": "true"}}, "GRAPHQL_VALIDATION_FAILED", 400},
 		{"invalid document", map[string]any{"query": `subscription { catalogueChanged { nowhere } }`},
 			"GRAPHQL_VALIDATION_FAILED", 400},
-		{"too many aliases", map[string]any{"query": aliases(31)}, graphqlhttp.CodeTooManyAliases, 422},
-		{"too costly", map[string]any{"query": aliases(20)}, graphqlhttp.CodeTooComplex, 422},
+		{"too many aliases", map[string]any{"query": aliases(31)}, admission.CodeTooManyAliases, 422},
+		{"too costly", map[string]any{"query": aliases(20)}, admission.CodeTooComplex, 422},
 	}
 	for _, tt := range cases {
 		for method, open := range streamOpeners {

@@ -126,13 +126,13 @@ func (e *endpoint) takePlace(client netip.Prefix) *httpError {
 		return &httpError{http.StatusServiceUnavailable, limitError{CodeStreamsOff, "streams",
 			"subscriptions are turned off on this server"}}
 	}
-	if !e.clientStreams.acquire(client) {
+	if !e.clientStreams.Acquire(client) {
 		e.opts.Observer.Rejected("streams_per_client")
 		return &httpError{http.StatusTooManyRequests, limitError{CodeTooManyStreamsForClient, "streams_per_client",
 			"this client has too many subscriptions open; close one first"}}
 	}
 	if !e.streams.TryAcquire(1) {
-		e.clientStreams.release(client)
+		e.clientStreams.Release(client)
 		e.opts.Observer.Rejected("streams")
 		return &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "streams",
 			"too many subscriptions are open; try again later"}}
@@ -145,7 +145,7 @@ func (e *endpoint) takePlace(client netip.Prefix) *httpError {
 func (e *endpoint) releasePlace(client netip.Prefix) {
 	e.opts.Observer.Streams(-1)
 	e.streams.Release(1)
-	e.clientStreams.release(client)
+	e.clientStreams.Release(client)
 }
 
 // refusePlace answers a stream refused by takePlace; a refusal that may

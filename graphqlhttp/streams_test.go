@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -46,7 +48,7 @@ func TestAcceptsJSON(t *testing.T) {
 // gqlgen finds it.
 func TestOperationKinds(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int } type Mutation { a: Int } type Subscription { a: Int }`})
-	docs := newDocuments(schema, Limits{MaxTokens: 12}.withDefaults(), 1<<20)
+	docs := newDocuments(schema, admission.Limits{MaxTokens: 12}.WithDefaults(), true, 1<<20)
 	for _, tt := range []struct {
 		name, query, operationName string
 		want                       ast.Operation // "" when none is found

@@ -14,6 +14,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -110,10 +111,8 @@ func (t *TrustedDocuments) attach(e *endpoint) {
 // parses, is within the limits (zero fields take their defaults) and is
 // valid. The error names the first document that is not, by id and
 // operation name.
-func CheckManifest(m Manifest, schema *ast.Schema, limits Limits, introspection bool) error {
-	limits = limits.withDefaults()
-	limits.noIntrospection = !introspection
-	docs := newDocuments(schema, limits, 0)
+func CheckManifest(m Manifest, schema *ast.Schema, limits admission.Limits, introspection bool) error {
+	docs := newDocuments(schema, limits.WithDefaults(), introspection, 0)
 	_, err := docs.trustedSet(m)
 	return err
 }
@@ -196,7 +195,7 @@ func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
 func (d *documents) trustedVerdict(doc *document, text string) error {
 	switch {
 	case doc.verdict != nil:
-		return fmt.Errorf("refused by a limit: %s", doc.verdict.message)
+		return fmt.Errorf("refused by a limit: %s", doc.verdict.Message)
 	case !doc.parses:
 		_, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: text}, d.limits.MaxTokens)
 		return fmt.Errorf("does not parse: %w", err)

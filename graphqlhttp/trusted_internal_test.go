@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/vektah/gqlparser/v2"
@@ -60,7 +62,7 @@ func TestTrustedDocumentsReadyAtLoad(t *testing.T) {
 	const share = 64 << 10
 	exec := &preparing{}
 	e := &endpoint{opts: Options{Executor: exec, TrustedDocuments: NewTrustedDocuments(TrustedEnforce, Manifest{})},
-		docs: newDocuments(schema, Limits{MaxTokens: 1 << 20}.withDefaults(), share)}
+		docs: newDocuments(schema, admission.Limits{MaxTokens: 1 << 20}.WithDefaults(), true, share)}
 	const one, flagged = `query One { a }`, `query Flagged($flag: Boolean!) { a b @include(if: $flag) }`
 	m := Manifest{Documents: []ManifestDocument{{ID: "1", Body: one}, {ID: "2", Body: flagged}, {ID: "3", Body: one}}}
 	s, err := e.prepareTrusted(m)

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 
 	"github.com/catalogue-gateway/gateway/graph"
@@ -453,7 +455,7 @@ func TestManifestsTheToolsWrote(t *testing.T) {
 		if m.Format != want.format || len(m.Documents) != want.docs {
 			t.Errorf("%s: %s with %d documents, want %s with %d", file, m.Format, len(m.Documents), want.format, want.docs)
 		}
-		if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), graphqlhttp.Limits{}, true); err != nil {
+		if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), admission.Limits{}, true); err != nil {
 			t.Errorf("%s: %v", file, err)
 		}
 	}
@@ -496,13 +498,13 @@ func TestCheckManifestNamesTheDocument(t *testing.T) {
 		{`fragment F on Item { id }`, "holds no operation"},
 	} {
 		m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "d1", Name: "Op", Body: c.body}}}
-		err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), graphqlhttp.Limits{MaxDepth: 3}, true)
+		err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), admission.Limits{MaxDepth: 3}, true)
 		if err == nil || !strings.Contains(err.Error(), `document "d1" (operation Op)`) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error naming the document and saying %q", c.body, err, c.want)
 		}
 	}
 	m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "d1", Body: `{ __schema { types { name } } }`}}}
-	if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), graphqlhttp.Limits{}, false); err == nil || !strings.Contains(err.Error(), "introspection") {
+	if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), admission.Limits{}, false); err == nil || !strings.Contains(err.Error(), "introspection") {
 		t.Errorf("introspection with introspection off: %v, want it refused", err)
 	}
 }
@@ -542,13 +544,13 @@ func TestEnforcedUnlistedCostNothing(t *testing.T) {
 func TestTrustedDocumentsStillBounded(t *testing.T) {
 	const pages = `query Pages($n: Int!) { items(first: $n) { nodes { droppedByMonsters { drops { item { name } } } } } }`
 	td := graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedEnforce, testManifest(pages))
-	srv := newServer(t, graphqlhttp.Options{TrustedDocuments: td, Limits: graphqlhttp.Limits{MaxComplexity: 2000}})
+	srv := newServer(t, graphqlhttp.Options{TrustedDocuments: td, Limits: admission.Limits{MaxComplexity: 2000}})
 	id := "sha256:" + sha(pages)
 	if a := postObject(t, srv.URL, map[string]any{"documentId": id, "variables": map[string]any{"n": 1}}); a.status != http.StatusOK || len(decode(t, a).Errors) != 0 {
 		t.Errorf("a small page: %d %s", a.status, a.body)
 	}
 	wantRefused(t, "a page too costly", postObject(t, srv.URL, map[string]any{"documentId": id, "variables": map[string]any{"n": 1000}}),
-		http.StatusUnprocessableEntity, graphqlhttp.CodeTooComplex)
+		http.StatusUnprocessableEntity, admission.CodeTooComplex)
 	if r := decode(t, postObject(t, srv.URL, map[string]any{"documentId": id, "variables": map[string]any{"n": "many"}})); len(r.Errors) != 1 || r.Errors[0].code() != "GRAPHQL_VALIDATION_FAILED" {
 		t.Errorf("variables that do not coerce: %+v, want GRAPHQL_VALIDATION_FAILED", r.Errors)
 	}

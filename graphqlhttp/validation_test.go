@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
@@ -40,16 +42,16 @@ var hostileDocuments = []struct{ name, query, limit string }{
 // TestHostileDocumentsRefusedBeforeValidation: each hostile document is
 // refused by the guard, TOO_MANY_FIELDS, naming what it measured.
 func TestHostileDocumentsRefusedBeforeValidation(t *testing.T) {
-	limits := Limits{}.withDefaults()
+	limits := admission.Limits{}.WithDefaults()
 	for _, tt := range hostileDocuments {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: tt.query}, limits.MaxTokens)
 			if err != nil {
 				t.Fatalf("does not parse within the token limit: %v", err)
 			}
-			v := checkDocument(doc, limits)
-			if v == nil || v.code != CodeTooManyFields || v.limit != tt.limit {
-				t.Errorf("verdict %+v; want %s, limit %s", v, CodeTooManyFields, tt.limit)
+			v := admission.Check(doc, limits, true)
+			if v == nil || v.Code != admission.CodeTooManyFields || v.Limit != tt.limit {
+				t.Errorf("verdict %+v; want %s, limit %s", v, admission.CodeTooManyFields, tt.limit)
 			}
 		})
 	}
@@ -72,13 +74,13 @@ var worstDocuments = []struct{ name, query string }{
 // are admitted, so the benchmark measures what a client can make the
 // gateway validate.
 func TestWorstDocumentsAdmitted(t *testing.T) {
-	limits := Limits{MaxAliases: 40}.withDefaults()
+	limits := admission.Limits{MaxAliases: 40}.WithDefaults()
 	for _, tt := range worstDocuments {
 		doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: tt.query}, limits.MaxTokens)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if v := checkDocument(doc, limits); v != nil {
+		if v := admission.Check(doc, limits, true); v != nil {
 			t.Errorf("%s: refused, %v", tt.name, v)
 		}
 	}

@@ -259,7 +259,7 @@ func (e *endpoint) serveWebSocket(r *http.Request, client netip.Prefix, conn *co
 	c := &wsConn{e: e, client: client, conn: conn, netConn: netConn, header: r.Header, ending: ending,
 		pending: map[*graphql.OperationContext]func(context.Context) context.Context{}, zero: make(chan struct{}),
 		active: map[string]*wsOp{}, wake: make(chan struct{}, 1), cut: make(chan struct{}), written: make(chan struct{}),
-		cores: make(chan struct{}, max(1, e.running.size/2))}
+		cores: make(chan struct{}, max(1, e.running.Size()/2))}
 	c.exec = &wsExecutor{Executor: e.exec, choose: e.chooser, c: c}
 	defer func() {
 		if p := recover(); p != nil {
@@ -927,12 +927,12 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 		ownCore = true
 	case <-ctx.Done():
 	}
-	ticket, err := e.running.acquire(ctx, c.client)
+	ticket, err := e.running.Acquire(ctx, c.client)
 	held := err == nil
 	release := func() {
 		if held {
 			held = false
-			e.running.release(ticket)
+			e.running.Release(ticket)
 		}
 		if ownCore {
 			ownCore = false

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/coder/websocket"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
@@ -252,23 +254,23 @@ func TestWebSocketLimits(t *testing.T) {
 		// run), else a result with the error.
 		asError bool
 	}{
-		{name: "depth", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxDepth: 3}}, query: deep,
-			code: graphqlhttp.CodeTooDeep, asError: true},
-		{name: "depth of a subscription", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxDepth: 1}},
-			query: changesSubscription, code: graphqlhttp.CodeTooDeep, asError: true},
-		{name: "complexity", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: 10}},
-			query: `{ items(first: 100) { nodes { name } } }`, code: graphqlhttp.CodeTooComplex, asError: true},
-		{name: "tokens", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxTokens: 5}},
+		{name: "depth", opts: graphqlhttp.Options{Limits: admission.Limits{MaxDepth: 3}}, query: deep,
+			code: admission.CodeTooDeep, asError: true},
+		{name: "depth of a subscription", opts: graphqlhttp.Options{Limits: admission.Limits{MaxDepth: 1}},
+			query: changesSubscription, code: admission.CodeTooDeep, asError: true},
+		{name: "complexity", opts: graphqlhttp.Options{Limits: admission.Limits{MaxComplexity: 10}},
+			query: `{ items(first: 100) { nodes { name } } }`, code: admission.CodeTooComplex, asError: true},
+		{name: "tokens", opts: graphqlhttp.Options{Limits: admission.Limits{MaxTokens: 5}},
 			query: `{ item(id: 1) { name } }`, code: "GRAPHQL_PARSE_FAILED", asError: true},
 		{name: "introspection off", opts: graphqlhttp.Options{},
-			query: `{ __schema { types { name } } }`, code: graphqlhttp.CodeNoIntrospection, asError: true},
+			query: `{ __schema { types { name } } }`, code: admission.CodeNoIntrospection, asError: true},
 		{name: "time budget", opts: graphqlhttp.Options{RequestTimeout: time.Nanosecond},
 			query: `{ item(id: 1) { name } }`, code: graphqlhttp.CodeTimeout},
-		{name: "response bytes", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: 100}},
+		{name: "response bytes", opts: graphqlhttp.Options{Limits: admission.Limits{MaxResponseBytes: 100}},
 			query: `{ items(first: 100) { nodes { name } } }`, code: graphqlhttp.CodeResponseTooLarge},
 		{name: "time budget, gqlgen's executor", opts: graphqlhttp.Options{RequestTimeout: time.Nanosecond, Executor: execution.None},
 			query: `{ item(id: 1) { name } }`, code: graphqlhttp.CodeTimeout},
-		{name: "response bytes, gqlgen's executor", opts: graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: 100}, Executor: execution.None},
+		{name: "response bytes, gqlgen's executor", opts: graphqlhttp.Options{Limits: admission.Limits{MaxResponseBytes: 100}, Executor: execution.None},
 			query: `{ items(first: 100) { nodes { name } } }`, code: graphqlhttp.CodeResponseTooLarge},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,7 +294,7 @@ func TestWebSocketLimits(t *testing.T) {
 	}
 
 	t.Run("a message larger than a request body", func(t *testing.T) {
-		srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 5, Limits: graphqlhttp.Limits{MaxBodyBytes: 1000}})
+		srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 5, Limits: admission.Limits{MaxBodyBytes: 1000}})
 		ws := wstest.Connect(t, http.DefaultClient, srv.URL)
 		ws.Subscribe(t, "1", `{ item(id: 1) { name } }`+strings.Repeat(" ", 1000))
 		if status := ws.CloseStatus(t); status != websocket.StatusMessageTooBig {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -104,7 +106,7 @@ func TestBatching(t *testing.T) {
 			// The production window is measured by BenchmarkNestedQuery.
 			// And no cost limit: a whole page of the longest lists.
 			srv := serveWith(t, storeOf(snap), loader.Options{Wait: time.Second, OnBatch: counter.record},
-				graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: 1 << 30}})
+				graphqlhttp.Options{Limits: admission.Limits{MaxComplexity: 1 << 30}})
 			data(t, srv, tt.query, nil)
 			if diff := cmp.Diff(tt.wantBatches, counter.batches); diff != "" {
 				t.Errorf("batches by kind (-want +got)\n%s", diff)

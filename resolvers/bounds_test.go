@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/loader"
@@ -111,7 +113,7 @@ func TestResponseBytesBound(t *testing.T) {
 	big := `{ items(first: 200) { nodes { id name monsterDrops { monster { name } } } } }`
 	small := `{ items(first: 5) { nodes { id name } } }`
 	for _, plans := range []bool{true, false} {
-		opts := graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxResponseBytes: bound}}
+		opts := graphqlhttp.Options{Limits: admission.Limits{MaxResponseBytes: bound}}
 		if !plans {
 			opts.Executor = execution.None
 		}
@@ -146,7 +148,7 @@ func TestTimeBudgetStopsExecution(t *testing.T) {
 			t.Run(fmt.Sprintf("plans=%v/%s", plans, p.name), func(t *testing.T) {
 				var deeper atomic.Int64
 				opts := graphqlhttp.Options{RequestTimeout: budget,
-					Limits: graphqlhttp.Limits{MaxComplexity: 1 << 30, MaxResponseBytes: 1 << 30}}
+					Limits: admission.Limits{MaxComplexity: 1 << 30, MaxResponseBytes: 1 << 30}}
 				if !plans {
 					opts.Executor = execution.None
 				}

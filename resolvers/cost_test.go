@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
@@ -28,7 +30,7 @@ var schema = graph.NewExecutableSchema(graph.Config{})
 // and is reported as 1.
 func costMeter(t testing.TB, snap *catalogue.Snapshot) func(query string, vars map[string]any) int {
 	t.Helper()
-	h := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: graphqlhttp.Limits{
+	h := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: admission.Limits{
 		MaxComplexity: 1, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000}})
 	return func(query string, vars map[string]any) int {
 		t.Helper()
@@ -41,8 +43,8 @@ func costMeter(t testing.TB, snap *catalogue.Snapshot) func(query string, vars m
 			return 1
 		}
 		var cost int
-		if code, _ := r.Errors[0].Extensions["code"].(string); code != graphqlhttp.CodeTooComplex {
-			t.Fatalf("%s: refused %s, want %s or an answer", query, body, graphqlhttp.CodeTooComplex)
+		if code, _ := r.Errors[0].Extensions["code"].(string); code != admission.CodeTooComplex {
+			t.Fatalf("%s: refused %s, want %s or an answer", query, body, admission.CodeTooComplex)
 		}
 		if _, err := fmt.Sscanf(r.Errors[0].Message, "the query could return up to %d values", &cost); err != nil {
 			t.Fatalf("%s: no cost in %q: %v", query, r.Errors[0].Message, err)
@@ -114,7 +116,7 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 	}{{"embedded", embedded(t)}, {"fixture", fixture(t)}} {
 		for _, plans := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/plans=%v", c.name, plans), func(t *testing.T) {
-				opts := graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: graphqlhttp.Limits{
+				opts := graphqlhttp.Options{Executor: resolvers.NewEngine(nil), Introspection: true, Limits: admission.Limits{
 					MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000, MaxDirectives: 1000, MaxResponseBytes: 1 << 30}}
 				if !plans {
 					opts.Executor = execution.None
@@ -150,7 +152,7 @@ func TestCostBoundsTheAnswer(t *testing.T) {
 func TestDefaultCost(t *testing.T) {
 	snap := embedded(t)
 	costOf := costMeter(t, snap)
-	limit := graphqlhttp.Limits{}.MaxComplexity
+	limit := admission.Limits{}.MaxComplexity
 	if limit == 0 {
 		limit = 100000 // graphqlhttp's default
 	}
@@ -231,13 +233,13 @@ func TestCostFollowsTheSnapshot(t *testing.T) {
 		t.Fatal("the test needs a catalogue with longer lists than the fixture's")
 	}
 	st := storeOf(small)
-	srv := serveWith(t, st, loader.Options{}, graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: limit}})
+	srv := serveWith(t, st, loader.Options{}, graphqlhttp.Options{Limits: admission.Limits{MaxComplexity: limit}})
 	if r := post(t, srv, query, nil); len(r.Errors) > 0 {
 		t.Fatalf("on the fixture, at its cost: %s", r.raw)
 	}
 	st.Publish(large)
 	r := post(t, srv, query, nil)
-	if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != graphqlhttp.CodeTooComplex {
+	if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != admission.CodeTooComplex {
 		t.Errorf("on the embedded catalogue, with longer lists: %s", r.raw)
 	}
 }
@@ -248,13 +250,13 @@ func TestCostFollowsTheSnapshot(t *testing.T) {
 func TestCostOfAVariablePage(t *testing.T) {
 	snap := fixture(t)
 	const query = `query($n: Int, $term: String) { items(first: $n, filter: {nameContains: $term}) { nodes { name } } }`
-	srv := serveWith(t, storeOf(snap), loader.Options{}, graphqlhttp.Options{Limits: graphqlhttp.Limits{MaxComplexity: 1000}})
+	srv := serveWith(t, storeOf(snap), loader.Options{}, graphqlhttp.Options{Limits: admission.Limits{MaxComplexity: 1000}})
 	for _, tt := range []struct {
 		n       int
 		refused bool
 	}{{5, false}, {100000, true}, {5, false}, {100000, true}} {
 		r := post(t, srv, query, map[string]any{"n": tt.n, "term": "e"})
-		refused := len(r.Errors) == 1 && r.Errors[0].Extensions["code"] == graphqlhttp.CodeTooComplex
+		refused := len(r.Errors) == 1 && r.Errors[0].Extensions["code"] == admission.CodeTooComplex
 		if refused != tt.refused || (!refused && len(r.Errors) > 0) {
 			t.Errorf("first: %d: refused %t, want %t: %s", tt.n, refused, tt.refused, r.raw)
 		}

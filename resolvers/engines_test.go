@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph/querygen"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
@@ -28,7 +30,7 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
-	limits := graphqlhttp.Limits{MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000,
+	limits := admission.Limits{MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000,
 		MaxDirectives: 1000, MaxResponseBytes: 1 << 30}
 	for _, c := range []struct {
 		name  string

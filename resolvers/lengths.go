@@ -3,18 +3,19 @@ package resolvers
 import (
 	"context"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/engine"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // listLengths is the longest list each list field of the schema holds in
 // one snapshot, keyed "Type.field": what the cost limit multiplies by (see
-// graphqlhttp/cost.go). It is read off the records themselves, through
+// graphqlhttp/admission). It is read off the records themselves, through
 // the types gqlgen binds them to (bindings, generated), so it needs no
 // table of its own: a record type's list fields are its fields of a list
 // type, its reverse relations among them.
@@ -165,7 +166,7 @@ func newLengthsCache() *lengthsCache {
 
 // forRequest returns the lengths of the snapshot the request in ctx reads,
 // computing them on the first request that reads it.
-func (c *lengthsCache) forRequest(ctx context.Context) graphqlhttp.Lengths {
+func (c *lengthsCache) forRequest(ctx context.Context) admission.Lengths {
 	snap, err := loader.Snapshot(ctx)
 	if err != nil || snap == nil {
 		return nil

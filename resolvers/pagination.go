@@ -4,17 +4,18 @@ import (
 	"context"
 	"sync"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graph/model"
-	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
 // Page sizes: the contract's default and ceiling for first (and last),
 // which the cost limit assumes too.
 const (
-	defaultPageSize = graphqlhttp.DefaultPageSize
-	maxPageSize     = graphqlhttp.UnknownListLength
+	defaultPageSize = admission.DefaultPageSize
+	maxPageSize     = admission.UnknownListLength
 )
 
 // pageArgs are a connection field's Relay arguments.

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/clientaddr"
@@ -53,7 +55,7 @@ type Config struct {
 	MaxResponseBytes int64
 
 	// The public endpoint's limits and switches (see package graphqlhttp).
-	Limits         graphqlhttp.Limits
+	Limits         admission.Limits
 	RequestTimeout time.Duration
 	Introspection  bool
 	CORSOrigins    string

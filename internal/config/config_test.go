@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -341,4 +343,4 @@ func envOf(m map[string]string) func(string) string {
 
 // equateConfigs compares configurations field by field: a prefix, and the
 // endpoint's limits (which hold a switch of graphqlhttp's own), by ==.
-var equateConfigs = cmpopts.EquateComparable(netip.Prefix{}, graphqlhttp.Limits{})
+var equateConfigs = cmpopts.EquateComparable(netip.Prefix{}, admission.Limits{})

@@ -22,6 +22,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+
 	"github.com/rs/cors"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -305,7 +307,7 @@ func (g *Gateway) Handler() http.Handler {
 }
 
 // endpointLimits are the /graphql endpoint's limits for cfg.
-func endpointLimits(cfg config.Config) graphqlhttp.Limits {
+func endpointLimits(cfg config.Config) admission.Limits {
 	limits := cfg.Limits
 	limits.MaxResponseBytes = int(cfg.MaxResponseBytes)
 	return limits

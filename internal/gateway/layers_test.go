@@ -32,8 +32,9 @@ func imports(t *testing.T) map[string][]string {
 }
 
 // TestLayers holds the module's layering: the executor's contract, the
-// memory budget and client addressing are leaves, and nothing below the
-// wiring imports the transport. The engine implements the contract without knowing who calls
+// memory budget and client addressing are leaves, graphqlhttp's admission
+// and answers import only leaves, and nothing below the wiring imports
+// the transport. The engine implements the contract without knowing who calls
 // it; the wiring (package main, this package, the configuration and the
 // metrics that observe the endpoint) and the resolvers' NewHandler build
 // the transport.
@@ -51,6 +52,22 @@ func TestLayers(t *testing.T) {
 	for pkg, deps := range m {
 		if slices.Contains(deps, "graphqlhttp") && !slices.Contains(transportUsers, pkg) {
 			t.Errorf("%s imports graphqlhttp, the transport: only the wiring may (%q)", pkg, transportUsers)
+		}
+	}
+	// graphqlhttp's parts below the transport import only leaves (and
+	// contentcoding): the transport asks them, never the other way.
+	below := map[string][]string{
+		"graphqlhttp/admission": {"internal/execution", "internal/memory"},
+		"graphqlhttp/answers":   {"contentcoding", "internal/memory"},
+	}
+	for pkg, allowed := range below {
+		if _, ok := m[pkg]; !ok {
+			t.Fatalf("go list does not name %s", pkg)
+		}
+		for _, dep := range m[pkg] {
+			if !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s; it may import only %v", pkg, dep, allowed)
+			}
 		}
 	}
 	if !slices.Contains(m["engine"], "internal/execution") {

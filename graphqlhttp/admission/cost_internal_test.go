@@ -1,4 +1,4 @@
-package graphqlhttp
+package admission
 
 import (
 	"testing"
@@ -56,11 +56,11 @@ func costOf(t *testing.T, query string, varSets ...map[string]any) (costs []int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := validator.ValidateWithRules(schema, doc, validationRules()); len(errs) > 0 {
+	if errs := validator.Validate(schema, doc); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	op := doc.Operations[0]
-	c := newCoster(schema)
+	c := NewCoster(schema)
 	c.walked = func() { walks++ }
 	memo := execution.NewMemo(func(int64) {})
 	for _, vars := range varSets {
@@ -69,7 +69,7 @@ func costOf(t *testing.T, query string, varSets ...map[string]any) (costs []int,
 			t.Fatal(gerr)
 		}
 		oc := &graphql.OperationContext{RawQuery: query, Doc: doc, Operation: op, Variables: coerced}
-		costs = append(costs, c.cached(oc, memo, nil))
+		costs = append(costs, c.Cost(oc, memo, nil))
 	}
 	return costs, walks
 }

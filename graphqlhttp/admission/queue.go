@@ -1,4 +1,4 @@
-package graphqlhttp
+package admission
 
 import (
 	"container/list"
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// admission admits as many operations at once as there are cores to run
+// Queue admits as many operations at once as there are cores to run
 // them (its size); the others wait their turn, within their time budget.
 // Run all at once, they share the cores and the scheduler, and the
 // unlucky ones wait far longer: at 32 connections this cut a nested
@@ -29,14 +29,14 @@ import (
 // 36-78 ms during the flood, bench/websocket.sh).
 //
 // A client is known while it has operations waiting or admitted by
-// acquire, and then forgotten; a client new, or back, starts level with
-// the client served last, less admissionCredit, so that it goes before
+// Acquire, and then forgotten; a client new, or back, starts level with
+// the client served last, less newClientCredit, so that it goes before
 // clients busier than it, and cannot bank credit while away.
 //
-// The way in when a core is free and nobody waits (tryAcquire) costs one
+// The way in when a core is free and nobody waits (TryAcquire) costs one
 // uncontended mutex, as golang.org/x/sync/semaphore's did: the client is
 // not named, and not charged, as nobody waits for the core it takes.
-type admission struct {
+type Queue struct {
 	now func() time.Time
 	// size is how many operations it admits at once.
 	size int
@@ -49,47 +49,47 @@ type admission struct {
 	// seq numbers the operations as they arrive.
 	seq uint64
 	// clients are the clients known, with their use.
-	clients map[netip.Prefix]*admissionClient
+	clients map[netip.Prefix]*queueClient
 	// served is the use of the client served last, where new clients
 	// start.
 	served time.Duration
 }
 
-// admissionCredit is how much a client new or back may use before it is
+// newClientCredit is how much a client new or back may use before it is
 // level with the client served last: about one heavy operation.
-const admissionCredit = 50 * time.Millisecond
+const newClientCredit = 50 * time.Millisecond
 
-// admissionClient is one client's use and its operations waiting.
-type admissionClient struct {
+// queueClient is one client's use and its operations waiting.
+type queueClient struct {
 	key netip.Prefix
 	// used is the time the client's operations held a core, from where
 	// it started.
 	used     time.Duration
-	waiting  list.List // of *admissionWaiter, in arrival order
+	waiting  list.List // of *queueWaiter, in arrival order
 	admitted int
 }
 
-type admissionWaiter struct {
+type queueWaiter struct {
 	seq    uint64
 	ready  chan struct{} // closed when admitted, with ticket set
-	ticket admissionTicket
+	ticket Ticket
 	elem   *list.Element
 }
 
-// admissionTicket is a core held, to be given back by release: the
-// client it is charged to (nil: none, for tryAcquire) and since when.
-type admissionTicket struct {
-	client *admissionClient
+// Ticket is a core held, to be given back by Release: the
+// client it is charged to (nil: none, for TryAcquire) and since when.
+type Ticket struct {
+	client *queueClient
 	start  time.Time
 }
 
-func newAdmission(size int) *admission {
-	return &admission{now: time.Now, size: size, free: size, clients: map[netip.Prefix]*admissionClient{}}
+func NewQueue(size int) *Queue {
+	return &Queue{now: time.Now, size: size, free: size, clients: map[netip.Prefix]*queueClient{}}
 }
 
-// tryAcquire takes a core if one is free and nobody waits for it; it is
-// given back with release(admissionTicket{}).
-func (a *admission) tryAcquire() bool {
+// TryAcquire takes a core if one is free and nobody waits for it; it is
+// given back with Release(Ticket{}).
+func (a *Queue) TryAcquire() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.free > 0 && a.waiting == 0 {
@@ -99,25 +99,25 @@ func (a *admission) tryAcquire() bool {
 	return false
 }
 
-// acquire takes a core for an operation of client, waiting for its turn
+// Acquire takes a core for an operation of client, waiting for its turn
 // until ctx is done (then it returns ctx's error and holds nothing). The
-// ticket goes to release.
-func (a *admission) acquire(ctx context.Context, key netip.Prefix) (admissionTicket, error) {
+// ticket goes to Release.
+func (a *Queue) Acquire(ctx context.Context, key netip.Prefix) (Ticket, error) {
 	a.mu.Lock()
 	c := a.clients[key]
 	if c == nil {
-		c = &admissionClient{key: key, used: a.served - admissionCredit}
+		c = &queueClient{key: key, used: a.served - newClientCredit}
 		a.clients[key] = c
 	}
 	if a.free > 0 && a.waiting == 0 {
 		a.free--
 		c.admitted++
-		t := admissionTicket{c, a.now()}
+		t := Ticket{c, a.now()}
 		a.mu.Unlock()
 		return t, nil
 	}
 	a.seq++
-	w := &admissionWaiter{seq: a.seq, ready: make(chan struct{})}
+	w := &queueWaiter{seq: a.seq, ready: make(chan struct{})}
 	w.elem = c.waiting.PushBack(w)
 	a.waiting++
 	a.mu.Unlock()
@@ -132,27 +132,27 @@ func (a *admission) acquire(ctx context.Context, key netip.Prefix) (admissionTic
 	case <-w.ready:
 		// Admitted as the time ran out: the core goes to the next.
 		a.mu.Unlock()
-		a.release(w.ticket)
+		a.Release(w.ticket)
 	default:
 		c.waiting.Remove(w.elem)
 		a.waiting--
 		a.forget(c)
 		a.mu.Unlock()
 	}
-	return admissionTicket{}, ctx.Err()
+	return Ticket{}, ctx.Err()
 }
 
 // forget drops c once it has nothing waiting or admitted. a.mu is held.
-func (a *admission) forget(c *admissionClient) {
+func (a *Queue) forget(c *queueClient) {
 	if c.waiting.Len() == 0 && c.admitted == 0 {
 		delete(a.clients, c.key)
 	}
 }
 
-// release gives back the core t holds, charging its client the time it
+// Release gives back the core t holds, charging its client the time it
 // held it, to the first operation of the waiting client that has used the
 // least, or to the free ones when nobody waits.
-func (a *admission) release(t admissionTicket) {
+func (a *Queue) Release(t Ticket) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.now()
@@ -167,29 +167,32 @@ func (a *admission) release(t admissionTicket) {
 	}
 	// The clients waiting are few (each holds a connection), and this
 	// runs once per operation that waited: a scan, not a heap.
-	var next *admissionClient
+	var next *queueClient
 	var nextSeq uint64
 	for _, c := range a.clients {
 		front := c.waiting.Front()
 		if front == nil {
 			continue
 		}
-		seq := front.Value.(*admissionWaiter).seq
+		seq := front.Value.(*queueWaiter).seq
 		if next == nil || c.used < next.used || (c.used == next.used && seq < nextSeq) {
 			next, nextSeq = c, seq
 		}
 	}
-	w := next.waiting.Remove(next.waiting.Front()).(*admissionWaiter)
+	w := next.waiting.Remove(next.waiting.Front()).(*queueWaiter)
 	a.waiting--
 	next.admitted++
 	a.served = next.used
-	w.ticket = admissionTicket{next, now}
+	w.ticket = Ticket{next, now}
 	close(w.ready)
 }
 
-// waitingCount counts the operations waiting for a core.
-func (a *admission) waitingCount() int {
+// Waiting counts the operations waiting for a core.
+func (a *Queue) Waiting() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.waiting
 }
+
+// Size is how many operations the queue admits at once.
+func (a *Queue) Size() int { return a.size }

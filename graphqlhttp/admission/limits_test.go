@@ -1,4 +1,4 @@
-package graphqlhttp
+package admission
 
 import (
 	"fmt"
@@ -14,15 +14,15 @@ import (
 // checkText parses query and measures it against l as the documents do
 // (documents.examine); a query that does not parse is nil here, as
 // gqlgen reports it.
-func checkText(query string, l Limits) *limitError {
+func checkText(query string, l Limits) *Refusal {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, l.MaxTokens)
 	if err != nil {
 		return nil
 	}
-	return checkDocument(doc, l)
+	return Check(doc, l, true)
 }
 
-// measure measures each operation of query as checkDocument does, before
+// measure measures each operation of query as Check does, before
 // the limits are applied.
 func measure(t *testing.T, query string) []shape {
 	t.Helper()
@@ -105,7 +105,7 @@ func TestMeasureFanOut(t *testing.T) {
 			if len(got) != 1 || got[0] != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
-			if err := checkText(query, Limits{MaxTokens: 1 << 20}.withDefaults()); err == nil || err.code != CodeTooManyFields {
+			if err := checkText(query, Limits{MaxTokens: 1 << 20}.WithDefaults()); err == nil || err.Code != CodeTooManyFields {
 				t.Errorf("checkText: %v, want %s", err, CodeTooManyFields)
 			}
 		})
@@ -140,12 +140,12 @@ func TestCheckQueryCounts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var l Limits
 			tt.set(&l, tt.n)
-			if err := checkText(tt.query, l.withDefaults()); err != nil {
+			if err := checkText(tt.query, l.WithDefaults()); err != nil {
 				t.Errorf("with a limit of %d: %+v, want no error", tt.n, err)
 			}
 			tt.set(&l, tt.n-1)
-			err := checkText(tt.query, l.withDefaults())
-			if err == nil || err.code != tt.code || err.limit != tt.limit {
+			err := checkText(tt.query, l.WithDefaults())
+			if err == nil || err.Code != tt.code || err.Limit != tt.limit {
 				t.Fatalf("with a limit of %d: %+v, want code %s, limit %s", tt.n-1, err, tt.code, tt.limit)
 			}
 			checkMessage(t, err, tt.query)
@@ -155,16 +155,16 @@ func TestCheckQueryCounts(t *testing.T) {
 
 // checkMessage checks that a refusal's message says something and quotes
 // nothing of the query.
-func checkMessage(t *testing.T, err *limitError, query string) {
+func checkMessage(t *testing.T, err *Refusal, query string) {
 	t.Helper()
-	if err.message == "" || err.Error() != err.message {
-		t.Errorf("message %q, Error() %q", err.message, err.Error())
+	if err.Message == "" || err.Error() != err.Message {
+		t.Errorf("message %q, Error() %q", err.Message, err.Error())
 	}
 	for _, word := range strings.FieldsFunc(query, func(r rune) bool {
 		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_')
 	}) {
-		if len(word) > 2 && word != "query" && word != "fragment" && strings.Contains(err.message, word) {
-			t.Errorf("message %q quotes %q from the query", err.message, word)
+		if len(word) > 2 && word != "query" && word != "fragment" && strings.Contains(err.Message, word) {
+			t.Errorf("message %q quotes %q from the query", err.Message, word)
 		}
 	}
 }
@@ -189,9 +189,9 @@ func TestCheckQueryFragmentCycles(t *testing.T) {
 		{"unknown fragment from a fragment", "{ ...F } fragment F on Q { ...Nowhere }", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkText(tt.query, Limits{MaxTokens: 1 << 20}.withDefaults())
+			err := checkText(tt.query, Limits{MaxTokens: 1 << 20}.WithDefaults())
 			switch {
-			case tt.cycle && (err == nil || err.code != CodeFragmentCycle || err.limit != "fragment_cycle"):
+			case tt.cycle && (err == nil || err.Code != CodeFragmentCycle || err.Limit != "fragment_cycle"):
 				t.Errorf("got %+v, want a fragment cycle", err)
 			case !tt.cycle && err != nil:
 				t.Errorf("got %+v, want no error", err)
@@ -224,7 +224,7 @@ func TestCheckQueryLeavesOthersToGqlgen(t *testing.T) {
 		"{ a " + strings.Repeat("b ", 6000) + "}",   // over the token limit: the parser says so
 		"{ a(x: " + strings.Repeat("[", 2000) + "}", // over the parser's nesting bound
 	} {
-		if err := checkText(query, Limits{}.withDefaults()); err != nil {
+		if err := checkText(query, Limits{}.WithDefaults()); err != nil {
 			t.Errorf("checkText(%.40q) = %+v, want nil", query, err)
 		}
 	}
@@ -241,14 +241,14 @@ func TestLimitsDefaults(t *testing.T) {
 			t.Errorf("DefaultLimits has no %s", f.Name)
 		}
 	}
-	if got := (Limits{}).withDefaults(); got != want {
+	if got := (Limits{}).WithDefaults(); got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
-	if got := (Limits{MaxBodyBytes: -1, MaxDepth: -5}).withDefaults(); got != want {
+	if got := (Limits{MaxBodyBytes: -1, MaxDepth: -5}).WithDefaults(); got != want {
 		t.Errorf("negative limits: %+v, want the defaults %+v", got, want)
 	}
 	given := Limits{MaxBodyBytes: 1, MaxURLBytes: 2, MaxTokens: 3, MaxDepth: 4, MaxIntrospectionDepth: 5, MaxFields: 6, MaxAliases: 7, MaxDirectives: 8, MaxComplexity: 9, MaxResponseBytes: 10}
-	if got := given.withDefaults(); got != given {
+	if got := given.WithDefaults(); got != given {
 		t.Errorf("given limits became %+v", got)
 	}
 }

@@ -1,15 +1,12 @@
-package graphqlhttp
+package admission
 
 import (
-	"context"
 	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // The cost of an operation bounds its answer: for any operation admitted,
@@ -59,35 +56,8 @@ const UnknownListLength = 1000
 // first nor last.
 const DefaultPageSize = 50
 
-// costLimit is the gqlgen extension that measures an operation once it is
-// validated, with its variables, before it runs: gqlgen's executor runs
-// it for every request, POST, GET, persisted queries and event streams
-// alike.
-type costLimit struct{ e *endpoint }
-
-func (costLimit) ExtensionName() string                   { return "CostLimit" }
-func (costLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (c costLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	var lengths Lengths
-	if c.e.opts.Lengths != nil {
-		lengths = c.e.opts.Lengths(ctx)
-	}
-	limit := c.e.opts.Limits.MaxComplexity
-	// The walk visits each field once (the guard bounds them, fragments
-	// expanded), so the exact figure is cheap to report.
-	cost := c.e.costs.cached(oc, c.e.docs.forOperation(oc), lengths)
-	if cost <= limit {
-		return nil
-	}
-	c.e.opts.Observer.Rejected("complexity")
-	err := gqlerror.Errorf("the query could return up to %d values, and at most %d are allowed: ask for smaller pages (first, last) or nest fewer lists", cost, limit)
-	errcode.Set(err, CodeTooComplex)
-	return err
-}
-
-// coster measures operations against one schema.
-type coster struct {
+// Coster measures operations against one schema.
+type Coster struct {
 	schema *ast.Schema
 	// walked, when set, is told of every walk of an operation: tests count
 	// them.
@@ -106,15 +76,16 @@ type costKey struct {
 // operation reads any of its variables.
 type costVarsKey struct{ operation string }
 
-func newCoster(schema *ast.Schema) *coster {
-	return &coster{schema: schema}
+// NewCoster returns a Coster for operations on schema.
+func NewCoster(schema *ast.Schema) *Coster {
+	return &Coster{schema: schema}
 }
 
-// cached returns the cost of oc's operation, as operation does, measured
+// Cost returns the cost of oc's operation, as operation does, measured
 // once and kept in the memo of its document when the cost reads none of
 // the operation's variables (see readsVariables), and measured each time
 // when it reads one.
-func (c *coster) cached(oc *graphql.OperationContext, memo *execution.Memo, lengths Lengths) int {
+func (c *Coster) Cost(oc *graphql.OperationContext, memo *execution.Memo, lengths Lengths) int {
 	if memo == nil || !keyable(lengths) || c.dependsOnVariables(oc, memo) {
 		return c.operation(oc, lengths)
 	}
@@ -131,7 +102,7 @@ func (c *coster) cached(oc *graphql.OperationContext, memo *execution.Memo, leng
 // dependsOnVariables reports whether the cost of oc's operation reads any
 // of its variables, found once per document and operation and kept in
 // memo.
-func (c *coster) dependsOnVariables(oc *graphql.OperationContext, memo *execution.Memo) bool {
+func (c *Coster) dependsOnVariables(oc *graphql.OperationContext, memo *execution.Memo) bool {
 	if len(oc.Operation.VariableDefinitions) == 0 {
 		return false
 	}
@@ -245,7 +216,7 @@ func keyable(v any) (ok bool) {
 
 // operation returns the cost of oc's operation, saturated (at saturated,
 // as the guard's counts are).
-func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
+func (c *Coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
 	root := c.schema.Query
 	switch oc.Operation.Operation {
 	case ast.Mutation:
@@ -264,7 +235,7 @@ func (c *coster) operation(oc *graphql.OperationContext, lengths Lengths) int {
 }
 
 type costWalk struct {
-	c       *coster
+	c       *Coster
 	oc      *graphql.OperationContext
 	lengths Lengths
 	memo    map[introspectionKey]int

@@ -1,4 +1,4 @@
-package graphqlhttp
+package admission
 
 import (
 	"net/netip"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestClientStreams(t *testing.T) {
-	c := newClientStreams(2)
+	c := NewClientStreams(2)
 	a, b := netip.MustParsePrefix("203.0.113.1/32"), netip.MustParsePrefix("203.0.113.2/32")
 	for i, tt := range []struct {
 		op     string // "acquire" or "release"
@@ -25,10 +25,10 @@ func TestClientStreams(t *testing.T) {
 		{"release", b, false},
 	} {
 		if tt.op == "release" {
-			c.release(tt.client)
+			c.Release(tt.client)
 			continue
 		}
-		if got := c.acquire(tt.client); got != tt.want {
+		if got := c.Acquire(tt.client); got != tt.want {
 			t.Errorf("step %d: acquire(%v) = %v, want %v", i, tt.client, got, tt.want)
 		}
 	}

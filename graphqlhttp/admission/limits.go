@@ -1,15 +1,23 @@
-package graphqlhttp
+// Package admission decides what an operation may ask and when it runs:
+// the limits on a document's shape (Check: depth, fields, aliases,
+// directives, fragment cycles, introspection), on its cost (Coster: the
+// most JSON values its answer could hold), the queue that gives each
+// operation a core in turns fair between clients (Queue), and each
+// client's count of open streams (ClientStreams). Everything here is
+// measured against a parsed document and a schema; nothing reads an HTTP
+// request.
+//
+// It imports internal/execution (a document's memo, where a cost is kept)
+// and internal/memory, nothing of the transport (package graphqlhttp),
+// which asks it.
+package admission
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // Limits bound what one request may ask. Each is checked before the query
@@ -31,7 +39,7 @@ type Limits struct {
 	// MaxFields bounds the fields of an operation, fragments expanded (a
 	// fragment spread twice counts twice). Default 1000. A document may
 	// hold twice as many selections in all, so that no new one costs
-	// validation more than a few milliseconds (see checkDocument).
+	// validation more than a few milliseconds (see Check).
 	MaxFields int
 	// MaxAliases bounds the aliased fields, fragments expanded. Default 30.
 	MaxAliases int
@@ -46,10 +54,6 @@ type Limits struct {
 	// is stopped while it is built and answered RESPONSE_TOO_LARGE, with
 	// no data. Default 8 MiB.
 	MaxResponseBytes int
-
-	// noIntrospection refuses __schema and __type; New sets it from
-	// Options.Introspection.
-	noIntrospection bool
 }
 
 // DefaultLimits are the limits a zero field of Limits takes: the one place
@@ -77,9 +81,9 @@ func orDefault[T int | int64 | time.Duration](v *T, d T) {
 	}
 }
 
-// withDefaults is l with each field not above zero taken from
+// WithDefaults is l with each field not above zero taken from
 // DefaultLimits.
-func (l Limits) withDefaults() Limits {
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	orDefault(&l.MaxBodyBytes, d.MaxBodyBytes)
 	orDefault(&l.MaxURLBytes, d.MaxURLBytes)
@@ -94,14 +98,8 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// Error codes of requests refused by a limit, in extensions.code.
+// Error codes of operations refused by a limit, in extensions.code.
 const (
-	CodeBodyTooLarge     = "BODY_TOO_LARGE"
-	CodeURLTooLong       = "URL_TOO_LONG"
-	CodeBadRequest       = "BAD_REQUEST"
-	CodeUnsupportedMedia = "UNSUPPORTED_MEDIA_TYPE"
-	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED"
-	CodeBatching         = "BATCHING_NOT_SUPPORTED"
 	CodeTooDeep          = "QUERY_TOO_DEEP"
 	CodeTooManyFields    = "TOO_MANY_FIELDS"
 	CodeTooManyAliases   = "TOO_MANY_ALIASES"
@@ -109,21 +107,15 @@ const (
 	CodeFragmentCycle    = "FRAGMENT_CYCLE"
 	CodeTooComplex       = "COMPLEXITY_LIMIT_EXCEEDED"
 	CodeNoIntrospection  = "INTROSPECTION_DISABLED"
-	CodeTooManyErrors    = "TOO_MANY_ERRORS"
-	CodeTimeout          = "REQUEST_TIMEOUT"
-	CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
-	CodeTooManyStreams   = "TOO_MANY_SUBSCRIPTIONS"
-	CodeStreamsOff       = "SUBSCRIPTIONS_DISABLED"
-	CodeInternal         = "INTERNAL_SERVER_ERROR"
 )
 
-// limitError is a query refused by a limit: its code, which limit (for
+// Refusal is a query refused by a limit: its code, which limit (for
 // metrics), and a short message that echoes nothing of the request.
-type limitError struct {
-	code, limit, message string
+type Refusal struct {
+	Code, Limit, Message string
 }
 
-func (e *limitError) Error() string { return e.message }
+func (e *Refusal) Error() string { return e.Message }
 
 // shape is what the guard measures of a selection set, fragments expanded.
 type shape struct {
@@ -131,8 +123,8 @@ type shape struct {
 	fields, aliases, directives int
 }
 
-// checkDocument measures a parsed query against the limits, before it is
-// validated (documents.examine), because validating some queries is
+// Check measures a parsed query against the limits, before it is
+// validated (the documents' store does so as it first reads a text), because validating some queries is
 // itself the danger. Fragments that each spread the next twice expand to
 // 2^n fields: gqlparser's validation and gqlgen's complexity count walk
 // every one of them, with no deadline. And gqlparser has overflowed the
@@ -140,7 +132,7 @@ type shape struct {
 // version pinned here survives it, and the guard keeps it so whatever the
 // version), which no recover can catch. The measurer counts each fragment
 // once, so neither costs it more than the query's length.
-func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
+func Check(doc *ast.QueryDocument, l Limits, introspection bool) *Refusal {
 	frags := map[string]*ast.FragmentDefinition{}
 	for _, f := range doc.Fragments {
 		if _, dup := frags[f.Name]; !dup {
@@ -148,10 +140,10 @@ func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 		}
 	}
 	if cyclic(frags) {
-		return &limitError{CodeFragmentCycle, "fragment_cycle", "fragments must not spread themselves, directly or through others"}
+		return &Refusal{CodeFragmentCycle, "fragment_cycle", "fragments must not spread themselves, directly or through others"}
 	}
 	if n := documentSelections(doc); n > 2*l.MaxFields {
-		return &limitError{CodeTooManyFields, "document_fields", fmt.Sprintf("the document holds more than %d selections in all its operations and fragments", 2*l.MaxFields)}
+		return &Refusal{CodeTooManyFields, "document_fields", fmt.Sprintf("the document holds more than %d selections in all its operations and fragments", 2*l.MaxFields)}
 	}
 	m := measurer{frags: frags, memo: map[string]shape{}}
 	total := 0 // fields of every operation, fragments expanded
@@ -162,21 +154,21 @@ func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 			s.directives = add(s.directives, len(v.Directives))
 		}
 		switch {
-		case l.noIntrospection && s.introspectionDepth > 0:
-			return &limitError{CodeNoIntrospection, "introspection", "introspection is disabled on this server"}
+		case !introspection && s.introspectionDepth > 0:
+			return &Refusal{CodeNoIntrospection, "introspection", "introspection is disabled on this server"}
 		case s.depth > l.MaxDepth:
-			return &limitError{CodeTooDeep, "depth", fmt.Sprintf("the query nests %d levels deep; at most %d are allowed", s.depth, l.MaxDepth)}
+			return &Refusal{CodeTooDeep, "depth", fmt.Sprintf("the query nests %d levels deep; at most %d are allowed", s.depth, l.MaxDepth)}
 		case s.introspectionDepth > l.MaxIntrospectionDepth:
-			return &limitError{CodeTooDeep, "introspection_depth", fmt.Sprintf("the introspection query nests %d levels deep; at most %d are allowed", s.introspectionDepth, l.MaxIntrospectionDepth)}
+			return &Refusal{CodeTooDeep, "introspection_depth", fmt.Sprintf("the introspection query nests %d levels deep; at most %d are allowed", s.introspectionDepth, l.MaxIntrospectionDepth)}
 		case s.fields > l.MaxFields:
-			return &limitError{CodeTooManyFields, "fields", fmt.Sprintf("the query selects more than %d fields, fragments expanded", l.MaxFields)}
+			return &Refusal{CodeTooManyFields, "fields", fmt.Sprintf("the query selects more than %d fields, fragments expanded", l.MaxFields)}
 		case s.aliases > l.MaxAliases:
-			return &limitError{CodeTooManyAliases, "aliases", fmt.Sprintf("the query uses more than %d aliases", l.MaxAliases)}
+			return &Refusal{CodeTooManyAliases, "aliases", fmt.Sprintf("the query uses more than %d aliases", l.MaxAliases)}
 		case s.directives > l.MaxDirectives:
-			return &limitError{CodeTooManyDirective, "directives", fmt.Sprintf("the query uses more than %d directives", l.MaxDirectives)}
+			return &Refusal{CodeTooManyDirective, "directives", fmt.Sprintf("the query uses more than %d directives", l.MaxDirectives)}
 		}
 		if total = add(total, s.fields); total > 2*l.MaxFields {
-			return &limitError{CodeTooManyFields, "document_fields", fmt.Sprintf("the document's operations select more than %d fields together, fragments expanded", 2*l.MaxFields)}
+			return &Refusal{CodeTooManyFields, "document_fields", fmt.Sprintf("the document's operations select more than %d fields together, fragments expanded", 2*l.MaxFields)}
 		}
 	}
 	// Validation compares every two fields that share a response key in
@@ -193,21 +185,21 @@ func checkDocument(doc *ast.QueryDocument, l Limits) *limitError {
 	for _, f := range doc.Fragments {
 		n := m.fragment(f.Name).fields
 		if n > l.MaxFields {
-			return &limitError{CodeTooManyFields, "fields", fmt.Sprintf("the query selects more than %d fields, fragments expanded", l.MaxFields)}
+			return &Refusal{CodeTooManyFields, "fields", fmt.Sprintf("the query selects more than %d fields, fragments expanded", l.MaxFields)}
 		}
 		// Validation walks each fragment expanded, so do the pairs
 		// below: a thousand fragments spreading one large one would
 		// cost a thousand times it. Fragments nested in fragments
 		// count in each, hence more room than for the operations.
 		if fragmentFields = add(fragmentFields, n); fragmentFields > 4*l.MaxFields {
-			return &limitError{CodeTooManyFields, "document_fields", fmt.Sprintf("the document's fragments select more than %d fields together, each expanded", 4*l.MaxFields)}
+			return &Refusal{CodeTooManyFields, "document_fields", fmt.Sprintf("the document's fragments select more than %d fields together, each expanded", 4*l.MaxFields)}
 		}
 		sets = append(sets, f.SelectionSet)
 	}
 	pairs := 0
 	for _, set := range sets {
 		if pairs = add(pairs, m.fieldPairs([]ast.SelectionSet{set}, maxFieldPairs-pairs)); pairs > maxFieldPairs {
-			return &limitError{CodeTooManyFields, "field_pairs", "the document selects the same field too many times in one selection set, fragments expanded"}
+			return &Refusal{CodeTooManyFields, "field_pairs", "the document selects the same field too many times in one selection set, fragments expanded"}
 		}
 	}
 	return nil
@@ -424,24 +416,4 @@ func (m measurer) selections(set ast.SelectionSet) shape {
 		s.directives = add(s.directives, child.directives)
 	}
 	return s
-}
-
-// guard is the gqlgen extension that refuses, before gqlgen parses and
-// validates it, a query the documents found over the limits (see
-// checkDocument): it reads their verdict, kept with the text.
-type guard struct{ e *endpoint }
-
-func (guard) ExtensionName() string { return "QueryGuard" }
-
-func (guard) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (g guard) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	err := g.e.docs.lookup(p.Query).verdict
-	if err != nil {
-		g.e.opts.Observer.Rejected(err.limit)
-		gerr := &gqlerror.Error{Message: err.message}
-		errcode.Set(gerr, err.code)
-		return gerr
-	}
-	return nil
 }
