@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -662,7 +664,7 @@ func TestTrustedDocumentsPlannedAtLoad(t *testing.T) {
 		page    = `query Page($first: Int!, $withDroppers: Boolean!) { items(first: $first) { nodes { id droppedByMonsters @include(if: $withDroppers) { id } } } }`
 		monster = `query Monster($id: Int!) { monster(id: $id) { name drops { item { name } } } }`
 	)
-	m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "page", Body: page}, {ID: "monster", Body: monster}}}
+	m := documents.Manifest{Documents: []documents.ManifestDocument{{ID: "page", Body: page}, {ID: "monster", Body: monster}}}
 	eng := resolvers.NewEngine(nil)
 	h := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Executor: eng,
 		TrustedDocuments: graphqlhttp.NewTrustedDocuments(graphqlhttp.TrustedLog, m)})

@@ -57,7 +57,7 @@ type ran struct {
 func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (ran, context.Context) {
 	e := x.e
 	if e.opts.Executor != nil {
-		memo := e.docs.forOperation(oc)
+		memo := e.docs.ForOperation(oc)
 		answer, err := e.opts.Executor.Execute(ctx, oc, memo, e.opts.Limits.MaxResponseBytes)
 		if !errors.Is(err, execution.ErrDeclined) {
 			e.opts.Observer.Executed(executorEngine)

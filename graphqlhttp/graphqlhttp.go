@@ -9,6 +9,15 @@
 // shaped once so that no stack, path, host or Go type leaks, and a request
 // id that ties a response to the log.
 //
+// This package is the transports and their wiring: reading a request
+// (request.go, body.go), answering it (response.go), event streams
+// (streams.go), WebSockets (websocket.go), the executor and its
+// extensions (executor.go, execute.go), errors and traces. What it asks
+// is in packages of their own below it, which never import it:
+// admission (the limits, the cost, the cores' turns), documents (each
+// text parsed and validated once, trusted documents, persisted queries,
+// input coercion) and answers (the response cache and its encodings).
+//
 // It knows nothing of the catalogue; it wraps any executable schema.
 package graphqlhttp
 
@@ -26,14 +35,13 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/executor"
-	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/catalogue-gateway/gateway/contentcoding"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 )
@@ -250,7 +258,7 @@ func DefaultOptions() Options {
 func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	opts = opts.withDefaults()
 	shares := opts.Memory.Shares()
-	e := &endpoint{opts: opts, docs: newDocuments(es.Schema(), opts.Limits, opts.Introspection, shares.Documents), cacheControl: "no-cache",
+	e := &endpoint{opts: opts, docs: documents.NewStore(es.Schema(), opts.Limits, opts.Introspection, shares.Documents), cacheControl: "no-cache",
 		running: admission.NewQueue(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
 		compressor: contentcoding.NewCompressor()}
 	e.clientStreams = admission.NewClientStreams(opts.MaxStreamsPerClient)
@@ -258,7 +266,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	if opts.MaxAge > 0 {
 		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
 	}
-	e.exec = e.newExecutor(es, newPersistedQueryCache(shares.PersistedQueries))
+	e.exec = e.newExecutor(es, documents.NewPersistedQueries(shares.PersistedQueries))
 	e.chooser = &chooser{Executor: e.exec, e: e}
 	e.costs = admission.NewCoster(es.Schema())
 	if opts.TrustedDocuments != nil {
@@ -303,59 +311,6 @@ func (opts Options) withDefaults() Options {
 	return opts
 }
 
-// newExecutor returns gqlgen's executor, without its HTTP handler: the
-// endpoint reads each request once itself (admit), and hands the executor
-// the operation (execute), or a subscription to gqlgen's SSE transport
-// (stream). Its extensions run in this order: the trusted documents, the
-// persisted queries, the guard, the variables' coercion, the cost limit,
-// the federation's representations.
-func (e *endpoint) newExecutor(es graphql.ExecutableSchema, apq *persistedQueryCache) *executor.Executor {
-	opts := e.opts
-	srv := executor.New(es)
-	srv.SetQueryCache(queryCache{e.docs})
-	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
-	// "Did you mean" suggestions would let anyone map the schema with
-	// introspection off, and make error messages longer than they need be.
-	srv.SetDisableSuggestion(true)
-	// The documents' rules, so that a document documents finds invalid
-	// (which gqlgen then validates itself, to report it) is invalid to
-	// gqlgen too.
-	srv.SetDefaultRulesFn(validationRules)
-	if opts.Introspection {
-		srv.Use(extension.Introspection{})
-	}
-	opts.Memory.Register("documents", e.docs.stats)
-	if opts.TrustedDocuments != nil {
-		opts.Memory.Register("trusted_documents", e.docs.trustedStats)
-		// Before the persisted queries: a hash the manifest lists is
-		// answered from it, and in enforce mode nothing unlisted
-		// reaches their store.
-		srv.Use(trustCheck{e})
-	}
-	opts.Memory.Register("persisted_queries", apq.stats)
-	opts.Memory.Register("websocket_buffers", e.websocketStats)
-	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
-	srv.Use(guard{e})
-	// Variables are coerced once the guard has passed the document and
-	// before gqlgen reads them; the cost limit, after, prices what they
-	// coerced to.
-	srv.Use(variableCoercion{e})
-	srv.Use(costLimit{e})
-	// A federation subgraph's _entities, its representations checked
-	// once they are coerced (federation.go).
-	srv.Use(newEntityRepresentations(e, es.Schema()))
-	// The time budget is the request context's deadline. No middleware
-	// wraps every field to check it (that cost an eighth of a nested
-	// query's time): every resolver that does work checks the context
-	// before it starts, and presentError reports what it returns as a
-	// timeout.
-	srv.AroundOperations(answerTimeouts)
-	srv.AroundResponses(e.capErrors)
-	srv.SetErrorPresenter(e.presentError)
-	srv.SetRecoverFunc(e.recoverPanic)
-	return srv
-}
-
 // orDefault sets *v to d when *v is not above zero: an option left unset.
 func orDefault[T int | int64 | time.Duration](v *T, d T) {
 	if *v <= 0 {
@@ -379,7 +334,7 @@ type endpoint struct {
 	// chooser runs each operation on the Executor or on exec.
 	chooser *chooser
 	// docs are the queries seen, parsed, measured and validated once.
-	docs *documents
+	docs *documents.Store
 	// cacheControl is the Cache-Control of a complete GET answer.
 	cacheControl string
 	// running admits as many operations at once as there are cores to
@@ -469,19 +424,4 @@ func (e *endpoint) observeStream(operation, outcome string, start time.Time) {
 		return
 	}
 	e.opts.Observer.StreamEnded(operation, outcome, time.Since(start))
-}
-
-// persistedQueries is gqlgen's automatic persisted queries, with a code on
-// the errors it reports without one (a bad hash, version or extension):
-// they are the caller's mistakes, not internal errors.
-type persistedQueries struct {
-	extension.AutomaticPersistedQuery
-}
-
-func (p persistedQueries) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
-	err := p.AutomaticPersistedQuery.MutateOperationParameters(ctx, params)
-	if err != nil && err.Extensions["code"] == nil {
-		errcode.Set(err, CodeBadRequest)
-	}
-	return err
 }

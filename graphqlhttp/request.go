@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
 )
 
 type requestIDKey struct{}
@@ -190,7 +191,7 @@ func (e *endpoint) documentID(req *request, id string) *httpError {
 // or, for a trusted document asked by another id its manifest gives it,
 // found in listed), the operation name and the variables in canonical
 // form. ok is false for a request the cache must not answer.
-func (req *request) cacheKey(listed *trustedSet) (key answers.Key, ok bool) {
+func (req *request) cacheKey(listed *documents.Pinned) (key answers.Key, ok bool) {
 	var doc [sha256.Size]byte
 	pq, _ := req.extensions["persistedQuery"].(map[string]any)
 	hash, _ := pq["sha256Hash"].(string)
@@ -204,8 +205,8 @@ func (req *request) cacheKey(listed *trustedSet) (key answers.Key, ok bool) {
 		if _, err := hex.Decode(doc[:], []byte(hash)); err != nil {
 			return key, false
 		}
-	case listed != nil && listed.byID[hash] != nil:
-		doc = listed.byID[hash].sum
+	case listed != nil && listed.ByID(hash) != nil:
+		doc = listed.ByID(hash).Sum
 	default:
 		return key, false
 	}

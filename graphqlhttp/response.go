@@ -46,7 +46,7 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 	if e.opts.Cache == nil {
 		return e.run(r, req, accept, answers.Key{}, nil), false
 	}
-	listed := e.docs.pinned.Load() // once: the key and the version see one manifest
+	listed := e.docs.Pinned() // once: the key and the version see one manifest
 	key, keyed := req.cacheKey(listed)
 	version, newest := "", false
 	if keyed {
@@ -54,7 +54,7 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 		if s := listed; s != nil && version != "" {
 			// An answer kept under one manifest is not given under
 			// another, which may not list its document.
-			version += "\x00trusted " + s.gen
+			version += "\x00trusted " + s.Gen()
 		}
 	}
 	if version == "" || !newest {
@@ -67,7 +67,7 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 		if listed != nil {
 			// Counted as the check would have: an operator reading log
 			// mode's counts before enforcing sees every request.
-			e.trusted(r.Context(), listed.outcome(req))
+			e.trusted(r.Context(), outcome(listed, req))
 		}
 		return &result{status: http.StatusOK, complete: true, answer: a, operation: req.operationName,
 			effort: contentcoding.Dense}, true

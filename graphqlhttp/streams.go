@@ -30,14 +30,14 @@ import (
 // for gqlgen to report, since the report would take a stream's place.
 func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError {
 	query := req.query
-	if s := e.docs.pinned.Load(); s != nil {
-		if td := s.byID[strings.TrimPrefix(persistedHash(req.extensions), "sha256:")]; query == "" && td != nil {
+	if s := e.docs.Pinned(); s != nil {
+		if td := s.ByID(persistedHash(req.extensions)); query == "" && td != nil {
 			// A trusted document asked for by id: its kind is the
 			// listed text's (the check that runs it finds the text
 			// again).
-			query = td.text
+			query = td.Text
 		}
-		if s.mode == TrustedEnforce && s.byText[query] == nil {
+		if e.opts.TrustedDocuments.mode == TrustedEnforce && s.ByText(query) == nil {
 			// Not listed: the check refuses it before anything parses
 			// it, as it refuses a POST's.
 			return nil
@@ -51,9 +51,9 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 	}
 	// A stream's document is parsed once, however often clients
 	// reconnect with it.
-	known := e.docs.lookup(query)
-	doc := known.parsed
-	if doc == nil && known.parses {
+	known := e.docs.Lookup(query)
+	doc := known.Parsed
+	if doc == nil && known.Parses {
 		// Only a valid query keeps its parse: the kind of a refused or
 		// invalid one is read again, within the token limit, and gqlgen
 		// reports what is wrong with it as it does over POST.

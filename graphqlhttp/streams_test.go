@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 
 	"github.com/vektah/gqlparser/v2"
@@ -48,7 +50,7 @@ func TestAcceptsJSON(t *testing.T) {
 // gqlgen finds it.
 func TestOperationKinds(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int } type Mutation { a: Int } type Subscription { a: Int }`})
-	docs := newDocuments(schema, admission.Limits{MaxTokens: 12}.WithDefaults(), true, 1<<20)
+	docs := documents.NewStore(schema, admission.Limits{MaxTokens: 12}.WithDefaults(), true, 1<<20)
 	for _, tt := range []struct {
 		name, query, operationName string
 		want                       ast.Operation // "" when none is found
@@ -67,7 +69,7 @@ func TestOperationKinds(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got ast.Operation
-			if doc := docs.lookup(tt.query).parsed; doc != nil {
+			if doc := docs.Lookup(tt.query).Parsed; doc != nil {
 				if op := doc.Operations.ForName(tt.operationName); op != nil {
 					got = op.Operation
 				}

@@ -4,23 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"unsafe"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
 	"github.com/catalogue-gateway/gateway/internal/execution"
-	"github.com/catalogue-gateway/gateway/internal/memory"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/parser"
-	"github.com/vektah/gqlparser/v2/validator"
 )
 
 // TrustedMode is what an endpoint does with its trusted documents.
@@ -53,14 +46,14 @@ type TrustedDocuments struct {
 	mode TrustedMode
 
 	mu        sync.Mutex
-	manifest  Manifest
+	manifest  documents.Manifest
 	endpoints []*endpoint
 }
 
 // NewTrustedDocuments returns the trusted documents of m, in mode (log or
 // enforce; off makes an endpoint that trusts nothing in particular, as if
 // there were none).
-func NewTrustedDocuments(mode TrustedMode, m Manifest) *TrustedDocuments {
+func NewTrustedDocuments(mode TrustedMode, m documents.Manifest) *TrustedDocuments {
 	return &TrustedDocuments{mode: mode, manifest: m}
 }
 
@@ -73,10 +66,10 @@ func (t *TrustedDocuments) Mode() TrustedMode { return t.mode }
 // any request sees it; if any document is refused, nothing changes and
 // the error names it. Before any endpoint is built with t, m is only
 // kept, for the first: check it first (CheckManifest).
-func (t *TrustedDocuments) Replace(m Manifest) error {
+func (t *TrustedDocuments) Replace(m documents.Manifest) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	sets := make([]*trustedSet, len(t.endpoints))
+	sets := make([]*documents.Pinned, len(t.endpoints))
 	for i, e := range t.endpoints {
 		s, err := e.prepareTrusted(m)
 		if err != nil {
@@ -85,7 +78,7 @@ func (t *TrustedDocuments) Replace(m Manifest) error {
 		sets[i] = s
 	}
 	for i, e := range t.endpoints {
-		e.docs.pin(sets[i])
+		e.docs.Pin(sets[i])
 	}
 	t.manifest = m
 	return nil
@@ -100,9 +93,9 @@ func (t *TrustedDocuments) attach(e *endpoint) {
 	s, err := e.prepareTrusted(t.manifest)
 	if err != nil {
 		e.opts.Logger.Error("trusted documents: the manifest cannot be loaded; no document is trusted", "err", err)
-		s = &trustedSet{mode: t.mode, byID: map[string]*trustedDoc{}, byText: map[string]*trustedDoc{}}
+		s, _ = e.docs.NewPinned(documents.Manifest{})
 	}
-	e.docs.pin(s)
+	e.docs.Pin(s)
 	t.endpoints = append(t.endpoints, e)
 }
 
@@ -111,152 +104,10 @@ func (t *TrustedDocuments) attach(e *endpoint) {
 // parses, is within the limits (zero fields take their defaults) and is
 // valid. The error names the first document that is not, by id and
 // operation name.
-func CheckManifest(m Manifest, schema *ast.Schema, limits admission.Limits, introspection bool) error {
-	docs := newDocuments(schema, limits.WithDefaults(), introspection, 0)
-	_, err := docs.trustedSet(m)
+func CheckManifest(m documents.Manifest, schema *ast.Schema, limits admission.Limits, introspection bool) error {
+	docs := documents.NewStore(schema, limits.WithDefaults(), introspection, 0)
+	_, err := docs.NewPinned(m)
 	return err
-}
-
-// trustedSet is one manifest, ready: its documents pinned in the
-// endpoint's documents, by their text and by every id they may be asked
-// by. It is never changed once made, but for its charges and its notes.
-type trustedSet struct {
-	mode TrustedMode
-	// gen names the set among those its documents pinned, for the
-	// response cache's version.
-	gen string
-	// byID holds each document under its manifest id (without a sha256:
-	// prefix) and the hex SHA-256 of its text, which clients sending
-	// automatic persisted queries' hashes or sha256: document ids send.
-	byID   map[string]*trustedDoc
-	byText map[string]*trustedDoc
-	// bytes is what the set holds on the heap: the texts and parses (as
-	// the documents' store charges them), the memos (plans, costs), and
-	// the maps.
-	bytes atomic.Int64
-	// noted are the unlisted documents (by SHA-256) logged, in log mode,
-	// at most maxUnlistedNoted.
-	noted sync.Map
-	nNote atomic.Int64
-}
-
-// trustedDoc is one trusted document: its text, its SHA-256 (which names
-// its answers in the response cache, whatever id it is asked by), and the
-// document kept of it, pinned (never evicted).
-type trustedDoc struct {
-	text string
-	sum  [sha256.Size]byte
-	doc  *document
-}
-
-// maxUnlistedNoted bounds the unlisted documents logged once each in log
-// mode; past it they are counted only. 1,000 lines tell an operator what
-// a manifest misses; more would let a client fill the log.
-const maxUnlistedNoted = 1000
-
-// trustedSet examines each document of m as lookup would (parse, limits,
-// validation), pinned rather than kept in the LRU. It counts its parses.
-func (d *documents) trustedSet(m Manifest) (*trustedSet, error) {
-	s := &trustedSet{byID: make(map[string]*trustedDoc, 2*len(m.Documents)), byText: make(map[string]*trustedDoc, len(m.Documents))}
-	var size int64
-	for _, md := range m.Documents {
-		td := s.byText[md.Body]
-		if td == nil {
-			doc, n := d.examine(md.Body)
-			d.mu.Lock()
-			d.parses++
-			d.mu.Unlock()
-			if err := d.trustedVerdict(doc, md.Body); err != nil {
-				return nil, fmt.Errorf("document %q%s: %w", md.ID, operationNamed(md.Name), err)
-			}
-			doc.memo = execution.NewMemo(func(n int64) { d.chargePinned(s, n) })
-			td = &trustedDoc{text: md.Body, sum: sha256.Sum256([]byte(md.Body)), doc: doc}
-			s.byText[md.Body] = td
-			s.byID[hex.EncodeToString(td.sum[:])] = td
-			// The text is the key of byText, the parse points into it.
-			size += n + 2*memory.LRUEntryOverhead(2*ptrSize) + memory.HeapSize(int64(unsafe.Sizeof(trustedDoc{}))) + memory.HeapSize(2*sha256.Size)
-		}
-		id := strings.TrimPrefix(md.ID, "sha256:")
-		switch other, dup := s.byID[id]; {
-		case dup && other != td:
-			return nil, fmt.Errorf("document %q: the id also names another document (as its id or its SHA-256)", md.ID)
-		case !dup:
-			s.byID[id] = td
-			size += memory.LRUEntryOverhead(2*ptrSize) + memory.HeapSize(int64(len(id)))
-		}
-	}
-	s.bytes.Store(size)
-	return s, nil
-}
-
-// trustedVerdict says why a document examined cannot be trusted: it does
-// not parse, is refused by a limit, or is not valid. The reasons are
-// found again, as gqlgen reports them, for the operator to read.
-func (d *documents) trustedVerdict(doc *document, text string) error {
-	switch {
-	case doc.verdict != nil:
-		return fmt.Errorf("refused by a limit: %s", doc.verdict.Message)
-	case !doc.parses:
-		_, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: text}, d.limits.MaxTokens)
-		return fmt.Errorf("does not parse: %w", err)
-	case !doc.valid:
-		parsed, _ := parser.ParseQueryWithTokenLimit(&ast.Source{Input: text}, d.limits.MaxTokens)
-		if len(parsed.Operations) == 0 {
-			return errors.New("holds no operation")
-		}
-		if errs := validator.ValidateWithRules(d.schema, parsed, d.rules()); len(errs) > 0 {
-			return fmt.Errorf("is not valid: %s", errs[0].Message)
-		}
-		return errors.New("is not valid")
-	}
-	return nil
-}
-
-func operationNamed(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " (operation " + name + ")"
-}
-
-// pin makes s the documents pinned (nil: none), and gives the LRU what
-// remains of the documents' share.
-func (d *documents) pin(s *trustedSet) {
-	s.gen = strconv.FormatUint(d.pins.Add(1), 10)
-	d.pinned.Store(s)
-	d.fitPinned()
-}
-
-// fitPinned bounds the LRU by the documents' share less what the pinned
-// documents hold: they are charged to the same share, first.
-// chargePinned charges a memo's entry to s, the trusted documents' set
-// its document is pinned in, instead of to an LRU entry, and lets others
-// go if s is the one serving.
-func (d *documents) chargePinned(s *trustedSet, n int64) {
-	s.bytes.Add(n)
-	if d.pinned.Load() == s {
-		d.fitPinned()
-	}
-}
-
-func (d *documents) fitPinned() {
-	var held int64
-	if s := d.pinned.Load(); s != nil {
-		held = s.bytes.Load()
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.entries.Resize(max(0, d.share-held))
-}
-
-// trustedStats reports the pinned documents as a store of the memory
-// budget, charged to the documents' share.
-func (d *documents) trustedStats() memory.StoreStats {
-	s := d.pinned.Load()
-	if s == nil {
-		return memory.StoreStats{Share: d.share}
-	}
-	return memory.StoreStats{Bytes: s.bytes.Load(), Share: d.share, Entries: len(s.byText)}
 }
 
 // maxPreparedPlans bounds the plans prepared per operation: one for each
@@ -269,18 +120,17 @@ const maxPreparedPlans = 16
 // their operations planned by the Executor, for the operation name a
 // client sends (and none, for a document of one operation) and each
 // combination of Boolean variables.
-func (e *endpoint) prepareTrusted(m Manifest) (*trustedSet, error) {
-	s, err := e.docs.trustedSet(m)
+func (e *endpoint) prepareTrusted(m documents.Manifest) (*documents.Pinned, error) {
+	s, err := e.docs.NewPinned(m)
 	if err != nil {
 		return nil, err
 	}
-	s.mode = e.opts.TrustedDocuments.mode
 	p, ok := e.opts.Executor.(execution.Preparer)
 	if !ok {
 		return s, nil
 	}
-	for _, td := range s.byText {
-		doc := td.doc.parsed
+	for td := range s.All() {
+		doc := td.Doc.Parsed
 		for _, op := range doc.Operations {
 			if op.Operation != ast.Query {
 				continue // the engine runs queries only
@@ -291,8 +141,8 @@ func (e *endpoint) prepareTrusted(m Manifest) (*trustedSet, error) {
 			}
 			for _, name := range names {
 				for _, vars := range booleanCombinations(op) {
-					prepare(p, &graphql.OperationContext{RawQuery: td.text,
-						Doc: doc, Operation: op, OperationName: name, Variables: vars}, td.doc.memo)
+					prepare(p, &graphql.OperationContext{RawQuery: td.Text,
+						Doc: doc, Operation: op, OperationName: name, Variables: vars}, td.Doc.Memo)
 				}
 			}
 		}
@@ -346,19 +196,19 @@ func (trustCheck) ExtensionName() string                   { return "TrustedDocu
 func (trustCheck) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (c trustCheck) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	s := c.e.docs.pinned.Load() // once: the whole check sees one manifest
+	s := c.e.docs.Pinned() // once: the whole check sees one manifest
 	if s == nil {
 		return nil
 	}
 	hash := persistedHash(p.Extensions)
-	var td *trustedDoc
+	var td *documents.PinnedDoc
 	switch {
 	case p.Query != "":
-		td = s.byText[p.Query]
+		td = s.ByText(p.Query)
 	case hash != "":
-		td = s.byID[strings.TrimPrefix(hash, "sha256:")]
+		td = s.ByID(hash)
 		if td != nil {
-			p.Query = td.text
+			p.Query = td.Text
 		}
 	default:
 		return nil // no query: gqlgen reports it
@@ -372,7 +222,7 @@ func (c trustCheck) MutateOperationParameters(ctx context.Context, p *graphql.Ra
 		c.e.trusted(ctx, "listed")
 		return nil
 	}
-	if s.mode == TrustedEnforce {
+	if c.e.opts.TrustedDocuments.mode == TrustedEnforce {
 		c.e.trusted(ctx, "refused")
 		c.e.opts.Observer.Rejected("trusted_documents")
 		msg := "this server runs only its trusted documents, and this query is not one of them"
@@ -400,9 +250,9 @@ func (e *endpoint) trusted(_ context.Context, outcome string) {
 // the cache holds under s, found: "listed", or "unlisted" (an answer kept
 // in log mode; in enforce mode an unlisted operation never runs, so its
 // answer is never kept).
-func (s *trustedSet) outcome(req *request) string {
-	if req.query != "" && s.byText[req.query] != nil ||
-		req.query == "" && s.byID[strings.TrimPrefix(persistedHash(req.extensions), "sha256:")] != nil {
+func outcome(s *documents.Pinned, req *request) string {
+	if req.query != "" && s.ByText(req.query) != nil ||
+		req.query == "" && s.ByID(persistedHash(req.extensions)) != nil {
 		return "listed"
 	}
 	return "unlisted"
@@ -419,25 +269,20 @@ type TrustObserver interface {
 }
 
 // noteUnlisted logs an unlisted document, once per document while s is
-// the manifest, at most maxUnlistedNoted of them: its hash, its
+// the manifest, at most documents.MaxUnlistedNoted of them: its hash, its
 // operation's name, and the start of its text, for the manifest's owner.
-func (e *endpoint) noteUnlisted(ctx context.Context, s *trustedSet, p *graphql.RawParams) {
+func (e *endpoint) noteUnlisted(ctx context.Context, s *documents.Pinned, p *graphql.RawParams) {
 	key := persistedHash(p.Extensions)
 	if p.Query != "" {
 		sum := sha256.Sum256([]byte(p.Query))
 		key = hex.EncodeToString(sum[:])
 	}
-	if _, seen := s.noted.Load(key); seen {
-		return
+	log, full := s.Unlisted(key)
+	if full {
+		e.opts.Logger.WarnContext(ctx, "trusted documents: more unlisted documents than are logged; they are still counted",
+			"logged", documents.MaxUnlistedNoted)
 	}
-	if n := s.nNote.Add(1); n > maxUnlistedNoted {
-		if n == maxUnlistedNoted+1 {
-			e.opts.Logger.WarnContext(ctx, "trusted documents: more unlisted documents than are logged; they are still counted",
-				"logged", maxUnlistedNoted)
-		}
-		return
-	}
-	if _, seen := s.noted.LoadOrStore(key, struct{}{}); seen {
+	if !log {
 		return
 	}
 	text := p.Query

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -61,17 +63,17 @@ func TestTrustedDocumentsReadyAtLoad(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
 	const share = 64 << 10
 	exec := &preparing{}
-	e := &endpoint{opts: Options{Executor: exec, TrustedDocuments: NewTrustedDocuments(TrustedEnforce, Manifest{})},
-		docs: newDocuments(schema, admission.Limits{MaxTokens: 1 << 20}.WithDefaults(), true, share)}
+	e := &endpoint{opts: Options{Executor: exec, TrustedDocuments: NewTrustedDocuments(TrustedEnforce, documents.Manifest{})},
+		docs: documents.NewStore(schema, admission.Limits{MaxTokens: 1 << 20}.WithDefaults(), true, share)}
 	const one, flagged = `query One { a }`, `query Flagged($flag: Boolean!) { a b @include(if: $flag) }`
-	m := Manifest{Documents: []ManifestDocument{{ID: "1", Body: one}, {ID: "2", Body: flagged}, {ID: "3", Body: one}}}
+	m := documents.Manifest{Documents: []documents.ManifestDocument{{ID: "1", Body: one}, {ID: "2", Body: flagged}, {ID: "3", Body: one}}}
 	s, err := e.prepareTrusted(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.docs.pin(s)
-	if e.docs.parses != 2 {
-		t.Errorf("%d parses loading 2 texts (one listed twice), want 2", e.docs.parses)
+	e.docs.Pin(s)
+	if e.docs.Parses() != 2 {
+		t.Errorf("%d parses loading 2 texts (one listed twice), want 2", e.docs.Parses())
 	}
 	// One: named and unnamed; Flagged: the same, each with true and false.
 	if exec.prepared != 2+4 {
@@ -80,12 +82,12 @@ func TestTrustedDocumentsReadyAtLoad(t *testing.T) {
 
 	// Other texts, enough to evict many times over what the LRU holds.
 	for i := range 500 {
-		e.docs.lookup(fmt.Sprintf("query Q%d { a b x: a y: b }", i))
+		e.docs.Lookup(fmt.Sprintf("query Q%d { a b x: a y: b }", i))
 	}
-	if st := e.docs.stats(); st.Evictions == 0 || st.Bytes+s.bytes.Load() > share {
-		t.Errorf("the LRU: %+v beside %d bytes pinned; want evictions, and both within the %d share", st, s.bytes.Load(), share)
+	if st := e.docs.Stats(); st.Evictions == 0 || st.Bytes+e.docs.PinnedStats().Bytes > share {
+		t.Errorf("the LRU: %+v beside %d bytes pinned; want evictions, and both within the %d share", st, e.docs.PinnedStats().Bytes, share)
 	}
-	parses := e.docs.parses
+	parses := e.docs.Parses()
 	for _, c := range []struct {
 		text, name string
 		vars       map[string]any
@@ -93,40 +95,40 @@ func TestTrustedDocumentsReadyAtLoad(t *testing.T) {
 		{one, "", nil}, {one, "One", nil},
 		{flagged, "Flagged", map[string]any{"flag": true}}, {flagged, "", map[string]any{"flag": false}},
 	} {
-		doc := e.docs.lookup(c.text)
-		if !doc.valid || doc.memo == nil || e.docs.pinnedDoc(c.text) != doc {
+		doc := e.docs.Lookup(c.text)
+		if !doc.Valid || doc.Memo == nil || s.ByText(c.text).Doc != doc {
 			t.Fatalf("%q: %+v, want the pinned document", c.text, doc)
 		}
-		oc := &graphql.OperationContext{RawQuery: c.text, Doc: doc.parsed, Operation: doc.parsed.Operations.ForName(c.name),
+		oc := &graphql.OperationContext{RawQuery: c.text, Doc: doc.Parsed, Operation: doc.Parsed.Operations.ForName(c.name),
 			OperationName: c.name, Variables: c.vars}
-		exec.Execute(context.Background(), oc, e.docs.forOperation(oc), 0)
+		exec.Execute(context.Background(), oc, e.docs.ForOperation(oc), 0)
 	}
-	if e.docs.parses != parses {
-		t.Errorf("listed texts parsed again: %d parses, want %d", e.docs.parses, parses)
+	if e.docs.Parses() != parses {
+		t.Errorf("listed texts parsed again: %d parses, want %d", e.docs.Parses(), parses)
 	}
 	if exec.found != 4 || exec.missing != 0 {
 		t.Errorf("runs found %d prepared operations and missed %d; want 4 and 0", exec.found, exec.missing)
 	}
-	if st := e.docs.trustedStats(); st.Entries != 2 || st.Bytes != s.bytes.Load() || st.Bytes < int64(len(one)+len(flagged)) {
+	if st := e.docs.PinnedStats(); st.Entries != 2 || st.Bytes < int64(len(one)+len(flagged)) {
 		t.Errorf("the trusted documents' store: %+v", st)
 	}
 }
 
 // TestUnlistedLoggedBounded: in log mode each unlisted document is logged
-// once, and at most maxUnlistedNoted of them, then one line says the rest
+// once, and at most documents.MaxUnlistedNoted of them, then one line says the rest
 // are counted only.
 func TestUnlistedLoggedBounded(t *testing.T) {
 	logs := &lines{}
 	e := &endpoint{opts: Options{Logger: slog.New(logs)}}
-	s := &trustedSet{}
+	s := &documents.Pinned{}
 	ctx := context.Background()
-	for i := range maxUnlistedNoted + 50 {
+	for i := range documents.MaxUnlistedNoted + 50 {
 		for range 2 {
 			e.noteUnlisted(ctx, s, &graphql.RawParams{Query: fmt.Sprintf("{ a%d }", i)})
 		}
 	}
-	if n, more := logs.count("does not list"), logs.count("more unlisted documents"); n != maxUnlistedNoted || more != 1 {
-		t.Errorf("logged %d documents and %d notes of more, want %d and 1", n, more, maxUnlistedNoted)
+	if n, more := logs.count("does not list"), logs.count("more unlisted documents"); n != documents.MaxUnlistedNoted || more != 1 {
+		t.Errorf("logged %d documents and %d notes of more, want %d and 1", n, more, documents.MaxUnlistedNoted)
 	}
 }
 

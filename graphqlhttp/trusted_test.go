@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
+
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
@@ -42,14 +44,14 @@ func sha(text string) string {
 
 // testManifest lists its documents, as Apollo's manifest does, by the
 // SHA-256 of each, but for the monster, listed by an id of its own.
-func testManifest(bodies ...string) graphqlhttp.Manifest {
-	m := graphqlhttp.Manifest{Format: graphqlhttp.FormatApollo}
+func testManifest(bodies ...string) documents.Manifest {
+	m := documents.Manifest{Format: documents.FormatApollo}
 	for _, b := range bodies {
 		id := sha(b)
 		if b == listedMonster {
 			id = "monster-page"
 		}
-		m.Documents = append(m.Documents, graphqlhttp.ManifestDocument{ID: id, Body: b})
+		m.Documents = append(m.Documents, documents.ManifestDocument{ID: id, Body: b})
 	}
 	return m
 }
@@ -440,14 +442,14 @@ func TestManifestsTheToolsWrote(t *testing.T) {
 		format string
 		docs   int
 	}{
-		"apollo-persisted-query-manifest.json": {graphqlhttp.FormatApollo, 3},
-		"codegen-persisted-documents.json":     {graphqlhttp.FormatCodegen, 2},
+		"apollo-persisted-query-manifest.json": {documents.FormatApollo, 3},
+		"codegen-persisted-documents.json":     {documents.FormatCodegen, 2},
 	} {
 		data, err := os.ReadFile(filepath.Join("testdata", "trusted", file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := graphqlhttp.ParseManifest(data)
+		m, err := documents.ParseManifest(data)
 		if err != nil {
 			t.Errorf("%s: %v", file, err)
 			continue
@@ -480,7 +482,7 @@ func TestParseManifestRefusesMalformed(t *testing.T) {
 		{"Code Generator, not a string", `{"sha256:ab": {"query": "{ a }"}}`, `the value of "sha256:ab" is not a string`},
 		{"Code Generator, an empty document", `{"sha256:ab": " "}`, "empty"},
 	} {
-		_, err := graphqlhttp.ParseManifest([]byte(c.file))
+		_, err := documents.ParseManifest([]byte(c.file))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
 		}
@@ -497,13 +499,13 @@ func TestCheckManifestNamesTheDocument(t *testing.T) {
 		{`query Wrong { nope }`, `Cannot query field "nope"`},
 		{`fragment F on Item { id }`, "holds no operation"},
 	} {
-		m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "d1", Name: "Op", Body: c.body}}}
+		m := documents.Manifest{Documents: []documents.ManifestDocument{{ID: "d1", Name: "Op", Body: c.body}}}
 		err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), admission.Limits{MaxDepth: 3}, true)
 		if err == nil || !strings.Contains(err.Error(), `document "d1" (operation Op)`) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error naming the document and saying %q", c.body, err, c.want)
 		}
 	}
-	m := graphqlhttp.Manifest{Documents: []graphqlhttp.ManifestDocument{{ID: "d1", Body: `{ __schema { types { name } } }`}}}
+	m := documents.Manifest{Documents: []documents.ManifestDocument{{ID: "d1", Body: `{ __schema { types { name } } }`}}}
 	if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), admission.Limits{}, false); err == nil || !strings.Contains(err.Error(), "introspection") {
 		t.Errorf("introspection with introspection off: %v, want it refused", err)
 	}

@@ -91,7 +91,7 @@ type Config struct {
 	// request's span; otherwise it is only linked (see telemetry.TraceRequests).
 	TrustTraceparent bool
 	// TrustedDocuments is the file of the operations the apps ship (see
-	// graphqlhttp.ParseManifest), read by the wiring at start and on
+	// documents.ParseManifest), read by the wiring at start and on
 	// SIGHUP; empty for none.
 	TrustedDocuments string
 	// TrustedDocumentsMode is what is done with them: off, log or

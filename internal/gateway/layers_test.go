@@ -32,9 +32,9 @@ func imports(t *testing.T) map[string][]string {
 }
 
 // TestLayers holds the module's layering: the executor's contract, the
-// memory budget and client addressing are leaves, graphqlhttp's admission
-// and answers import only leaves, and nothing below the wiring imports
-// the transport. The engine implements the contract without knowing who calls
+// memory budget and client addressing are leaves, graphqlhttp's
+// admission, documents and answers import only what is below them, and
+// nothing below the wiring imports the transport. The engine implements the contract without knowing who calls
 // it; the wiring (package main, this package, the configuration and the
 // metrics that observe the endpoint) and the resolvers' NewHandler build
 // the transport.
@@ -54,11 +54,13 @@ func TestLayers(t *testing.T) {
 			t.Errorf("%s imports graphqlhttp, the transport: only the wiring may (%q)", pkg, transportUsers)
 		}
 	}
-	// graphqlhttp's parts below the transport import only leaves (and
-	// contentcoding): the transport asks them, never the other way.
+	// graphqlhttp's parts below the transport import leaves, contentcoding
+	// and each other downwards (documents measures with admission): the
+	// transport asks them, never the other way.
 	below := map[string][]string{
 		"graphqlhttp/admission": {"internal/execution", "internal/memory"},
 		"graphqlhttp/answers":   {"contentcoding", "internal/memory"},
+		"graphqlhttp/documents": {"graphqlhttp/admission", "internal/execution", "internal/memory"},
 	}
 	for pkg, allowed := range below {
 		if _, ok := m[pkg]; !ok {

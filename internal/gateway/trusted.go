@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
+
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/config"
@@ -18,12 +20,12 @@ import (
 // The error names the file and what is wrong. The entry calls it before
 // it listens, so that a bad file is refused as a bad flag is, in one line
 // and with exit status 2; New reads it again to load it.
-func ReadTrustedDocuments(cfg config.Config) (graphqlhttp.Manifest, error) {
+func ReadTrustedDocuments(cfg config.Config) (documents.Manifest, error) {
 	data, err := os.ReadFile(cfg.TrustedDocuments)
 	if err != nil {
-		return graphqlhttp.Manifest{}, fmt.Errorf("reading -trusted-documents: %w", err)
+		return documents.Manifest{}, fmt.Errorf("reading -trusted-documents: %w", err)
 	}
-	m, err := graphqlhttp.ParseManifest(data)
+	m, err := documents.ParseManifest(data)
 	if err != nil {
 		return m, fmt.Errorf("invalid -trusted-documents %s: %w", cfg.TrustedDocuments, err)
 	}

@@ -1,4 +1,4 @@
-package graphqlhttp
+package documents
 
 import (
 	"context"
@@ -22,20 +22,20 @@ import (
 // report).
 func TestDocumentsParseOnce(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
-	docs := newDocuments(schema, admission.Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.WithDefaults(), true, 1<<20)
+	docs := NewStore(schema, admission.Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.WithDefaults(), true, 1<<20)
 	cache := queryCache{docs}
 	ctx := context.Background()
 
 	const valid, invalid, tooWide, broken = `{ a b }`, `{ c }`, `{ a b x: a y: b }`, `{ a`
 	for range 3 {
 		for _, q := range []string{valid, invalid, tooWide, broken} {
-			docs.lookup(q)
+			docs.Lookup(q)
 		}
 	}
 	if docs.parses != 4 {
 		t.Errorf("%d parses for 4 texts looked up 3 times each, want 4", docs.parses)
 	}
-	if doc, ok := cache.Get(ctx, valid); !ok || doc != docs.lookup(valid).parsed {
+	if doc, ok := cache.Get(ctx, valid); !ok || doc != docs.Lookup(valid).Parsed {
 		t.Errorf("gqlgen's cache: %v, %t for a valid query; want its parse", doc, ok)
 	}
 	for _, q := range []string{invalid, tooWide, broken} {
@@ -43,10 +43,10 @@ func TestDocumentsParseOnce(t *testing.T) {
 			t.Errorf("gqlgen's cache gave a document for %q, want none: gqlgen must report it", q)
 		}
 	}
-	if v := docs.lookup(tooWide).verdict; v == nil || v.Code != admission.CodeTooManyFields {
+	if v := docs.Lookup(tooWide).Verdict; v == nil || v.Code != admission.CodeTooManyFields {
 		t.Errorf("verdict on %q: %v, want %s", tooWide, v, admission.CodeTooManyFields)
 	}
-	if docs.lookup(valid).verdict != nil || docs.lookup(broken).parsed != nil {
+	if docs.Lookup(valid).Verdict != nil || docs.Lookup(broken).Parsed != nil {
 		t.Errorf("a valid query refused, or a broken one parsed")
 	}
 }
@@ -57,16 +57,16 @@ func TestDocumentsParseOnce(t *testing.T) {
 func TestDocumentsBounded(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int b: Int }`})
 	const share = 256 << 10
-	docs := newDocuments(schema, admission.Limits{MaxTokens: 1 << 20}.WithDefaults(), true, share)
+	docs := NewStore(schema, admission.Limits{MaxTokens: 1 << 20}.WithDefaults(), true, share)
 	var last string
 	for i := range 200 {
 		last = fmt.Sprintf("query Q%d { a b x: a y: b }", i)
-		docs.lookup(last)
-		if st := docs.stats(); st.Bytes > share {
+		docs.Lookup(last)
+		if st := docs.Stats(); st.Bytes > share {
 			t.Fatalf("after %d texts the documents are charged %d bytes, over their share %d", i+1, st.Bytes, share)
 		}
 	}
-	st := docs.stats()
+	st := docs.Stats()
 	if st.Evictions == 0 || st.Entries >= 200 {
 		t.Errorf("200 valid documents in %d bytes: %+v; want some let go, and counted", share, st)
 	}
@@ -85,22 +85,22 @@ func TestDocumentsBounded(t *testing.T) {
 // back.
 func TestRefusedTextsKeepOnlyTheirVerdict(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { abcdefgh: Int }`})
-	docs := newDocuments(schema, admission.Limits{}.WithDefaults(), true, 64<<20)
+	docs := NewStore(schema, admission.Limits{}.WithDefaults(), true, 64<<20)
 	text := func(i int) string {
 		return fmt.Sprintf("# %d\n{ %s}", i, strings.Repeat("abcdefgh ", 1130)) // 10 KB, 1,130 fields
 	}
 	for i := range 1000 {
-		doc := docs.lookup(text(i))
-		if doc.verdict == nil || doc.verdict.Code != admission.CodeTooManyFields || doc.parsed != nil {
-			t.Fatalf("text %d: verdict %v, parse %v; want TOO_MANY_FIELDS and no parse", i, doc.verdict, doc.parsed)
+		doc := docs.Lookup(text(i))
+		if doc.Verdict == nil || doc.Verdict.Code != admission.CodeTooManyFields || doc.Parsed != nil {
+			t.Fatalf("text %d: verdict %v, parse %v; want TOO_MANY_FIELDS and no parse", i, doc.Verdict, doc.Parsed)
 		}
 	}
-	st := docs.stats()
+	st := docs.Stats()
 	if st.Entries != 1000 || st.Bytes > 1000*400 {
 		t.Errorf("1,000 refused texts: %+v; want 1,000 entries of at most 400 bytes each", st)
 	}
 	parses := docs.parses
-	if v := docs.lookup(text(7)).verdict; v == nil || docs.parses != parses {
+	if v := docs.Lookup(text(7)).Verdict; v == nil || docs.parses != parses {
 		t.Errorf("a refused text seen again: verdict %v, parsed again %t", v, docs.parses != parses)
 	}
 	for k := range docs.entries.All() {
@@ -166,15 +166,15 @@ func TestParseSizeTracksTheHeap(t *testing.T) {
 // behaviour is tested in package execution).
 func TestMemoChargesItsDocument(t *testing.T) {
 	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `type Query { a: Int }`})
-	docs := newDocuments(schema, admission.Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.WithDefaults(), true, 1<<20)
-	m := docs.lookup(`{ a }`).memo
+	docs := NewStore(schema, admission.Limits{MaxTokens: 1000, MaxDepth: 5, MaxFields: 3}.WithDefaults(), true, 1<<20)
+	m := docs.Lookup(`{ a }`).Memo
 	if m == nil {
 		t.Fatal("a valid document has no memo")
 	}
-	before := docs.stats().Bytes
+	before := docs.Stats().Bytes
 	m.Store("plan", 1, 100)
 	// 100 bytes, and the entry's map slot (two interfaces).
-	if got := docs.stats().Bytes - before; got < 100 || got > 100+64 {
+	if got := docs.Stats().Bytes - before; got < 100 || got > 100+64 {
 		t.Errorf("the document was charged %d bytes for an entry of 100", got)
 	}
 }

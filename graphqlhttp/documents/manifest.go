@@ -1,4 +1,4 @@
-package graphqlhttp
+package documents
 
 import (
 	"bytes"

@@ -1,7 +1,6 @@
-package graphqlhttp
+package documents
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
@@ -31,7 +28,7 @@ import (
 // or runs: the cost limit priced a string "1000" as the default page
 // while the resolver read it as 1000. So literals are checked by
 // valuesOfCorrectType, which replaces gqlparser's rule, and variables by
-// variableCoercion, before gqlparser's own VariableValues sees them: it
+// the transport's variableCoercion, before gqlparser's own VariableValues sees them: it
 // then gets values already coerced, which it passes as they are.
 //
 // A coerced value has one Go representation per type, whatever its
@@ -50,84 +47,19 @@ import (
 // Int32 would only check it while a resolver runs, after the cost limit,
 // and would put conversions on every record's fields.
 
-// variableCoercion is the gqlgen extension that coerces a request's
-// variables as the specification says, before gqlgen's executor reads
-// them: every path (POST, GET, persisted queries, event streams,
-// WebSockets) goes through it. A variable that does not coerce refuses
-// the request before it runs, with GRAPHQL_VALIDATION_FAILED, as gqlgen
-// refuses the ones gqlparser finds wrong.
-type variableCoercion struct{ e *endpoint }
-
-func (variableCoercion) ExtensionName() string                   { return "VariableCoercion" }
-func (variableCoercion) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (c variableCoercion) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
-	doc := c.e.docs.lookup(p.Query)
-	if !doc.valid {
-		// The document's own errors come first, as graphql-js validates
-		// before it coerces: gqlgen reports them.
-		return nil
-	}
-	op := doc.parsed.Operations.ForName(p.OperationName)
-	if op == nil {
-		return nil // gqlgen reports it
-	}
-	vars, errs := coerceVariables(c.e.docs.schema, op, p.Variables)
-	if len(errs) > 0 {
-		// gqlgen's extensions return one error: the first. The others
-		// are added back by withEveryVariableError.
-		errcode.Set(errs[0], errcode.ValidationFailed)
-		return errs[0]
-	}
-	p.Variables = vars
-	return nil
-}
-
-// withEveryVariableError returns errs, the errors creating an operation
-// context for p gave, with every problem the variables have where gqlgen
-// kept the first alone: its extensions return one error, while graphql-js
-// reports each (up to its limit of 50, then one saying the limit was
-// reached), so that a form learns of all its bad fields at once. It
-// coerces again, on that error path only: when the one error is the first
-// the variables give.
-func (e *endpoint) withEveryVariableError(p *graphql.RawParams, errs gqlerror.List) gqlerror.List {
-	if len(errs) != 1 || len(p.Variables) == 0 {
-		return errs
-	}
-	doc := e.docs.lookup(p.Query)
-	if !doc.valid {
-		return errs
-	}
-	op := doc.parsed.Operations.ForName(p.OperationName)
-	if op == nil {
-		return errs
-	}
-	_, all := coerceVariables(e.docs.schema, op, p.Variables)
-	if len(all) < 2 || all[0].Message != errs[0].Message {
-		return errs
-	}
-	if len(all) > maxVariableErrors {
-		all = append(all[:maxVariableErrors], &gqlerror.Error{Message: tooManyVariableErrors})
-	}
-	for _, err := range all {
-		errcode.Set(err, errcode.ValidationFailed)
-	}
-	return all
-}
-
-// maxVariableErrors is graphql-js's limit on the variables' errors
-// reported; past it, tooManyVariableErrors ends the list, in graphql-js's
+// MaxVariableErrors is graphql-js's limit on the variables' errors
+// reported; past it, TooManyVariableErrors ends the list, in graphql-js's
 // words.
 const (
-	maxVariableErrors     = 50
-	tooManyVariableErrors = "Too many errors processing variables, error limit reached. Execution aborted."
+	MaxVariableErrors     = 50
+	TooManyVariableErrors = "Too many errors processing variables, error limit reached. Execution aborted."
 )
 
-// coerceVariables coerces the variables given for op (CoerceVariableValues):
+// CoerceVariables coerces the variables given for op (CoerceVariableValues):
 // each defined variable's value against its type, its default when it is
 // absent, and nothing else (a variable op does not define is dropped). The
 // errors are worded as graphql-js words them, without its "did you mean".
-func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[string]any) (map[string]any, gqlerror.List) {
+func CoerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[string]any) (map[string]any, gqlerror.List) {
 	if len(op.VariableDefinitions) == 0 {
 		// Nothing to coerce, and whatever was given is ignored: gqlgen
 		// makes the operation's (empty) variables from nil as well.
@@ -136,7 +68,7 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 	coerced := make(map[string]any, len(op.VariableDefinitions))
 	var errs gqlerror.List
 	for _, def := range op.VariableDefinitions {
-		if len(errs) > maxVariableErrors {
+		if len(errs) > MaxVariableErrors {
 			// Refused already, and told of more than it will be shown.
 			break
 		}
@@ -161,7 +93,7 @@ func coerceVariables(schema *ast.Schema, op *ast.OperationDefinition, given map[
 			fail(fmt.Sprintf("Variable \"$%s\" of non-null type \"%s\" must not be null.", def.Variable, def.Type))
 			continue
 		}
-		c := coercer{schema: schema, max: maxVariableErrors + 1 - len(errs)}
+		c := coercer{schema: schema, max: MaxVariableErrors + 1 - len(errs)}
 		out, ok := c.value(v, def.Type, nil)
 		if !ok {
 			for _, p := range c.problems {

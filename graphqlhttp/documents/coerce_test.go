@@ -1,4 +1,4 @@
-package graphqlhttp
+package documents
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestCoerceVariables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := validator.ValidateWithRules(schema, doc, validationRules()); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, doc, ValidationRules()); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	op := doc.Operations[0]
@@ -67,7 +67,7 @@ func TestCoerceVariables(t *testing.T) {
 			if err := dec.Decode(&vars); err != nil {
 				t.Fatal(err)
 			}
-			got, errs := coerceVariables(schema, op, vars)
+			got, errs := CoerceVariables(schema, op, vars)
 			if tt.want == nil {
 				if len(errs) == 0 {
 					t.Errorf("coerced to %v, want refused", got)
@@ -112,7 +112,7 @@ func TestCoerceVariablesReportsEveryProblem(t *testing.T) {
 	if err := dec.Decode(&vars); err != nil {
 		t.Fatal(err)
 	}
-	_, errs := coerceVariables(schema, doc.Operations[0], vars)
+	_, errs := CoerceVariables(schema, doc.Operations[0], vars)
 	var got []string
 	for _, e := range errs {
 		got = append(got, e.Message)
@@ -147,14 +147,14 @@ func TestCoercionStopsPastTheLimit(t *testing.T) {
 	vars := map[string]any{"zs": bad, "xs": []any{"y"}}
 	var errs []error
 	allocs := testing.AllocsPerRun(3, func() {
-		_, list := coerceVariables(schema, doc.Operations[0], vars)
+		_, list := CoerceVariables(schema, doc.Operations[0], vars)
 		errs = errs[:0]
 		for _, e := range list {
 			errs = append(errs, e)
 		}
 	})
-	if len(errs) != maxVariableErrors+1 {
-		t.Fatalf("%d errors, want %d", len(errs), maxVariableErrors+1)
+	if len(errs) != MaxVariableErrors+1 {
+		t.Fatalf("%d errors, want %d", len(errs), MaxVariableErrors+1)
 	}
 	for _, e := range errs {
 		if strings.Contains(e.Error(), "$xs") {
@@ -201,7 +201,7 @@ func TestLiteralsOfCorrectType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			errs := validator.ValidateWithRules(schema, doc, validationRules())
+			errs := validator.ValidateWithRules(schema, doc, ValidationRules())
 			if valid := len(errs) == 0; valid != tt.valid {
 				t.Errorf("valid = %v, want %v: %v", valid, tt.valid, errs)
 			}

@@ -1,4 +1,4 @@
-package graphqlhttp
+package documents
 
 import (
 	"context"
@@ -8,30 +8,32 @@ import (
 	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
-// persistedQueryCache keeps the texts of automatic persisted queries by
+// PersistedQueries keeps the texts of automatic persisted queries by
 // their hash, bounded in bytes by the persisted queries' share of the
 // memory budget: each entry is charged its hash, its text and the LRU's
 // overhead. (gqlgen's own cache is bounded by count, and a count of
 // 64 KiB texts is no bound.)
-type persistedQueryCache struct {
+type PersistedQueries struct {
 	mu      sync.Mutex
 	entries *memory.LRU[string, string]
 }
 
-var _ graphql.Cache[string] = (*persistedQueryCache)(nil)
+var _ graphql.Cache[string] = (*PersistedQueries)(nil)
 
-func newPersistedQueryCache(maxBytes int64) *persistedQueryCache {
-	return &persistedQueryCache{entries: memory.NewLRU[string, string](maxBytes)}
+// NewPersistedQueries returns an empty store of at most maxBytes.
+func NewPersistedQueries(maxBytes int64) *PersistedQueries {
+	return &PersistedQueries{entries: memory.NewLRU[string, string](maxBytes)}
 }
 
-func (c *persistedQueryCache) Get(_ context.Context, hash string) (string, bool) {
+// Get returns the text kept under hash.
+func (c *PersistedQueries) Get(_ context.Context, hash string) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries.Get(hash)
 }
 
 // Add keeps query under hash, which gqlgen has checked is its SHA-256.
-func (c *persistedQueryCache) Add(_ context.Context, hash, query string) {
+func (c *PersistedQueries) Add(_ context.Context, hash, query string) {
 	// The key and the value are strings of their own: 2 string headers in
 	// the entry, then the bytes of each.
 	size := memory.LRUEntryOverhead(2*ptrSize) + 2*2*ptrSize + memory.HeapSize(int64(len(hash))) + memory.HeapSize(int64(len(query)))
@@ -40,7 +42,8 @@ func (c *persistedQueryCache) Add(_ context.Context, hash, query string) {
 	c.entries.Add(hash, query, size)
 }
 
-func (c *persistedQueryCache) stats() memory.StoreStats {
+// Stats reports what the store holds, against its share.
+func (c *PersistedQueries) Stats() memory.StoreStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries.Stats()

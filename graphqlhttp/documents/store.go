@@ -1,4 +1,15 @@
-package graphqlhttp
+// Package documents remembers what the endpoint learned of each query
+// text (Store: parsed, measured against the limits and validated once,
+// bounded by its share of the memory budget), pins the trusted
+// documents of a manifest (Pinned, read by ParseManifest), keeps the
+// automatic persisted queries' texts (PersistedQueries), and coerces
+// variables and checks literals as the specification says (coerce.go).
+//
+// It imports admission (a text is measured against the limits before it
+// is validated), internal/execution (a document's Memo) and
+// internal/memory, nothing of the transport (package graphqlhttp), whose
+// gqlgen extensions ask it.
+package documents
 
 import (
 	"context"
@@ -17,7 +28,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
-// documents remembers what the endpoint learned of each query text. A
+// Store remembers what the endpoint learned of each query text. A
 // valid text is kept with its parse, and with what is derived from it
 // (its Memo: the engine's plans, the costs of its operations), under the
 // text itself. A text that does not parse, is refused by a limit or is
@@ -25,13 +36,13 @@ import (
 // text and no parse, so that a stream of distinct refused queries costs
 // a few hundred bytes each rather than the megabyte a 10 KB parse weighs.
 // A query is parsed and validated once while it is remembered, whoever
-// asks: the guard, gqlgen's executor (documents is its query cache), the
+// asks: the guard, gqlgen's executor (QueryCache), the
 // event streams, the cost limit and the engine.
 //
 // Entries are charged what they keep on the heap (parseSize, the text,
 // the memo, the key and the LRU's own) against the documents' share of the
 // memory budget; the least recently used go first.
-type documents struct {
+type Store struct {
 	schema *ast.Schema
 	limits admission.Limits
 	// introspection allows __schema and __type (Options.Introspection).
@@ -39,17 +50,17 @@ type documents struct {
 	rules         func() *rules.Rules
 
 	mu      sync.Mutex
-	entries *memory.LRU[docKey, *document]
+	entries *memory.LRU[docKey, *Document]
 	// parses counts the texts parsed, for tests.
 	parses int
 
 	// share is the documents' share of the memory budget: the pinned
 	// documents' bytes first, the LRU's bound what remains.
 	share int64
-	// pinned are the trusted documents (see trusted.go), kept whatever
+	// pinned are the trusted documents (see Pinned), kept whatever
 	// other texts come, and found before the LRU's; nil when there is no
 	// manifest.
-	pinned atomic.Pointer[trustedSet]
+	pinned atomic.Pointer[Pinned]
 	// pins counts the sets pinned, to name each.
 	pins atomic.Uint64
 }
@@ -61,51 +72,57 @@ type docKey struct {
 	sum  [sha256.Size]byte
 }
 
-// document is what is known of one query text.
-type document struct {
-	// parsed is the text's parse, kept only for a valid document.
-	parsed *ast.QueryDocument
-	// parses is set when the text parses; when it does not, gqlgen
+// Document is what is known of one query text.
+//
+// A Document is shared by every request that brings its text: its
+// fields are read, never written, once Lookup returns it.
+type Document struct {
+	// Parsed is the text's parse, kept only for a valid document.
+	Parsed *ast.QueryDocument
+	// Parses is set when the text parses; when it does not, gqlgen
 	// reports why.
-	parses bool
-	// verdict is the guard's: nil within the limits.
-	verdict *admission.Refusal
-	// valid is set when the text passed gqlgen's validation, which then
+	Parses bool
+	// Verdict is the limits' (admission.Check): nil within them.
+	Verdict *admission.Refusal
+	// Valid is set when the text passed gqlgen's validation, which then
 	// need not run again.
-	valid bool
-	// memo holds what is derived from a valid document; nil for others.
-	memo *execution.Memo
+	Valid bool
+	// Memo holds what is derived from a valid document; nil for others.
+	Memo *execution.Memo
 }
 
 // Verdicts are shared by every entry that has them: only a limit's own
 // message (with the measured figure) is made per text.
 var (
-	invalidDocument  = &document{parses: true}
-	unparsedDocument = &document{}
+	invalidDocument  = &Document{Parses: true}
+	unparsedDocument = &Document{}
 )
 
 // verdictSize is what a kept refusal costs besides the LRU's overhead:
 // the document, the refusal and its message.
-func verdictSize(d *document) int64 {
-	n := memory.HeapSize(int64(unsafe.Sizeof(document{})))
-	if d.verdict != nil {
-		n += memory.HeapSize(int64(unsafe.Sizeof(admission.Refusal{}))) + memory.HeapSize(int64(len(d.verdict.Message)))
+func verdictSize(d *Document) int64 {
+	n := memory.HeapSize(int64(unsafe.Sizeof(Document{})))
+	if d.Verdict != nil {
+		n += memory.HeapSize(int64(unsafe.Sizeof(admission.Refusal{}))) + memory.HeapSize(int64(len(d.Verdict.Message)))
 	}
 	return n
 }
 
-func newDocuments(schema *ast.Schema, limits admission.Limits, introspection bool, maxBytes int64) *documents {
-	return &documents{schema: schema, limits: limits, introspection: introspection, rules: validationRules, share: maxBytes,
-		entries: memory.NewLRU[docKey, *document](maxBytes)}
+// NewStore returns an empty store validating against schema, measuring
+// against limits (introspection allows __schema and __type), within
+// maxBytes.
+func NewStore(schema *ast.Schema, limits admission.Limits, introspection bool, maxBytes int64) *Store {
+	return &Store{schema: schema, limits: limits, introspection: introspection, rules: ValidationRules, share: maxBytes,
+		entries: memory.NewLRU[docKey, *Document](maxBytes)}
 }
 
-// validationRules are the rules documents and gqlgen's executor (its
+// ValidationRules are the rules documents and gqlgen's executor (its
 // default rules, SetDefaultRulesFn) validate with: gqlparser's, without
 // suggestions ("did you mean" would let anyone map the schema with
 // introspection off), and with literals checked as the specification
-// coerces them (valuesOfCorrectType, coerce.go) rather than as gqlparser
+// coerces them (valuesOfCorrectType) rather than as gqlparser
 // does.
-func validationRules() *rules.Rules {
+func ValidationRules() *rules.Rules {
 	r := rules.NewDefaultRules()
 	r.RemoveRule("FieldsOnCorrectType")
 	r.AddRule(rules.FieldsOnCorrectTypeRuleWithoutSuggestions.Name, rules.FieldsOnCorrectTypeRuleWithoutSuggestions.RuleFunc)
@@ -116,11 +133,11 @@ func validationRules() *rules.Rules {
 	return r
 }
 
-// lookup returns what is known of query, parsing, measuring and
+// Lookup returns what is known of query, parsing, measuring and
 // validating it if it is new. The parse is outside the lock: two requests
 // bringing the same new text at once may both parse it, and the first to
 // finish is kept. Only a valid document comes back with its parse.
-func (d *documents) lookup(query string) *document {
+func (d *Store) Lookup(query string) *Document {
 	if doc := d.pinnedDoc(query); doc != nil {
 		return doc
 	}
@@ -139,9 +156,9 @@ func (d *documents) lookup(query string) *document {
 	}
 	doc, size := d.examine(query)
 	key := sum
-	if doc.valid {
+	if doc.Valid {
 		key = docKey{text: query}
-		doc.memo = execution.NewMemo(func(n int64) { d.charge(key, n) })
+		doc.Memo = execution.NewMemo(func(n int64) { d.charge(key, n) })
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -157,87 +174,105 @@ func (d *documents) lookup(query string) *document {
 // limits: measuring comes first because validating some documents is
 // itself the danger (see admission.Check). It returns what is to be kept of
 // the text and what that costs.
-func (d *documents) examine(query string) (*document, int64) {
+func (d *Store) examine(query string) (*Document, int64) {
 	parsed, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, d.limits.MaxTokens)
 	if err != nil {
 		return unparsedDocument, verdictSize(unparsedDocument)
 	}
 	if verdict := admission.Check(parsed, d.limits, d.introspection); verdict != nil {
-		doc := &document{parses: true, verdict: verdict}
+		doc := &Document{Parses: true, Verdict: verdict}
 		return doc, verdictSize(doc)
 	}
 	if len(parsed.Operations) == 0 || len(validator.ValidateWithRules(d.schema, parsed, d.rules())) > 0 {
 		return invalidDocument, verdictSize(invalidDocument)
 	}
-	doc := &document{parsed: parsed, parses: true, valid: true}
+	doc := &Document{Parsed: parsed, Parses: true, Valid: true}
 	// The parse points into the text (its Source, every name), so the
 	// text is kept once, as the key.
 	return doc, verdictSize(doc) + memory.HeapSize(int64(len(query))) + parseSize(parsed) +
 		memory.HeapSize(int64(unsafe.Sizeof(execution.Memo{})))
 }
 
-// forOperation returns the memo of the document oc runs: nil when the
+// ForOperation returns the memo of the document oc runs: nil when the
 // document is not kept, or oc holds another parse of its text (one gqlgen
 // made after the kept one was let go).
-func (d *documents) forOperation(oc *graphql.OperationContext) *execution.Memo {
+func (d *Store) ForOperation(oc *graphql.OperationContext) *execution.Memo {
 	if oc == nil || oc.Doc == nil {
 		return nil
 	}
-	if doc := d.pinnedDoc(oc.RawQuery); doc != nil && doc.parsed == oc.Doc {
-		return doc.memo
+	if doc := d.pinnedDoc(oc.RawQuery); doc != nil && doc.Parsed == oc.Doc {
+		return doc.Memo
 	}
 	d.mu.Lock()
 	doc, ok := d.entries.Peek(docKey{text: oc.RawQuery})
 	d.mu.Unlock()
-	if !ok || doc.parsed != oc.Doc {
+	if !ok || doc.Parsed != oc.Doc {
 		return nil
 	}
-	return doc.memo
+	return doc.Memo
 }
 
 // pinnedDoc is the pinned document of query, or nil.
-func (d *documents) pinnedDoc(query string) *document {
+func (d *Store) pinnedDoc(query string) *Document {
 	if s := d.pinned.Load(); s != nil {
 		if td := s.byText[query]; td != nil {
-			return td.doc
+			return td.Doc
 		}
 	}
 	return nil
 }
 
 // charge counts n more bytes against the entry of key, if it is kept.
-func (d *documents) charge(key docKey, n int64) {
+func (d *Store) charge(key docKey, n int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.entries.Grow(key, n)
 }
 
-func (d *documents) stats() memory.StoreStats {
+func (d *Store) Stats() memory.StoreStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.entries.Stats()
 }
 
+// Schema is the schema the store validates against.
+func (d *Store) Schema() *ast.Schema { return d.schema }
+
+// Pinned is the set of documents pinned, or nil.
+func (d *Store) Pinned() *Pinned { return d.pinned.Load() }
+
+// QueryCache is the store as gqlgen's executor's query cache
+// (executor.SetQueryCache).
+func (d *Store) QueryCache() graphql.Cache[*ast.QueryDocument] { return queryCache{d} }
+
 // queryCache is documents as gqlgen's executor sees its query cache: it
 // finds the valid documents, already parsed; the others it parses and
 // validates itself, to report their errors as it does.
-type queryCache struct{ d *documents }
+type queryCache struct{ d *Store }
 
 var _ graphql.Cache[*ast.QueryDocument] = queryCache{}
 
 func (c queryCache) Get(_ context.Context, query string) (*ast.QueryDocument, bool) {
 	if doc := c.d.pinnedDoc(query); doc != nil {
-		return doc.parsed, true
+		return doc.Parsed, true
 	}
 	c.d.mu.Lock()
 	doc, ok := c.d.entries.Peek(docKey{text: query})
 	c.d.mu.Unlock()
-	if !ok || !doc.valid {
+	if !ok || !doc.Valid {
 		return nil, false
 	}
-	return doc.parsed, true
+	return doc.Parsed, true
 }
 
 // Add is called for a document gqlgen validated: one documents found
 // invalid or never saw, which it keeps as it is.
 func (queryCache) Add(context.Context, string, *ast.QueryDocument) {}
+
+// Parses counts the texts the store has parsed: each once while it is
+// remembered, which tests hold it to.
+func (d *Store) Parses() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.parses
+}
