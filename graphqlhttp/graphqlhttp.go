@@ -380,48 +380,18 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(ctx)
 	req, herr := e.admit(w, r)
 	if herr != nil {
-		e.opts.Observer.Rejected(herr.limit)
-		e.reject(w, r, herr)
-		e.opts.Observer.Request("", "rejected", time.Since(start), 0)
+		e.refuse(w, r, herr, start)
 		return
 	}
-
-	if isStream(r) {
-		herr := e.notSubscription(r.Context(), req)
-		switch {
-		case herr == nil:
-			e.observeStream(req.operationName, e.stream(w, r, req), start)
-			return
-		case !acceptsJSON(r.Header.Get("Accept")):
-			e.opts.Observer.Rejected(herr.limit)
-			e.reject(w, r, herr)
-			e.opts.Observer.Request("", "rejected", time.Since(start), 0)
-			return
-		}
-		// Not a subscription, from a client that takes JSON too: it is
-		// answered as any other request.
+	if isStream(r) && e.serveStream(w, r, req, start) {
+		return
 	}
-
-	accept := contentcoding.ParseAccept(r.Header.Get("Accept-Encoding"))
-	res, _ := e.resolve(r, req, accept)
-	n := e.write(w, r, res, accept)
-	outcome := "ok"
-	switch {
-	case res.timedOut:
-		outcome = "timeout"
-	case res.status >= 400:
-		outcome = "rejected"
-	case res.answer == nil:
-		outcome = "error"
-	}
-	e.opts.Observer.Request(res.operation, outcome, time.Since(start), n)
+	e.serveAnswer(w, r, req, start)
 }
 
-// observeStream reports a stream begun at start: ended, or refused.
-func (e *endpoint) observeStream(operation, outcome string, start time.Time) {
-	if outcome == "rejected" {
-		e.opts.Observer.Request(operation, outcome, time.Since(start), 0)
-		return
-	}
-	e.opts.Observer.StreamEnded(operation, outcome, time.Since(start))
+// refuse answers a request refused before it ran, begun at start.
+func (e *endpoint) refuse(w http.ResponseWriter, r *http.Request, herr *httpError, start time.Time) {
+	e.opts.Observer.Rejected(herr.limit)
+	e.reject(w, r, herr)
+	e.opts.Observer.Request("", "rejected", time.Since(start), 0)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/catalogue-gateway/gateway/contentcoding"
@@ -14,6 +15,8 @@ import (
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/clientaddr"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // result is a GraphQL response: a complete answer (no errors), or
@@ -32,6 +35,24 @@ type result struct {
 	timedOut bool
 	// operation is the operation's name, once it is known.
 	operation string
+}
+
+// serveAnswer answers req, begun at start, as one JSON response: from
+// the cache, or run.
+func (e *endpoint) serveAnswer(w http.ResponseWriter, r *http.Request, req *request, start time.Time) {
+	accept := contentcoding.ParseAccept(r.Header.Get("Accept-Encoding"))
+	res, _ := e.resolve(r, req, accept)
+	n := e.write(w, r, res, accept)
+	outcome := "ok"
+	switch {
+	case res.timedOut:
+		outcome = "timeout"
+	case res.status >= 400:
+		outcome = "rejected"
+	case res.answer == nil:
+		outcome = "error"
+	}
+	e.opts.Observer.Request(res.operation, outcome, time.Since(start), n)
 }
 
 // resolve answers req: from the cache if it holds the answer, else by
@@ -94,6 +115,18 @@ func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.A
 	shared := *res // the leader's, which it writes meanwhile
 	shared.effort = contentcoding.Dense
 	return &shared, false
+}
+
+// attrResponseCache is the response cache's verdict on a request, on its
+// span (see tracing.go).
+const attrResponseCache = attribute.Key("graphql.response_cache")
+
+// noteCache notes the cache's verdict on the request's span. It is small
+// enough to be inlined: with tracing off it costs a nil check.
+func (e *endpoint) noteCache(ctx context.Context, verdict string) {
+	if e.opts.Tracer != nil {
+		trace.SpanFromContext(ctx).SetAttributes(attrResponseCache.String(verdict))
+	}
 }
 
 // dense makes a's dense variant in encoding e, unless it is made: in the

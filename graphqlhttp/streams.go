@@ -77,6 +77,32 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 	return nil
 }
 
+// serveStream serves req, a request for an event stream begun at start,
+// as one if it is a subscription, and reports whether it did; a request
+// that is not one, from a client that takes JSON too, is left to be
+// answered as any other request.
+func (e *endpoint) serveStream(w http.ResponseWriter, r *http.Request, req *request, start time.Time) (served bool) {
+	herr := e.notSubscription(r.Context(), req)
+	switch {
+	case herr == nil:
+		e.observeStream(req.operationName, e.stream(w, r, req), start)
+		return true
+	case !acceptsJSON(r.Header.Get("Accept")):
+		e.refuse(w, r, herr, start)
+		return true
+	}
+	return false
+}
+
+// observeStream reports a stream begun at start: ended, or refused.
+func (e *endpoint) observeStream(operation, outcome string, start time.Time) {
+	if outcome == "rejected" {
+		e.opts.Observer.Request(operation, outcome, time.Since(start), 0)
+		return
+	}
+	e.opts.Observer.StreamEnded(operation, outcome, time.Since(start))
+}
+
 // acceptsJSON reports whether an Accept header takes a JSON answer as
 // well as an event stream. urql, for one, asks every operation with
 // "application/graphql-response+json, application/graphql+json,

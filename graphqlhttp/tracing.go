@@ -47,21 +47,11 @@ import (
 
 // Attributes of this package's own, with no semantic convention.
 const (
-	// attrResponseCache is the response cache's verdict on a request.
-	attrResponseCache = attribute.Key("graphql.response_cache")
 	// attrExecutor names what ran an operation: "engine" for
 	// Options.Executor (whether it answered or stopped the answer),
 	// "gqlgen" for gqlgen's generated executor.
 	attrExecutor = attribute.Key("graphql.executor")
 )
-
-// noteCache notes the cache's verdict on the request's span. It is small
-// enough to be inlined: with tracing off it costs a nil check.
-func (e *endpoint) noteCache(ctx context.Context, verdict string) {
-	if e.opts.Tracer != nil {
-		setAttributes(ctx, attrResponseCache.String(verdict))
-	}
-}
 
 // setAttributes sets attrs on the span in ctx.
 func setAttributes(ctx context.Context, attrs ...attribute.KeyValue) {
