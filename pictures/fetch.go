@@ -100,29 +100,59 @@ func publicTarget(ap netip.AddrPort) bool {
 }
 
 // notPublic are the ranges beyond netip's own tests that no public
-// picture is at: this network, shared (carrier-grade NAT), IETF protocol
-// assignments, the documentation ranges, benchmarking, reserved and
-// broadcast; NAT64 and 6to4, which embed an IPv4 address of any kind;
-// Teredo, ORCHID and IPv6 documentation.
+// picture is at, from IANA's special-purpose address registries (IPv4
+// and IPv6) and the deprecated ranges they no longer list: this network,
+// shared (carrier-grade NAT), IETF protocol assignments, the 6to4 relay
+// anycast, the documentation ranges, benchmarking, reserved and
+// broadcast; IPv6's discard-only, local-use NAT64, Teredo (whose IPv4
+// address is obfuscated), benchmarking, ORCHID, documentation (old and
+// new), the deprecated site-local and the segment routing SIDs.
 var notPublic = func() []netip.Prefix {
 	var ps []netip.Prefix
 	for _, s := range []string{
-		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15", "198.51.100.0/24",
-		"203.0.113.0/24", "240.0.0.0/4", "255.255.255.255/32",
-		"64:ff9b::/96", "64:ff9b:1::/48", "2001::/32", "2001:10::/28", "2001:20::/28", "2001:db8::/32", "2002::/16",
+		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.88.99.0/24", "192.0.2.0/24", "198.18.0.0/15",
+		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "255.255.255.255/32",
+		"100::/64", "64:ff9b:1::/48", "2001::/32", "2001:2::/48", "2001:10::/28", "2001:20::/28",
+		"2001:db8::/32", "3fff::/20", "fec0::/10", "5f00::/16",
 	} {
 		ps = append(ps, netip.MustParsePrefix(s))
 	}
 	return ps
 }()
 
+// embedsIPv4 are the IPv6 ranges whose addresses carry an IPv4 address,
+// at offset bytes in: IPv4-compatible (::a.b.c.d, deprecated but routed
+// by some stacks to the IPv4 host), IPv4-translated (::ffff:0:a.b.c.d),
+// NAT64's well-known prefix and 6to4. Such an address reaches its IPv4
+// host, so it is public exactly when that host's address is: the gateway
+// dialled [::7f00:1] (127.0.0.1) before this was checked. (IPv4-mapped
+// addresses, ::ffff:a.b.c.d, are unmapped before anything else.)
+var embedsIPv4 = []struct {
+	prefix netip.Prefix
+	offset int
+}{
+	{netip.MustParsePrefix("::/96"), 12},
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), 12},
+	{netip.MustParsePrefix("64:ff9b::/96"), 12},
+	{netip.MustParsePrefix("2002::/16"), 2},
+}
+
 // IsPublic reports whether a is an address a picture may be fetched from
 // without -images-allow-private: a global unicast address, not private
 // (10/8, 172.16/12, 192.168/16, fc00::/7), loopback, link-local,
-// multicast, unspecified, nor in notPublic. An IPv4-mapped IPv6 address
-// is judged as its IPv4 address.
+// multicast, unspecified, nor in notPublic. An IPv6 address that carries
+// an IPv4 one (IPv4-mapped, -compatible or -translated, NAT64, 6to4) is
+// judged as that IPv4 address.
 func IsPublic(a netip.Addr) bool {
 	a = a.Unmap()
+	if a.Is6() {
+		for _, e := range embedsIPv4 {
+			if e.prefix.Contains(a) {
+				b := a.As16()
+				return IsPublic(netip.AddrFrom4([4]byte(b[e.offset : e.offset+4])))
+			}
+		}
+	}
 	if !a.IsValid() || !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() ||
 		a.IsMulticast() || a.IsUnspecified() {
 		return false

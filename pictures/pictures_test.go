@@ -419,6 +419,14 @@ func TestIsPublic(t *testing.T) {
 		"0.0.0.0": false, "100.64.0.1": false, "224.0.0.1": false, "255.255.255.255": false, "198.18.0.1": false,
 		"::1": false, "::": false, "fe80::1": false, "fd00::1": false, "ff02::1": false, "::ffff:127.0.0.1": false,
 		"::ffff:10.0.0.1": false, "64:ff9b::a00:1": false, "2002:a00:1::1": false, "2001:db8::1": false,
+		// IPv6 addresses that carry an IPv4 one are judged by it:
+		// IPv4-compatible, IPv4-translated, NAT64 and 6to4.
+		"::7f00:1": false, "::a9fe:a9fe": false, "::808:808": true,
+		"::ffff:0:7f00:1": false, "::ffff:0:a9fe:a9fe": false, "::ffff:0:808:808": true,
+		"64:ff9b::7f00:1": false, "64:ff9b::808:808": true, "2002:808:808::1": true, "2002:7f00:1::1": false,
+		// Special-purpose IPv6 ranges: discard-only, site-local,
+		// documentation (new), segment routing, local-use NAT64.
+		"100::1": false, "fec0::1": false, "3fff::1": false, "5f00::1": false, "64:ff9b:1::808:808": false,
 	} {
 		if got := IsPublic(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("IsPublic(%s) = %v, want %v", addr, got, want)
