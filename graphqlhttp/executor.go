@@ -16,6 +16,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
 // newExecutor returns gqlgen's executor, without its HTTP handler: the
@@ -29,13 +30,13 @@ func (e *endpoint) newExecutor(es graphql.ExecutableSchema, apq *documents.Persi
 	srv := executor.New(es)
 	srv.SetQueryCache(e.docs.QueryCache())
 	srv.SetParserTokenLimit(opts.Limits.MaxTokens)
-	// "Did you mean" suggestions would let anyone map the schema with
-	// introspection off, and make error messages longer than they need be.
-	srv.SetDisableSuggestion(true)
-	// The documents' rules, so that a document documents finds invalid
+	// "Did you mean" suggestions, as graphql-js gives them, only with
+	// introspection on: with it off they would let anyone map the schema.
+	srv.SetDisableSuggestion(!opts.Introspection)
+	// The documents' rules, so that a document the store finds invalid
 	// (which gqlgen then validates itself, to report it) is invalid to
 	// gqlgen too.
-	srv.SetDefaultRulesFn(documents.ValidationRules)
+	srv.SetDefaultRulesFn(func() *rules.Rules { return documents.ValidationRules(opts.Introspection) })
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}

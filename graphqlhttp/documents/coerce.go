@@ -463,11 +463,10 @@ func literalValue(schema *ast.Schema, v *ast.Value, t *ast.Type) any {
 // an integer; an enum one of its values' names, bare (never a string); an
 // input object only the fields its type defines, with the required ones;
 // null nowhere non-null. A single value stands for a list of one.
-var valuesOfCorrectType = core.Rule{
-	Name: "ValuesOfCorrectTypeAsSpecified",
-	RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
+func valuesOfCorrectType(suggest bool) core.Rule {
+	return core.Rule{Name: "ValuesOfCorrectTypeAsSpecified", RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
 		observers.OnValue(func(_ *core.Walker, v *ast.Value) {
-			problems := literalProblems(v)
+			problems := literalProblems(v, suggest)
 			for _, msg := range problems {
 				addError(core.Message("%s", msg), core.At(v.Position))
 			}
@@ -475,7 +474,7 @@ var valuesOfCorrectType = core.Rule{
 				readableInteger(v)
 			}
 		})
-	},
+	}}
 }
 
 // readableInteger makes an integer literal beyond 64 bits, which a
@@ -502,7 +501,7 @@ func readableInteger(v *ast.Value) {
 // literalProblems says what is wrong with literal v at its position, in
 // graphql-js's words; nothing for a variable, or a value whose position
 // is unknown (other rules report that).
-func literalProblems(v *ast.Value) []string {
+func literalProblems(v *ast.Value, suggest bool) []string {
 	t := v.ExpectedType
 	if t == nil || v.Kind == ast.Variable {
 		return nil
@@ -523,7 +522,7 @@ func literalProblems(v *ast.Value) []string {
 		}
 	case ast.ObjectValue:
 		if def != nil && def.Kind == ast.InputObject {
-			return objectProblems(v, def)
+			return objectProblems(v, def, suggest)
 		}
 	}
 	if def == nil {
@@ -535,7 +534,15 @@ func literalProblems(v *ast.Value) []string {
 		case v.Kind != ast.EnumValue:
 			return []string{fmt.Sprintf("Enum \"%s\" cannot represent non-enum value: %s.", def.Name, v)}
 		case def.EnumValues.ForName(v.Raw) == nil:
-			return []string{fmt.Sprintf("Value \"%s\" does not exist in \"%s\" enum.", v.Raw, def.Name)}
+			msg := fmt.Sprintf("Value \"%s\" does not exist in \"%s\" enum.", v.Raw, def.Name)
+			if suggest {
+				names := make([]string, len(def.EnumValues))
+				for i, e := range def.EnumValues {
+					names[i] = e.Name
+				}
+				msg += didYouMean("the enum value ", v.Raw, names)
+			}
+			return []string{msg}
 		}
 		return nil
 	case ast.Scalar:
@@ -549,7 +556,7 @@ func literalProblems(v *ast.Value) []string {
 
 // objectProblems checks an input object literal's fields: the required
 // ones given, no others, and a OneOf type's single key.
-func objectProblems(v *ast.Value, def *ast.Definition) []string {
+func objectProblems(v *ast.Value, def *ast.Definition, suggest bool) []string {
 	var out []string
 	for _, f := range def.Fields {
 		if f.Type.NonNull && f.DefaultValue == nil && v.Children.ForName(f.Name) == nil {
@@ -558,7 +565,15 @@ func objectProblems(v *ast.Value, def *ast.Definition) []string {
 	}
 	for _, c := range v.Children {
 		if def.Fields.ForName(c.Name) == nil {
-			out = append(out, fmt.Sprintf("Field \"%s\" is not defined by type \"%s\".", c.Name, def.Name))
+			msg := fmt.Sprintf("Field \"%s\" is not defined by type \"%s\".", c.Name, def.Name)
+			if suggest {
+				names := make([]string, len(def.Fields))
+				for i, f := range def.Fields {
+					names[i] = f.Name
+				}
+				msg += didYouMean("", c.Name, names)
+			}
+			out = append(out, msg)
 		}
 	}
 	if isOneOf(def) {
@@ -570,6 +585,16 @@ func objectProblems(v *ast.Value, def *ast.Definition) []string {
 		}
 	}
 	return out
+}
+
+// didYouMean is graphql-js's suggestion of the options nearest to given,
+// " Did you mean what "a" or "b"?", or "" when none is near.
+func didYouMean(what, given string, options []string) string {
+	near := core.SuggestionList(given, options)
+	if len(near) == 0 {
+		return ""
+	}
+	return " Did you mean " + what + core.QuotedOrList(near...) + "?"
 }
 
 // scalarLiteralProblem says why literal v is not a value of a built-in

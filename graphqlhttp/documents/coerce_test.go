@@ -33,7 +33,7 @@ func TestCoerceVariables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := validator.ValidateWithRules(schema, doc, ValidationRules()); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, doc, ValidationRules(false)); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	op := doc.Operations[0]
@@ -201,7 +201,7 @@ func TestLiteralsOfCorrectType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			errs := validator.ValidateWithRules(schema, doc, ValidationRules())
+			errs := validator.ValidateWithRules(schema, doc, ValidationRules(false))
 			if valid := len(errs) == 0; valid != tt.valid {
 				t.Errorf("valid = %v, want %v: %v", valid, tt.valid, errs)
 			}

@@ -137,7 +137,7 @@ func (d *Store) trustedVerdict(doc *Document, text string) error {
 		if len(parsed.Operations) == 0 {
 			return errors.New("holds no operation")
 		}
-		if errs := validator.ValidateWithRules(d.schema, parsed, d.rules()); len(errs) > 0 {
+		if errs := validator.ValidateWithRules(d.schema, parsed, ValidationRules(d.introspection)); len(errs) > 0 {
 			return fmt.Errorf("is not valid: %s", errs[0].Message)
 		}
 		return errors.New("is not valid")

@@ -14,6 +14,9 @@ package documents
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -25,6 +28,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
@@ -47,7 +51,6 @@ type Store struct {
 	limits admission.Limits
 	// introspection allows __schema and __type (Options.Introspection).
 	introspection bool
-	rules         func() *rules.Rules
 
 	mu      sync.Mutex
 	entries *memory.LRU[docKey, *Document]
@@ -112,24 +115,41 @@ func verdictSize(d *Document) int64 {
 // against limits (introspection allows __schema and __type), within
 // maxBytes.
 func NewStore(schema *ast.Schema, limits admission.Limits, introspection bool, maxBytes int64) *Store {
-	return &Store{schema: schema, limits: limits, introspection: introspection, rules: ValidationRules, share: maxBytes,
+	return &Store{schema: schema, limits: limits, introspection: introspection, share: maxBytes,
 		entries: memory.NewLRU[docKey, *Document](maxBytes)}
 }
 
-// ValidationRules are the rules documents and gqlgen's executor (its
-// default rules, SetDefaultRulesFn) validate with: gqlparser's, without
-// suggestions ("did you mean" would let anyone map the schema with
-// introspection off), and with literals checked as the specification
-// coerces them (valuesOfCorrectType) rather than as gqlparser
-// does.
-func ValidationRules() *rules.Rules {
+// ValidationRules are the rules the store and gqlgen's executor (its
+// default rules, SetDefaultRulesFn) validate with: gqlparser's, with
+// literals checked as the specification coerces them (valuesOfCorrectType)
+// rather than as gqlparser does, and with graphql-js's "Did you mean"
+// suggestions (of fields, arguments, types, enum values and input fields)
+// exactly when suggest is set: the endpoint sets it when introspection is
+// on, since a suggestion would let anyone map the schema with it off.
+// Unknown types are reported by knownTypeNames, which suggests for a
+// variable's type and a fragment's condition alike, as graphql-js does
+// (gqlparser's rule suggests for named fragments only).
+func ValidationRules(suggest bool) *rules.Rules {
 	r := rules.NewDefaultRules()
-	r.RemoveRule("FieldsOnCorrectType")
-	r.AddRule(rules.FieldsOnCorrectTypeRuleWithoutSuggestions.Name, rules.FieldsOnCorrectTypeRuleWithoutSuggestions.RuleFunc)
-	r.RemoveRule("ScalarLeafs")
-	r.AddRule(rules.ScalarLeafsRuleWithoutSuggestions.Name, rules.ScalarLeafsRuleWithoutSuggestions.RuleFunc)
 	r.RemoveRule(rules.ValuesOfCorrectTypeRule.Name)
-	r.AddRule(valuesOfCorrectType.Name, valuesOfCorrectType.RuleFunc)
+	literals := valuesOfCorrectType(suggest)
+	r.AddRule(literals.Name, literals.RuleFunc)
+	r.RemoveRule(rules.KnownTypeNamesRule.Name)
+	types := knownTypeNames(suggest)
+	r.AddRule(types.Name, types.RuleFunc)
+	if suggest {
+		return r
+	}
+	for _, swap := range []struct {
+		with, without core.Rule
+	}{
+		{rules.FieldsOnCorrectTypeRule, rules.FieldsOnCorrectTypeRuleWithoutSuggestions},
+		{rules.ScalarLeafsRule, rules.ScalarLeafsRuleWithoutSuggestions},
+		{rules.KnownArgumentNamesRule, rules.KnownArgumentNamesRuleWithoutSuggestions},
+	} {
+		r.RemoveRule(swap.with.Name)
+		r.AddRule(swap.without.Name, swap.without.RuleFunc)
+	}
 	return r
 }
 
@@ -183,7 +203,7 @@ func (d *Store) examine(query string) (*Document, int64) {
 		doc := &Document{Parses: true, Verdict: verdict}
 		return doc, verdictSize(doc)
 	}
-	if len(parsed.Operations) == 0 || len(validator.ValidateWithRules(d.schema, parsed, d.rules())) > 0 {
+	if len(parsed.Operations) == 0 || len(validator.ValidateWithRules(d.schema, parsed, ValidationRules(d.introspection))) > 0 {
 		return invalidDocument, verdictSize(invalidDocument)
 	}
 	doc := &Document{Parsed: parsed, Parses: true, Valid: true}
@@ -275,4 +295,25 @@ func (d *Store) Parses() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.parses
+}
+
+// knownTypeNames reports a type the schema does not have, named by a
+// variable, an inline fragment or a fragment, in graphql-js's words: with
+// the nearest type names when suggest is set.
+func knownTypeNames(suggest bool) core.Rule {
+	return core.Rule{Name: "KnownTypeNamesAsGraphQLJS", RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
+		check := func(w *core.Walker, name string, at *ast.Position) {
+			if name == "" || w.Schema.Types[name] != nil {
+				return
+			}
+			msg := fmt.Sprintf("Unknown type \"%s\".", name)
+			if suggest {
+				msg += didYouMean("", name, slices.Sorted(maps.Keys(w.Schema.Types)))
+			}
+			addError(core.Message("%s", msg), core.At(at))
+		}
+		observers.OnVariable(func(w *core.Walker, v *ast.VariableDefinition) { check(w, v.Type.Name(), v.Position) })
+		observers.OnInlineFragment(func(w *core.Walker, f *ast.InlineFragment) { check(w, f.TypeCondition, f.Position) })
+		observers.OnFragment(func(w *core.Walker, f *ast.FragmentDefinition) { check(w, f.TypeCondition, f.Position) })
+	}}
 }
