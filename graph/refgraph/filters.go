@@ -293,28 +293,21 @@ func (l *list) facetsFunc() string { return lcFirst(l.rec.name) + "Facets" }
 // it: its name, its Go field, the reader of its value, and whether the
 // Go field is a pointer.
 type inputField struct {
-	name, goName, read string
-	pointer, enum      bool
-	goType             string
+	Name, GoName, Read string
+	Pointer, Enum      bool
+	GoType             string
 }
 
 // filtersResolversFile is the resolvers' reading of each list's filter
 // and orderBy arguments into a catalogue.Query, and the decoding of the
-// inputs from the argument maps the engine is given (decodeInput).
+// inputs from the argument maps the engine is given (decodeInput), as
+// filters_resolvers.gotpl writes them.
 func filtersResolversFile(lists []*list, fields func(input string) ([]inputField, error)) (string, error) {
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	strconv := ""
+	v := filtersView{Header: filtersHeader}
+	var inputs []string
 	for _, l := range lists {
-		for _, t := range l.tests {
-			if t.test == "equals" && t.gqlTyp == "Boolean" {
-				strconv = "\t\"strconv\"\n"
-			}
-		}
-	}
-	w(filtersHeader)
-	w("package resolvers\n\nimport (\n\t\"fmt\"\n%s\n\t\"github.com/catalogue-gateway/gateway/catalogue\"\n\t\"github.com/catalogue-gateway/gateway/graph/model\"\n)\n\n", strconv)
-	for _, l := range lists {
+		lv := listView{Field: l.field, Conn: l.conn, Query: l.queryFunc(), Facets: l.facetsFunc(),
+			Filter: l.filter != nil, Order: l.order != nil}
 		var params []string
 		if l.filter != nil {
 			params = append(params, "f *model."+l.filter.Name)
@@ -322,65 +315,22 @@ func filtersResolversFile(lists []*list, fields func(input string) ([]inputField
 		if l.order != nil {
 			params = append(params, "o *model."+l.order.Name)
 		}
-		w("// %s is the catalogue Query of the %s field's arguments.\n", l.queryFunc(), l.field)
-		w("func %s(%s) (q catalogue.Query) {\n", l.queryFunc(), strings.Join(params, ", "))
-		if l.filter != nil {
-			w("\tif f != nil {\n")
-			for _, t := range l.tests {
-				v := "f." + l.goInput(l.filter.Name, t.arg)
-				w("\t\tif %s != nil {\n", v)
-				switch {
-				case t.test == "contains":
-					w("\t\t\tq.NameContains = *%s\n", v)
-				case t.test == "equals" && t.gqlTyp == "Boolean":
-					w("\t\t\tq.Equal = with(q.Equal, %q, strconv.FormatBool(*%s))\n", t.field.gql, v)
-				case t.test == "equals":
-					w("\t\t\tq.Equal = with(q.Equal, %q, *%s)\n", t.field.gql, v)
-				case t.test == "atLeast":
-					w("\t\t\tq.AtLeast = with(q.AtLeast, %q, float64(*%s))\n", t.field.gql, v)
-				case t.test == "atMost":
-					w("\t\t\tq.AtMost = with(q.AtMost, %q, float64(*%s))\n", t.field.gql, v)
-				}
-				w("\t\t}\n")
-			}
-			w("\t}\n")
-		}
-		if l.order != nil {
-			w("\tif o != nil {\n\t\tswitch o.Field {\n")
-			for _, o := range l.orders {
-				w("\t\tcase %q:\n\t\t\tq.OrderBy = %q\n", o.value, o.field.gql)
-			}
-			w("\t\tdefault:\n\t\t\tq.OrderBy = string(o.Field) // unknown to the index: Select reports it\n\t\t}\n")
-			w("\t\tq.Descending = o.Direction != nil && *o.Direction == model.OrderDirectionDesc\n\t}\n")
-		}
-		w("\treturn q\n}\n\n")
-		w("// %s are the facets of the %s field's connection: its filter's @equals\n// fields, in the filter's order.\n", l.facetsFunc(), l.field)
-		w("func %s() []catalogue.FacetField {\n", l.facetsFunc())
-		var facets []string
+		lv.Params = strings.Join(params, ", ")
 		for _, t := range l.tests {
+			tv := testView{Name: t.arg, Type: t.gqlTyp, Test: t.test, Record: t.field.gql}
+			if l.filter != nil {
+				tv.Value = "f." + l.goInput(l.filter.Name, t.arg)
+			}
+			lv.Tests = append(lv.Tests, tv)
 			if t.test == "equals" {
-				facets = append(facets, fmt.Sprintf("\t\t{Name: %q, Field: %q},\n", t.arg, t.field.gql))
+				lv.FacetFields = append(lv.FacetFields, tv)
+				v.Strconv = v.Strconv || t.gqlTyp == "Boolean"
 			}
 		}
-		if len(facets) == 0 {
-			w("\treturn nil\n}\n\n")
-		} else {
-			w("\treturn []catalogue.FacetField{\n%s\t}\n}\n\n", strings.Join(facets, ""))
+		for _, o := range l.orders {
+			lv.Orders = append(lv.Orders, DescribedSort{Value: o.value, Record: o.field.gql})
 		}
-	}
-	w("// connectionFacets are the lists' facets by connection type, for the\n// cost limit's lengths.\n")
-	w("func connectionFacets() map[string][]catalogue.FacetField {\n\treturn map[string][]catalogue.FacetField{\n")
-	for _, l := range lists {
-		w("\t\t%q: %s(),\n", l.conn, l.facetsFunc())
-	}
-	w("\t}\n}\n\n")
-	// The decoders of the inputs, in place of a JSON round trip.
-	w("// decodeInput decodes m, an input object of the schema as\n")
-	w("// graphql.CollectedField.ArgumentMap gives it, into p, when p is a list's\n")
-	w("// filter or order input; it reports false for any other type.\n")
-	w("func decodeInput(p any, m map[string]any) (bool, error) {\n\tswitch p := p.(type) {\n")
-	var inputs []string
-	for _, l := range lists {
+		v.Lists = append(v.Lists, lv)
 		for _, d := range []*ast.Definition{l.filter, l.order} {
 			if d != nil && !slices.Contains(inputs, d.Name) {
 				inputs = append(inputs, d.Name)
@@ -392,28 +342,36 @@ func filtersResolversFile(lists []*list, fields func(input string) ([]inputField
 		if err != nil {
 			return "", err
 		}
-		w("\tcase *model.%s:\n", in)
-		for _, f := range fs {
-			w("\t\tif v := m[%q]; v != nil {\n", f.name)
-			switch {
-			case f.enum && f.pointer:
-				w("\t\t\tp.%s = new(%s)\n\t\t\tif err := p.%s.UnmarshalGQL(v); err != nil {\n\t\t\t\treturn true, fmt.Errorf(\"%s: %%w\", err)\n\t\t\t}\n", f.goName, f.goType, f.goName, f.name)
-			case f.enum:
-				w("\t\t\tif err := p.%s.UnmarshalGQL(v); err != nil {\n\t\t\t\treturn true, fmt.Errorf(\"%s: %%w\", err)\n\t\t\t}\n", f.goName, f.name)
-			default:
-				w("\t\t\tx, err := %s(v)\n\t\t\tif err != nil {\n\t\t\t\treturn true, fmt.Errorf(\"%s: %%w\", err)\n\t\t\t}\n", f.read, f.name)
-				if f.pointer {
-					w("\t\t\tp.%s = &x\n", f.goName)
-				} else {
-					w("\t\t\tp.%s = x\n", f.goName)
-				}
-			}
-			w("\t\t}\n")
-		}
-		w("\t\treturn true, nil\n")
+		v.Inputs = append(v.Inputs, inputView{Name: in, Fields: fs})
 	}
-	w("\t}\n\treturn false, nil\n}\n")
-	return b.String(), nil
+	return render("filters_resolvers.gotpl", v), nil
+}
+
+// filtersView is what filters_resolvers.gotpl writes.
+type filtersView struct {
+	Header string
+	// Strconv is set when a filter tests a Boolean.
+	Strconv bool
+	Lists   []listView
+	Inputs  []inputView
+}
+
+// listView is a list: its field, connection, functions and arguments.
+type listView struct {
+	Field, Conn, Query, Facets, Params string
+	Filter, Order                      bool
+	Tests, FacetFields                 []testView
+	Orders                             []DescribedSort
+}
+
+// testView is a filter input's field: its name and GraphQL type, its
+// test, the record field it tests, and its Go value in the filter f.
+type testView struct{ Name, Type, Test, Record, Value string }
+
+// inputView is a filter or order input the engine's arguments decode.
+type inputView struct {
+	Name   string
+	Fields []inputField
 }
 
 // Description is the machine-readable form of the lists' filters and
@@ -522,20 +480,20 @@ func (p *Plugin) filterFiles(data *codegen.Data, g *graph, bound goTypes, files 
 			if pointer {
 				t = t.(*types.Pointer).Elem()
 			}
-			fd := inputField{name: f.Name, goName: f.GoFieldName, pointer: pointer,
-				goType: types.TypeString(t, func(p *types.Package) string { return p.Name() })}
+			fd := inputField{Name: f.Name, GoName: f.GoFieldName, Pointer: pointer,
+				GoType: types.TypeString(t, func(p *types.Package) string { return p.Name() })}
 			def := data.Schema.Types[f.Type.Name()]
 			switch {
 			case def != nil && def.Kind == ast.Enum:
-				fd.enum = true
+				fd.Enum = true
 			case f.Type.Elem == nil && f.Type.Name() == "String" && isString(t):
-				fd.read = "stringValue"
+				fd.Read = "stringValue"
 			case f.Type.Elem == nil && f.Type.Name() == "Boolean" && isBasic(t, types.Bool):
-				fd.read = "boolValue"
+				fd.Read = "boolValue"
 			case f.Type.Elem == nil && f.Type.Name() == "Float" && isBasic(t, types.Float64):
-				fd.read = "floatValue"
+				fd.Read = "floatValue"
 			case f.Type.Elem == nil && f.Type.Name() == "Int" && isBasic(t, types.Int):
-				fd.read = "intValue"
+				fd.Read = "intValue"
 			default:
 				return nil, fmt.Errorf("%s.%s: a %s the filters' decoder does not read", name, f.Name, f.Type)
 			}
