@@ -27,7 +27,7 @@ func countingBody(raw []byte) (*Body, *[contentcoding.NumEncodings]atomic.Int32)
 // (contentcoding.Compress is deterministic), with the same ETag, so that
 // replicas and restarts still agree on bytes and tags.
 func TestBodyInIsWhatEagerCompressionMade(t *testing.T) {
-	for _, c := range []Collection{Items, WorldBosses, Events} {
+	for _, c := range []Collection{Items, WorldBosses, EventChests} {
 		raw, err := EmbeddedBody(c)
 		if err != nil {
 			t.Fatal(err)

@@ -65,35 +65,10 @@ func decodeBody(c Collection, raw []byte) (any, error) {
 		seen:    make(map[string]string),
 		scratch: make(map[reflect.Type]reflect.Value),
 	}
-	switch c {
-	case Items:
-		return decodeEnvelopes[Item](d, c)
-	case Monsters:
-		return decodeEnvelopes[Monster](d, c)
-	case SecretRares:
-		return decodeEnvelopes[SecretRare](d, c)
-	case WorldBosses:
-		return decodeWorldBosses(d)
-	case Quests:
-		return decodeEnvelopes[Quest](d, c)
-	case BaseCamps:
-		return decodeEnvelopes[BaseCamp](d, c)
-	case Discovery:
-		return decodeEnvelopes[DiscoveryLocation](d, c)
-	case Mining:
-		return decodeEnvelopes[MiningRock](d, c)
-	case Cooking:
-		return decodeEnvelopes[CookingRecipe](d, c)
-	case Farming:
-		return decodeEnvelopes[FarmingSeed](d, c)
-	case Forestry:
-		return decodeEnvelopes[ForestryTree](d, c)
-	case Fletching:
-		return decodeEnvelopes[FletchingRecipe](d, c)
-	case Events:
-		return decodeEnvelopes[EventChest](d, c)
+	if c == WorldBosses {
+		return decodeWorldBosses(d) // its envelopes are shaped otherwise
 	}
-	return nil, fmt.Errorf("decoding %s: unknown collection", c)
+	return decodeRecords(d, c) // collections_gen.go, from the schema
 }
 
 // scanOptions: bytes that are not UTF-8 become U+FFFD, as encoding/json

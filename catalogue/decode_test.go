@@ -115,7 +115,7 @@ func TestDecodeConcatenatesEnvelopes(t *testing.T) {
 		{"items.json", catalogue.Items, func(s *catalogue.Snapshot) []int64 {
 			return ids(s.Items(), func(r *catalogue.Item) int64 { return r.ID })
 		}, []int64{9007199254740993, 2, 1}},
-		{"cooking.json", catalogue.Cooking, func(s *catalogue.Snapshot) []int64 {
+		{"cooking.json", catalogue.CookingRecipes, func(s *catalogue.Snapshot) []int64 {
 			return ids(s.CookingRecipes(), func(r *catalogue.CookingRecipe) int64 { return r.ID })
 		}, []int64{1, 2}},
 		{"worldboss.json", catalogue.WorldBosses, func(s *catalogue.Snapshot) []int64 {
@@ -388,7 +388,7 @@ func TestDecodeRefuses(t *testing.T) {
 
 		{"monster without an id", catalogue.Monsters, body(env(`{"id":1}`, `{"name":"x"}`)), 0, 1, "id", "missing"},
 		{"monster drop id a string", catalogue.Monsters, body(env(`{"id":1,"drops":[{"itemId":"5"}]}`)), 0, 0, "drops[0].itemId", "want number, got string"},
-		{"event drop id a string", catalogue.Events, body(env(`{"id":1,"name":"c","itemId":"any","drops":[{"itemId":"5","name":"n","amount":1,"percentage":1,"text":""}]}`)), 0, 0, "drops[0].itemId", "want number, got string"},
+		{"event drop id a string", catalogue.EventChests, body(env(`{"id":1,"name":"c","itemId":"any","drops":[{"itemId":"5","name":"n","amount":1,"percentage":1,"text":""}]}`)), 0, 0, "drops[0].itemId", "want number, got string"},
 		{"quest reward id null", catalogue.Quests, body(env(`{"id":1,"questName":"q","questSeries":"","requiredSkills":[],"questItems":[],"questRewards":[{"type":"t","amount":1,"skill":"","itemId":null,"name":""}],"prerequisiteQuest":""}`)), 0, 0, "questRewards[0].itemId", "is null"},
 		{"secret rare condition null", catalogue.SecretRares, body(env(`{"id":1,"itemName":"n","itemId":1,"secretDrops":[{"chance":1,"chanceText":"","impactedByWishingWell":false,"conditions":[null]}]}`)), 0, 0, "secretDrops[0].conditions[0]", "want string, got null"},
 
@@ -470,7 +470,7 @@ func TestDecodeAcceptsEdges(t *testing.T) {
 		{"total disagreeing with the records", catalogue.Items, body(`{"total":99,"results":[` + plainItem + `]}`)},
 		{"white space around the body", catalogue.Items, "\r\n\t " + body(env(plainItem)) + " \r\n"},
 		{"monster with only an id", catalogue.Monsters, body(env(`{"id":1}`))},
-		{"event chest itemId an object", catalogue.Events, body(env(`{"id":1,"name":"c","itemId":{"id":5},"drops":[]}`))},
+		{"event chest itemId an object", catalogue.EventChests, body(env(`{"id":1,"name":"c","itemId":{"id":5},"drops":[]}`))},
 		{"world boss envelope with no bosses", catalogue.WorldBosses, body(`{"world_bosses":[],"endpoint_updates_at":""}`)},
 		{"negative id", catalogue.Items, body(env(itemWith(`"id":1`, `"id":-1`)))},
 		{"largest int64 id", catalogue.Items, body(env(itemWith(`"id":1`, `"id":9223372036854775807`)))},

@@ -23,19 +23,19 @@ func TestEmbedded(t *testing.T) {
 	}
 
 	lens := map[catalogue.Collection]int{
-		catalogue.Items:       s.Items().Len(),
-		catalogue.Monsters:    s.Monsters().Len(),
-		catalogue.SecretRares: s.SecretRares().Len(),
-		catalogue.WorldBosses: s.WorldBosses().Len(),
-		catalogue.Quests:      s.Quests().Len(),
-		catalogue.BaseCamps:   s.BaseCamps().Len(),
-		catalogue.Discovery:   s.DiscoveryLocations().Len(),
-		catalogue.Mining:      s.MiningRocks().Len(),
-		catalogue.Cooking:     s.CookingRecipes().Len(),
-		catalogue.Farming:     s.FarmingSeeds().Len(),
-		catalogue.Forestry:    s.ForestryTrees().Len(),
-		catalogue.Fletching:   s.FletchingRecipes().Len(),
-		catalogue.Events:      s.EventChests().Len(),
+		catalogue.Items:              s.Items().Len(),
+		catalogue.Monsters:           s.Monsters().Len(),
+		catalogue.SecretRares:        s.SecretRares().Len(),
+		catalogue.WorldBosses:        s.WorldBosses().Len(),
+		catalogue.Quests:             s.Quests().Len(),
+		catalogue.BaseCamps:          s.BaseCamps().Len(),
+		catalogue.DiscoveryLocations: s.DiscoveryLocations().Len(),
+		catalogue.MiningRocks:        s.MiningRocks().Len(),
+		catalogue.CookingRecipes:     s.CookingRecipes().Len(),
+		catalogue.FarmingSeeds:       s.FarmingSeeds().Len(),
+		catalogue.ForestryTrees:      s.ForestryTrees().Len(),
+		catalogue.FletchingRecipes:   s.FletchingRecipes().Len(),
+		catalogue.EventChests:        s.EventChests().Len(),
 	}
 	// The sizes the embedded catalogue is documented to have, give or take
 	// a fifth: a generator change that shrinks it to a toy fails here.

@@ -10,7 +10,7 @@ import (
 func ExampleDecode() {
 	raw := []byte(`[{"total":1,"results":[{"id":1,"itemId":"12","name":"Box",
 		"drops":[{"itemId":12,"name":"Gem","amount":1,"percentage":1.50,"text":"1.5%"}]}]}]`)
-	p, err := catalogue.Decode(catalogue.Events, raw)
+	p, err := catalogue.Decode(catalogue.EventChests, raw)
 	if err != nil {
 		fmt.Println(err)
 		return

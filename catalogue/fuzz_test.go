@@ -21,7 +21,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(uint8(catalogue.Items), []byte(body(env(plainItem))))
 	f.Add(uint8(catalogue.WorldBosses), []byte(body(bossEnv(plainBoss))))
-	f.Add(uint8(catalogue.Events), []byte(`[{"total":1,"results":[{"id":1,"name":"c","itemId":{"a":[1,"<2>",null]},"drops":[]}]}]`))
+	f.Add(uint8(catalogue.EventChests), []byte(`[{"total":1,"results":[{"id":1,"name":"c","itemId":{"a":[1,"<2>",null]},"drops":[]}]}]`))
 	f.Add(uint8(catalogue.Items), []byte(``))
 	f.Add(uint8(catalogue.Items), []byte(`[]`))
 	s, err := catalogue.Embedded()

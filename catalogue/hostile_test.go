@@ -295,7 +295,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "discovery.json",
-		collection: catalogue.Discovery,
+		collection: catalogue.DiscoveryLocations,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.DiscoveryLocations()) },
 		want: []catalogue.DiscoveryLocation{{
 			ID:                1,
@@ -310,7 +310,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "mining.json",
-		collection: catalogue.Mining,
+		collection: catalogue.MiningRocks,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.MiningRocks()) },
 		want: []catalogue.MiningRock{{
 			ID:                            1,
@@ -326,7 +326,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "cooking.json",
-		collection: catalogue.Cooking,
+		collection: catalogue.CookingRecipes,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.CookingRecipes()) },
 		want: []catalogue.CookingRecipe{
 			{
@@ -345,7 +345,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "farming.json",
-		collection: catalogue.Farming,
+		collection: catalogue.FarmingSeeds,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.FarmingSeeds()) },
 		want: []catalogue.FarmingSeed{{
 			ID: 1, ItemID: 20, SeedName: `Seed <of> "Life" & ☘`, SeedDurationInSeconds: "3000000000",
@@ -355,7 +355,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "forestry.json",
-		collection: catalogue.Forestry,
+		collection: catalogue.ForestryTrees,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.ForestryTrees()) },
 		want: []catalogue.ForestryTree{{
 			ID: 1, ItemID: 9007199254740993, Tree: "\u00c9rable \U0001F333", Log: "Oak <Log> & bark",
@@ -365,7 +365,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "fletching.json",
-		collection: catalogue.Fletching,
+		collection: catalogue.FletchingRecipes,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.FletchingRecipes()) },
 		want: []catalogue.FletchingRecipe{{
 			ID: 1, ItemID: 30, Name: `Arrow <Sharp> & "Fast"`, Category: "Arrows — Pfeile",
@@ -378,7 +378,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		file:       "event.json",
-		collection: catalogue.Events,
+		collection: catalogue.EventChests,
 		records:    func(s *catalogue.Snapshot) any { return rows(s.EventChests()) },
 		want: []catalogue.EventChest{
 			{

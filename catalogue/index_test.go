@@ -830,14 +830,14 @@ const (
 func relationParts(t *testing.T) map[catalogue.Collection]*catalogue.Part {
 	t.Helper()
 	return map[catalogue.Collection]*catalogue.Part{
-		catalogue.Items:       decodeItems(t, relationItems),
-		catalogue.Monsters:    mustDecode(t, catalogue.Monsters, relationMonsters),
-		catalogue.Quests:      mustDecode(t, catalogue.Quests, relationQuests),
-		catalogue.Cooking:     mustDecode(t, catalogue.Cooking, relationCooking),
-		catalogue.Fletching:   mustDecode(t, catalogue.Fletching, relationFletching),
-		catalogue.Discovery:   mustDecode(t, catalogue.Discovery, relationDiscovery),
-		catalogue.Events:      mustDecode(t, catalogue.Events, relationEvents),
-		catalogue.SecretRares: mustDecode(t, catalogue.SecretRares, relationSecretRares),
+		catalogue.Items:              decodeItems(t, relationItems),
+		catalogue.Monsters:           mustDecode(t, catalogue.Monsters, relationMonsters),
+		catalogue.Quests:             mustDecode(t, catalogue.Quests, relationQuests),
+		catalogue.CookingRecipes:     mustDecode(t, catalogue.CookingRecipes, relationCooking),
+		catalogue.FletchingRecipes:   mustDecode(t, catalogue.FletchingRecipes, relationFletching),
+		catalogue.DiscoveryLocations: mustDecode(t, catalogue.DiscoveryLocations, relationDiscovery),
+		catalogue.EventChests:        mustDecode(t, catalogue.EventChests, relationEvents),
+		catalogue.SecretRares:        mustDecode(t, catalogue.SecretRares, relationSecretRares),
 	}
 }
 
@@ -943,17 +943,17 @@ func TestRelations(t *testing.T) {
 		{"ItemIngredientOf(42)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(42), itemID) }, []catalogue.Collection{catalogue.Items}, []int64{6}},
 		{"ItemIngredientOf(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemIngredientOf(3), itemID) }, nil, nil},
 
-		{"ItemUsedInCookingRecipes(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(1), cookingID) }, []catalogue.Collection{catalogue.Cooking}, []int64{300, 301}},
-		{"ItemUsedInCookingRecipes(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(2), cookingID) }, []catalogue.Collection{catalogue.Cooking}, []int64{300}},
+		{"ItemUsedInCookingRecipes(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(1), cookingID) }, []catalogue.Collection{catalogue.CookingRecipes}, []int64{300, 301}},
+		{"ItemUsedInCookingRecipes(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(2), cookingID) }, []catalogue.Collection{catalogue.CookingRecipes}, []int64{300}},
 		{"ItemUsedInCookingRecipes(3)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInCookingRecipes(3), cookingID) }, nil, nil},
-		{"ItemUsedInFletchingRecipes(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInFletchingRecipes(5), fletchingID) }, []catalogue.Collection{catalogue.Fletching}, []int64{400}},
+		{"ItemUsedInFletchingRecipes(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInFletchingRecipes(5), fletchingID) }, []catalogue.Collection{catalogue.FletchingRecipes}, []int64{400}},
 		{"ItemUsedInFletchingRecipes(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemUsedInFletchingRecipes(1), fletchingID) }, nil, nil},
-		{"ItemDroppedAtDiscoveryLocations(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(2), discoveryID) }, []catalogue.Collection{catalogue.Discovery}, []int64{500}},
-		{"ItemDroppedAtDiscoveryLocations(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(5), discoveryID) }, []catalogue.Collection{catalogue.Discovery}, []int64{501}},
+		{"ItemDroppedAtDiscoveryLocations(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(2), discoveryID) }, []catalogue.Collection{catalogue.DiscoveryLocations}, []int64{500}},
+		{"ItemDroppedAtDiscoveryLocations(5)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(5), discoveryID) }, []catalogue.Collection{catalogue.DiscoveryLocations}, []int64{501}},
 		{"ItemDroppedAtDiscoveryLocations(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemDroppedAtDiscoveryLocations(1), discoveryID) }, nil, nil},
-		{"ItemInEventChests(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(6), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{600}},
-		{"ItemInEventChests(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(1), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{600}},
-		{"ItemInEventChests(77)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(77), eventID) }, []catalogue.Collection{catalogue.Events}, []int64{601}},
+		{"ItemInEventChests(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(6), eventID) }, []catalogue.Collection{catalogue.EventChests}, []int64{600}},
+		{"ItemInEventChests(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(1), eventID) }, []catalogue.Collection{catalogue.EventChests}, []int64{600}},
+		{"ItemInEventChests(77)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(77), eventID) }, []catalogue.Collection{catalogue.EventChests}, []int64{601}},
 		{"ItemInEventChests(2)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemInEventChests(2), eventID) }, nil, nil},
 		{"ItemSecretRares(6)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemSecretRares(6), secretRareID) }, []catalogue.Collection{catalogue.SecretRares}, []int64{700, 701}},
 		{"ItemSecretRares(1)", func(s *catalogue.Snapshot) []int64 { return idsOf(s.ItemSecretRares(1), secretRareID) }, nil, nil},
@@ -1018,8 +1018,8 @@ func TestIntegrity(t *testing.T) {
 		{Reference: "items.cooking.materials.itemId", Target: catalogue.Items, Count: 0, Total: 1},
 		{Reference: "items.crafting.materials.itemId", Target: catalogue.Items, Count: 0, Total: 4},
 		{Reference: "items.fletching.materials.itemId", Target: catalogue.Items, Count: 0, Total: 2},
-		{Reference: "items.monsterDrops.monsterId", Target: catalogue.Monsters, Count: 0, Total: 1},  // the other is 0
-		{Reference: "items.usedIn.cooking.cookingId", Target: catalogue.Cooking, Count: 0, Total: 1}, // the other is 0
+		{Reference: "items.monsterDrops.monsterId", Target: catalogue.Monsters, Count: 0, Total: 1},         // the other is 0
+		{Reference: "items.usedIn.cooking.cookingId", Target: catalogue.CookingRecipes, Count: 0, Total: 1}, // the other is 0
 		{Reference: "monsters.drops.itemId", Target: catalogue.Items, Count: 1, Total: 5},
 		{Reference: "quests.prerequisiteQuest", Target: catalogue.Quests, Count: 1, Total: 4},
 		{Reference: "quests.questItems.itemId", Target: catalogue.Items, Count: 0, Total: 3},

@@ -201,9 +201,9 @@ func (s *Snapshot) Picture(k PictureKind, id, v string) (im Image, name string, 
 		return Image{}, "", false
 	}
 	if k == PictureWorldBossLoot {
-		for i := range s.worldBosses.Len() {
-			for j := range s.worldBosses.At(i).Loot {
-				l := &s.worldBosses.At(i).Loot[j]
+		for i := range s.tables.worldBosses.Len() {
+			for j := range s.tables.worldBosses.At(i).Loot {
+				l := &s.tables.worldBosses.At(i).Loot[j]
 				if l.HashedItemID != id {
 					continue
 				}
@@ -220,18 +220,18 @@ func (s *Snapshot) Picture(k PictureKind, id, v string) (im Image, name string, 
 	}
 	switch k {
 	case PictureItem:
-		if r, found := s.items.Get(n); found {
+		if r, found := s.tables.items.Get(n); found {
 			return r.Image(), r.Name, true
 		}
 	case PictureMonster:
-		if r, found := s.monsters.Get(n); found {
+		if r, found := s.tables.monsters.Get(n); found {
 			if r.Name != nil {
 				name = *r.Name
 			}
 			return r.Image(), name, true
 		}
 	case PictureWorldBoss:
-		if r, found := s.worldBosses.Get(n); found {
+		if r, found := s.tables.worldBosses.Get(n); found {
 			return r.Image(), r.Name, true
 		}
 	}

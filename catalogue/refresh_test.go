@@ -182,12 +182,12 @@ func TestRefreshPicksUpChangedData(t *testing.T) {
 	f := newFixture(t, "")
 	f.refresh(t)
 	old := f.store.Current()
-	body := upstreamtest.FixtureBodies(t)[catalogue.Mining]
+	body := upstreamtest.FixtureBodies(t)[catalogue.MiningRocks]
 	changed := bytes.Replace(body, []byte(`"miningExp":`), []byte(`"extra":1,"miningExp":`), 1)
-	f.base.SetBody(catalogue.Mining, changed)
+	f.base.SetBody(catalogue.MiningRocks, changed)
 	f.refresh(t)
 	snap := f.store.Current()
-	if !bytes.Equal(snap.Body(catalogue.Mining).Raw(), changed) {
+	if !bytes.Equal(snap.Body(catalogue.MiningRocks).Raw(), changed) {
 		t.Fatal("the changed mining body is not served")
 	}
 	if snap.Version() == old.Version() {
@@ -284,21 +284,21 @@ func TestRefreshKeepsLastGoodOnFaults(t *testing.T) {
 func TestTransientFailuresAreRetriedWithinARound(t *testing.T) {
 	f := newFixture(t, "")
 	f.upstream.Timeout = 20 * time.Second // requests are counted; nothing hangs
-	f.base.SetFault(catalogue.Farming, upstreamtest.Status503)
+	f.base.SetFault(catalogue.FarmingSeeds, upstreamtest.Status503)
 	f.refresh(t)
-	if got := f.base.Requests(catalogue.Farming); got != 3 {
+	if got := f.base.Requests(catalogue.FarmingSeeds); got != 3 {
 		t.Errorf("farming: %d requests for a 503, want 3 (1 + 2 retries)", got)
 	}
-	f.base.SetFault(catalogue.Farming, upstreamtest.None)
+	f.base.SetFault(catalogue.FarmingSeeds, upstreamtest.None)
 	f.refresh(t)
-	if f.store.Current().Body(catalogue.Farming) == nil {
+	if f.store.Current().Body(catalogue.FarmingSeeds) == nil {
 		t.Fatal("farming still missing after the upstream healed")
 	}
 	// A refused body is not retried: the upstream said what it had.
-	f.base.SetFault(catalogue.Cooking, upstreamtest.Malformed)
-	n := f.base.Requests(catalogue.Cooking)
+	f.base.SetFault(catalogue.CookingRecipes, upstreamtest.Malformed)
+	n := f.base.Requests(catalogue.CookingRecipes)
 	f.refresh(t)
-	if got := f.base.Requests(catalogue.Cooking) - n; got != 1 {
+	if got := f.base.Requests(catalogue.CookingRecipes) - n; got != 1 {
 		t.Errorf("cooking: %d requests for a malformed body, want 1", got)
 	}
 }
@@ -412,12 +412,12 @@ func TestDamagedDiskCacheFilesAreIgnored(t *testing.T) {
 	second := newFixture(t, dir)
 	second.refresher.LoadCache()
 	snap := second.store.Current()
-	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.Monsters, catalogue.Quests, catalogue.Mining} {
+	for _, c := range []catalogue.Collection{catalogue.Items, catalogue.Monsters, catalogue.Quests, catalogue.MiningRocks} {
 		if snap.Body(c) != nil {
 			t.Errorf("%s: a damaged cache file was served", c)
 		}
 	}
-	if snap.Body(catalogue.Cooking) == nil {
+	if snap.Body(catalogue.CookingRecipes) == nil {
 		t.Error("an intact cache file was not served")
 	}
 	entries, _ := os.ReadDir(dir)

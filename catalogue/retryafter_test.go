@@ -88,7 +88,7 @@ func gaps(f *fixture, c catalogue.Collection) []time.Duration {
 // allows. The stand-in notes when each request arrived; the waits are a
 // second or two, and only their lower bounds are asserted.
 func TestRetryAfterWithinARound(t *testing.T) {
-	const c = catalogue.Farming
+	const c = catalogue.FarmingSeeds
 	for _, tt := range []struct {
 		name       string
 		fault      upstreamtest.Fault
@@ -128,7 +128,7 @@ func TestRetryAfterWithinARound(t *testing.T) {
 			}
 			// Without Retry-After, the refresher's own backoff, and the
 			// same number of tries.
-			other := catalogue.Cooking
+			other := catalogue.CookingRecipes
 			f.base.SetFault(other, upstreamtest.Status503)
 			f.refresh(t)
 			if n := f.base.Requests(other); n != 3 {
@@ -145,7 +145,7 @@ func TestRetryAfterWithinARound(t *testing.T) {
 // between two requests must be at least the 3 s asked for: a lower bound,
 // which load only lengthens.
 func TestRetryAfterAcrossRounds(t *testing.T) {
-	const c = catalogue.Mining
+	const c = catalogue.MiningRocks
 	const asked = 3 * time.Second
 	f := retryAfterFixture(t, time.Hour, 2, time.Second)
 	f.base.SetFault(c, upstreamtest.Status429)

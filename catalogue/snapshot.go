@@ -215,19 +215,8 @@ type Snapshot struct {
 	parts   [NumCollections]*Part
 	version string
 
-	items       *Table[Item]
-	monsters    *Table[Monster]
-	secretRares *Table[SecretRare]
-	worldBosses *Table[WorldBoss]
-	quests      *Table[Quest]
-	baseCamps   *Table[BaseCamp]
-	discovery   *Table[DiscoveryLocation]
-	mining      *Table[MiningRock]
-	cooking     *Table[CookingRecipe]
-	farming     *Table[FarmingSeed]
-	forestry    *Table[ForestryTree]
-	fletching   *Table[FletchingRecipe]
-	events      *Table[EventChest]
+	// tables are the parts' tables, by record type (collections_gen.go).
+	tables recordTables
 
 	indexes   [NumCollections]*Index
 	relations relations
@@ -266,19 +255,7 @@ func (s *Snapshot) index() {
 	}
 	s.version = hex.EncodeToString(h.Sum(nil)[:8])
 
-	s.items = table[Item](s.parts[Items])
-	s.monsters = table[Monster](s.parts[Monsters])
-	s.secretRares = table[SecretRare](s.parts[SecretRares])
-	s.worldBosses = table[WorldBoss](s.parts[WorldBosses])
-	s.quests = table[Quest](s.parts[Quests])
-	s.baseCamps = table[BaseCamp](s.parts[BaseCamps])
-	s.discovery = table[DiscoveryLocation](s.parts[Discovery])
-	s.mining = table[MiningRock](s.parts[Mining])
-	s.cooking = table[CookingRecipe](s.parts[Cooking])
-	s.farming = table[FarmingSeed](s.parts[Farming])
-	s.forestry = table[ForestryTree](s.parts[Forestry])
-	s.fletching = table[FletchingRecipe](s.parts[Fletching])
-	s.events = table[EventChest](s.parts[Events])
+	s.tables.fill(&s.parts)
 	for c, p := range s.parts {
 		if p != nil {
 			s.indexes[c] = p.index
@@ -329,46 +306,6 @@ func (s *Snapshot) Missing() []Collection {
 	}
 	return m
 }
-
-// Items returns the items, or nil if the collection is missing.
-func (s *Snapshot) Items() *Table[Item] { return s.items }
-
-// Monsters returns the monsters, or nil if the collection is missing.
-func (s *Snapshot) Monsters() *Table[Monster] { return s.monsters }
-
-// SecretRares returns the secret rares, or nil if the collection is missing.
-func (s *Snapshot) SecretRares() *Table[SecretRare] { return s.secretRares }
-
-// WorldBosses returns the world bosses, or nil if the collection is missing.
-func (s *Snapshot) WorldBosses() *Table[WorldBoss] { return s.worldBosses }
-
-// Quests returns the quests, or nil if the collection is missing.
-func (s *Snapshot) Quests() *Table[Quest] { return s.quests }
-
-// BaseCamps returns the base camp levels, or nil if the collection is missing.
-func (s *Snapshot) BaseCamps() *Table[BaseCamp] { return s.baseCamps }
-
-// DiscoveryLocations returns the discovery locations, or nil if the
-// collection is missing.
-func (s *Snapshot) DiscoveryLocations() *Table[DiscoveryLocation] { return s.discovery }
-
-// MiningRocks returns the mining rocks, or nil if the collection is missing.
-func (s *Snapshot) MiningRocks() *Table[MiningRock] { return s.mining }
-
-// CookingRecipes returns the cooking recipes, or nil if the collection is missing.
-func (s *Snapshot) CookingRecipes() *Table[CookingRecipe] { return s.cooking }
-
-// FarmingSeeds returns the farming seeds, or nil if the collection is missing.
-func (s *Snapshot) FarmingSeeds() *Table[FarmingSeed] { return s.farming }
-
-// ForestryTrees returns the forestry trees, or nil if the collection is missing.
-func (s *Snapshot) ForestryTrees() *Table[ForestryTree] { return s.forestry }
-
-// FletchingRecipes returns the fletching recipes, or nil if the collection is missing.
-func (s *Snapshot) FletchingRecipes() *Table[FletchingRecipe] { return s.fletching }
-
-// EventChests returns the event chests, or nil if the collection is missing.
-func (s *Snapshot) EventChests() *Table[EventChest] { return s.events }
 
 // Store holds the current snapshot. It is safe for concurrent use: readers
 // take the current snapshot with one atomic load and keep it for as long as

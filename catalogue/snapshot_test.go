@@ -361,7 +361,7 @@ func TestStoreWatch(t *testing.T) {
 	default:
 	}
 
-	p, err := catalogue.Decode(catalogue.Mining, []byte(`[{"total":0,"results":[]}]`))
+	p, err := catalogue.Decode(catalogue.MiningRocks, []byte(`[{"total":0,"results":[]}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestStoreWatch(t *testing.T) {
 	<-replaced
 	before, after := first.BodyETags(), second.BodyETags()
 	for c := range catalogue.NumCollections {
-		if (before[c] != after[c]) != (c == catalogue.Mining) {
+		if (before[c] != after[c]) != (c == catalogue.MiningRocks) {
 			t.Errorf("%s: tags %q and %q; only mining changed", c, before[c], after[c])
 		}
 	}

@@ -233,7 +233,7 @@ func TestJSONValueID(t *testing.T) {
 // TestEventChestItemIDs follows the hostile event fixture's itemIds from
 // upstream bytes to the id they resolve to.
 func TestEventChestItemIDs(t *testing.T) {
-	p, err := catalogue.Decode(catalogue.Events, readFixture(t, "event.json"))
+	p, err := catalogue.Decode(catalogue.EventChests, readFixture(t, "event.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

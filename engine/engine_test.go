@@ -632,13 +632,13 @@ func TestDocumentChargeTracksTheHeap(t *testing.T) {
 // HTML-escaped by both executors, byte for byte alike.
 func TestEngineEscapesOpenValuesAsGqlgen(t *testing.T) {
 	bodies := upstreamtest.FixtureBodies(t)
-	event := bytes.Replace(bodies[catalogue.Events], []byte(`"itemId":"abc"`), []byte(`"itemId":"<b>&</b>"`), 1)
-	if bytes.Equal(event, bodies[catalogue.Events]) {
+	event := bytes.Replace(bodies[catalogue.EventChests], []byte(`"itemId":"abc"`), []byte(`"itemId":"<b>&</b>"`), 1)
+	if bytes.Equal(event, bodies[catalogue.EventChests]) {
 		t.Fatal("the fixture's event body has no itemId \"abc\" to replace")
 	}
 	var parts []*catalogue.Part
 	for c, raw := range bodies {
-		if c == catalogue.Events {
+		if c == catalogue.EventChests {
 			raw = event
 		}
 		p, err := catalogue.Decode(c, raw)

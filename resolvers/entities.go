@@ -18,28 +18,6 @@ type entityType struct {
 	typ        *engine.Type
 }
 
-// entityTypes are the subgraph's entities, by GraphQL type name: every
-// record type, which records.graphqls marks @key(fields: "id"), and
-// graph's _Entity union lists (TestEntityTypesAreTheUnion). Through its
-// loader a kind's representations are one batch; the three types no
-// reference names have no loader, and are read from the pinned snapshot's
-// table as their one-record fields are (nothing to batch).
-var entityTypes = map[string]entityType{
-	"Item":              {catalogue.Items, byKind(catalogue.ItemKind), bindings.Item},
-	"Monster":           {catalogue.Monsters, byKind(catalogue.MonsterKind), bindings.Monster},
-	"SecretRare":        {catalogue.SecretRares, byTable((*catalogue.Snapshot).SecretRares), bindings.SecretRare},
-	"WorldBoss":         {catalogue.WorldBosses, byTable((*catalogue.Snapshot).WorldBosses), bindings.WorldBoss},
-	"Quest":             {catalogue.Quests, byKind(catalogue.QuestKind), bindings.Quest},
-	"BaseCamp":          {catalogue.BaseCamps, byKind(catalogue.BaseCampKind), bindings.BaseCamp},
-	"DiscoveryLocation": {catalogue.Discovery, byKind(catalogue.DiscoveryLocationKind), bindings.DiscoveryLocation},
-	"MiningRock":        {catalogue.Mining, byTable((*catalogue.Snapshot).MiningRocks), bindings.MiningRock},
-	"CookingRecipe":     {catalogue.Cooking, byKind(catalogue.CookingRecipeKind), bindings.CookingRecipe},
-	"FarmingSeed":       {catalogue.Farming, byKind(catalogue.FarmingSeedKind), bindings.FarmingSeed},
-	"ForestryTree":      {catalogue.Forestry, byKind(catalogue.ForestryTreeKind), bindings.ForestryTree},
-	"FletchingRecipe":   {catalogue.Fletching, byKind(catalogue.FletchingRecipeKind), bindings.FletchingRecipe},
-	"EventChest":        {catalogue.Events, byKind(catalogue.EventChestKind), bindings.EventChest},
-}
-
 // entityKey is the shape of every entity's batch input gqlgen's federation
 // plugin generates (graph/model: ItemByIDsInput, …): the one key field,
 // id, bound to an Int.

@@ -63,59 +63,59 @@ func (r *queryResolver) BaseCamp(ctx context.Context, id int) (*catalogue.BaseCa
 }
 
 func (r *queryResolver) DiscoveryLocations(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.DiscoveryLocationFilter, orderBy *model.DiscoveryLocationOrder) (*model.Connection[catalogue.DiscoveryLocation], error) {
-	return list(ctx, catalogue.Discovery, (*catalogue.Snapshot).DiscoveryLocations, discoveryLocationQuery(filter, orderBy), discoveryLocationFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.DiscoveryLocations, (*catalogue.Snapshot).DiscoveryLocations, discoveryLocationQuery(filter, orderBy), discoveryLocationFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) DiscoveryLocation(ctx context.Context, id int) (*catalogue.DiscoveryLocation, error) {
-	return lookup(ctx, catalogue.Discovery, loader.DiscoveryLocation, id)
+	return lookup(ctx, catalogue.DiscoveryLocations, loader.DiscoveryLocation, id)
 }
 
 func (r *queryResolver) MiningRocks(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.MiningRockFilter, orderBy *model.MiningRockOrder) (*model.Connection[catalogue.MiningRock], error) {
-	return list(ctx, catalogue.Mining, (*catalogue.Snapshot).MiningRocks, miningRockQuery(filter, orderBy), miningRockFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.MiningRocks, (*catalogue.Snapshot).MiningRocks, miningRockQuery(filter, orderBy), miningRockFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) MiningRock(ctx context.Context, id int) (*catalogue.MiningRock, error) {
-	return lookup(ctx, catalogue.Mining, fromTable((*catalogue.Snapshot).MiningRocks), id)
+	return lookup(ctx, catalogue.MiningRocks, fromTable((*catalogue.Snapshot).MiningRocks), id)
 }
 
 func (r *queryResolver) CookingRecipes(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.CookingRecipeFilter, orderBy *model.CookingRecipeOrder) (*model.Connection[catalogue.CookingRecipe], error) {
-	return list(ctx, catalogue.Cooking, (*catalogue.Snapshot).CookingRecipes, cookingRecipeQuery(filter, orderBy), cookingRecipeFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.CookingRecipes, (*catalogue.Snapshot).CookingRecipes, cookingRecipeQuery(filter, orderBy), cookingRecipeFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) CookingRecipe(ctx context.Context, id int) (*catalogue.CookingRecipe, error) {
-	return lookup(ctx, catalogue.Cooking, loader.CookingRecipe, id)
+	return lookup(ctx, catalogue.CookingRecipes, loader.CookingRecipe, id)
 }
 
 func (r *queryResolver) FarmingSeeds(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.FarmingSeedFilter, orderBy *model.FarmingSeedOrder) (*model.Connection[catalogue.FarmingSeed], error) {
-	return list(ctx, catalogue.Farming, (*catalogue.Snapshot).FarmingSeeds, farmingSeedQuery(filter, orderBy), farmingSeedFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.FarmingSeeds, (*catalogue.Snapshot).FarmingSeeds, farmingSeedQuery(filter, orderBy), farmingSeedFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) FarmingSeed(ctx context.Context, id int) (*catalogue.FarmingSeed, error) {
-	return lookup(ctx, catalogue.Farming, loader.FarmingSeed, id)
+	return lookup(ctx, catalogue.FarmingSeeds, loader.FarmingSeed, id)
 }
 
 func (r *queryResolver) ForestryTrees(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.ForestryTreeFilter, orderBy *model.ForestryTreeOrder) (*model.Connection[catalogue.ForestryTree], error) {
-	return list(ctx, catalogue.Forestry, (*catalogue.Snapshot).ForestryTrees, forestryTreeQuery(filter, orderBy), forestryTreeFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.ForestryTrees, (*catalogue.Snapshot).ForestryTrees, forestryTreeQuery(filter, orderBy), forestryTreeFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) ForestryTree(ctx context.Context, id int) (*catalogue.ForestryTree, error) {
-	return lookup(ctx, catalogue.Forestry, loader.ForestryTree, id)
+	return lookup(ctx, catalogue.ForestryTrees, loader.ForestryTree, id)
 }
 
 func (r *queryResolver) FletchingRecipes(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.FletchingRecipeFilter, orderBy *model.FletchingRecipeOrder) (*model.Connection[catalogue.FletchingRecipe], error) {
-	return list(ctx, catalogue.Fletching, (*catalogue.Snapshot).FletchingRecipes, fletchingRecipeQuery(filter, orderBy), fletchingRecipeFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.FletchingRecipes, (*catalogue.Snapshot).FletchingRecipes, fletchingRecipeQuery(filter, orderBy), fletchingRecipeFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) FletchingRecipe(ctx context.Context, id int) (*catalogue.FletchingRecipe, error) {
-	return lookup(ctx, catalogue.Fletching, loader.FletchingRecipe, id)
+	return lookup(ctx, catalogue.FletchingRecipes, loader.FletchingRecipe, id)
 }
 
 func (r *queryResolver) EventChests(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.EventChestFilter, orderBy *model.EventChestOrder) (*model.Connection[catalogue.EventChest], error) {
-	return list(ctx, catalogue.Events, (*catalogue.Snapshot).EventChests, eventChestQuery(filter, orderBy), eventChestFacets(), pageArgs{first, after, last, before})
+	return list(ctx, catalogue.EventChests, (*catalogue.Snapshot).EventChests, eventChestQuery(filter, orderBy), eventChestFacets(), pageArgs{first, after, last, before})
 }
 
 func (r *queryResolver) EventChest(ctx context.Context, id int) (*catalogue.EventChest, error) {
-	return lookup(ctx, catalogue.Events, loader.EventChest, id)
+	return lookup(ctx, catalogue.EventChests, loader.EventChest, id)
 }
 
 func (r *queryResolver) Search(ctx context.Context, text string, first *int) ([]*model.SearchResult, error) {

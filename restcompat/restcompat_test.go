@@ -254,7 +254,7 @@ func TestHeadGivesHeadersWithoutBody(t *testing.T) {
 
 func TestNegotiation(t *testing.T) {
 	srv := newServer(t, storeOf(embeddedSnapshot(t)))
-	want := upstreamBytes(t, catalogue.Events)
+	want := upstreamBytes(t, catalogue.EventChests)
 	compressed := []string{"gzip", "br", "zstd"}
 	for _, tt := range []struct {
 		name           string
@@ -285,7 +285,7 @@ func TestNegotiation(t *testing.T) {
 		{"malformed weight is ignored", "gzip;q=abc", []string{"gzip"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := do(t, srv, http.MethodGet, catalogue.Events.Path(), "Accept-Encoding", tt.acceptEncoding)
+			got := do(t, srv, http.MethodGet, catalogue.EventChests.Path(), "Accept-Encoding", tt.acceptEncoding)
 			ce := got.header.Get("Content-Encoding")
 			if !slices.Contains(tt.want, ce) {
 				t.Fatalf("Accept-Encoding %q: Content-Encoding = %q, want one of %q", tt.acceptEncoding, ce, tt.want)

@@ -34,7 +34,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	// The plugins run in this order: gqlgen's federation plugin (first,
+	// Before gqlgen loads any Go package, the reference graph's plugin
+	// writes the collections' files from the schema alone (its pre-pass,
+	// InjectSourcesLate): the Collection constants, the IsEntity methods
+	// the federation plugin checks and the connections modelgen binds to.
+	// The plugins then run in this order: gqlgen's federation plugin (first,
 	// as api.Generate puts it, since gqlgen.yml has a federation section:
 	// it adds _entities, _service and the _Entity union to the schema
 	// before anything reads it), modelgen, resolvergen (which asks the
@@ -46,6 +50,8 @@ func run() error {
 		Catalogue:     "catalogue",
 		Loader:        "loader",
 		Resolvers:     "resolvers",
+		Model:         "graph/model",
+		Explorer:      "web/explorer/src/filters.gen.json",
 		CataloguePath: module + "/catalogue",
 		ResolversPath: module + "/resolvers",
 	})))

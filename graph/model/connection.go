@@ -94,34 +94,5 @@ func (p PageInfo) cursorAt(i int) *string {
 	return &c
 }
 
-// The schema's connection and edge types, one per collection. They are
-// aliases so that gqlgen binds each GraphQL type to an instance of the
-// generic types above.
-type (
-	ItemConnection              = Connection[catalogue.Item]
-	ItemEdge                    = Edge[catalogue.Item]
-	MonsterConnection           = Connection[catalogue.Monster]
-	MonsterEdge                 = Edge[catalogue.Monster]
-	SecretRareConnection        = Connection[catalogue.SecretRare]
-	SecretRareEdge              = Edge[catalogue.SecretRare]
-	WorldBossConnection         = Connection[catalogue.WorldBoss]
-	WorldBossEdge               = Edge[catalogue.WorldBoss]
-	QuestConnection             = Connection[catalogue.Quest]
-	QuestEdge                   = Edge[catalogue.Quest]
-	BaseCampConnection          = Connection[catalogue.BaseCamp]
-	BaseCampEdge                = Edge[catalogue.BaseCamp]
-	DiscoveryLocationConnection = Connection[catalogue.DiscoveryLocation]
-	DiscoveryLocationEdge       = Edge[catalogue.DiscoveryLocation]
-	MiningRockConnection        = Connection[catalogue.MiningRock]
-	MiningRockEdge              = Edge[catalogue.MiningRock]
-	CookingRecipeConnection     = Connection[catalogue.CookingRecipe]
-	CookingRecipeEdge           = Edge[catalogue.CookingRecipe]
-	FarmingSeedConnection       = Connection[catalogue.FarmingSeed]
-	FarmingSeedEdge             = Edge[catalogue.FarmingSeed]
-	ForestryTreeConnection      = Connection[catalogue.ForestryTree]
-	ForestryTreeEdge            = Edge[catalogue.ForestryTree]
-	FletchingRecipeConnection   = Connection[catalogue.FletchingRecipe]
-	FletchingRecipeEdge         = Edge[catalogue.FletchingRecipe]
-	EventChestConnection        = Connection[catalogue.EventChest]
-	EventChestEdge              = Edge[catalogue.EventChest]
-)
+// The schema's connection and edge types, one per collection, are aliases
+// of these (connections_gen.go, generated from the schema's @record types).

@@ -5,7 +5,10 @@
 // reads (the catalogue's kinds, references, relations and integrity walk;
 // the loaders; the root fields' argument decoding), and, from gqlgen's own
 // binding decisions, the engine's typed readers of every field
-// (accessors.go). graph/gqlgen runs it.
+// (accessors.go). Every list of the collections (the @record types) is
+// derived too (collections.go): the files gqlgen must see before it binds
+// anything are written in a pre-pass, from the schema alone. graph/gqlgen
+// runs it.
 //
 // The graph is written once, in the schema; nothing it derives is written
 // by hand.

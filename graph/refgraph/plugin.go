@@ -12,11 +12,13 @@ import (
 
 // Options say where the generated files go.
 type Options struct {
-	// Catalogue, Loader and Resolvers are the directories of those
+	// Catalogue, Loader, Resolvers and Model are the directories of those
 	// packages, relative to where the generator runs (the module root);
 	// CataloguePath and ResolversPath their import paths.
-	Catalogue, Loader, Resolvers string
-	CataloguePath, ResolversPath string
+	Catalogue, Loader, Resolvers, Model string
+	CataloguePath, ResolversPath        string
+	// Explorer is the path of the lists' description the explorer imports.
+	Explorer string
 }
 
 // Plugin is the gqlgen plugin: a ResolverImplementer for the bodies of
@@ -24,6 +26,9 @@ type Options struct {
 // files derived from the graph.
 type Plugin struct {
 	opts Options
+	// collections are the schema's, read by the pre-pass
+	// (InjectSourcesLate) before anything else runs.
+	collections []*collection
 }
 
 // New returns the plugin.
@@ -34,10 +39,20 @@ func (p *Plugin) Name() string { return "refgraph" }
 
 // Implement returns the body of a resolver: a lookup through the loaders
 // for a @ref, a read of the snapshot's relation for a @reverse or a
-// @follow, and otherwise the body written by hand (gqlgen's stub when
-// there is none yet).
+// @follow, a collection's list or record for its root fields, its
+// records by id for the federation's entities, and otherwise the body
+// written by hand (gqlgen's stub when there is none yet).
 func (p *Plugin) Implement(prev string, f *codegen.Field) string {
+	var args []string
+	for _, a := range f.Args {
+		args = append(args, a.VarName)
+	}
 	switch {
+	case f.Object.Name == "Query" && p.rootBody(f.Name, args) != "":
+		return p.rootBody(f.Name, args)
+	case f.Object.Name == "Entity" && p.collectionOf(f.FieldDefinition.Type.Name()) != nil && len(args) == 1:
+		t := f.FieldDefinition.Type.Name()
+		return fmt.Sprintf("return entities[catalogue.%s](ctx, %q, %s)", t, t, args[0])
 	case f.FieldDefinition.Directives.ForName("ref") != nil:
 		ref := reference{owner: f.Object.Name, field: f.Name}
 		return fmt.Sprintf("return loader.%sRef(ctx, catalogue.%s, obj)", f.Type.Name(), ref.constName())
@@ -128,7 +143,9 @@ func (p *Plugin) files(data *codegen.Data, bound goTypes) (map[string]string, er
 		}
 		files[filepath.Join(p.opts.Resolvers, "roots_gen.go")] = roots
 	}
-	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = acc.bindingsFile(acc.records())
+	records := acc.records()
+	files[filepath.Join(p.opts.Resolvers, "bindings_gen.go")] = acc.bindingsFile(records)
+	files[filepath.Join(p.opts.Resolvers, "entities_gen.go")] = p.entitiesFile(g, records)
 	if err := p.filterFiles(data, g, bound, files); err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ import (
 // attributes, and that a 503 marks its span failed.
 func TestTracingUpstreamRequests(t *testing.T) {
 	u := newUpstreams(t)
-	u.base.SetFault(catalogue.Farming, upstreamtest.Status503)
+	u.base.SetFault(catalogue.FarmingSeeds, upstreamtest.Status503)
 	cfg := u.config(time.Hour, "")
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -40,7 +40,7 @@ func TestTracingUpstreamRequests(t *testing.T) {
 				return false, fmt.Sprint(spanNames(spans))
 			}
 		}
-		return len(named(spans, "GET "+catalogue.Farming.Path())) >= 3, fmt.Sprint(spanNames(spans))
+		return len(named(spans, "GET "+catalogue.FarmingSeeds.Path())) >= 3, fmt.Sprint(spanNames(spans))
 	})
 	spans := exp.GetSpans().Snapshots()
 	for c := range catalogue.NumCollections {
@@ -60,7 +60,7 @@ func TestTracingUpstreamRequests(t *testing.T) {
 			t.Errorf("%s: parent %v, want a root: a refresh is part of no request", name, s.Parent.SpanID())
 		}
 		status, server := "200", u.of(c)
-		if c == catalogue.Farming {
+		if c == catalogue.FarmingSeeds {
 			status = "503"
 		}
 		wantAttrs(t, s, map[string]string{
@@ -71,11 +71,11 @@ func TestTracingUpstreamRequests(t *testing.T) {
 		if full := attr(s, "url.full").String(); !strings.HasPrefix(full, server.URL) || !strings.HasSuffix(full, c.Path()) {
 			t.Errorf("%s: url.full %q, want %s%s", name, full, server.URL, c.Path())
 		}
-		if wantErr := c == catalogue.Farming; (s.Status.Code == codes.Error) != wantErr {
+		if wantErr := c == catalogue.FarmingSeeds; (s.Status.Code == codes.Error) != wantErr {
 			t.Errorf("%s: status %v, want an error %v", name, s.Status, wantErr)
 		}
 	}
-	if n := len(named(spans, "GET "+catalogue.Farming.Path())); n != 3 {
+	if n := len(named(spans, "GET "+catalogue.FarmingSeeds.Path())); n != 3 {
 		t.Errorf("%d spans for farming's 503s, want 3 (1 + 2 retries)", n)
 	}
 }
