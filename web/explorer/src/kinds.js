@@ -51,6 +51,14 @@ function filtersOf(field) {
     });
 }
 
+// sortBy is the value of a list's order enum that orders by a record
+// field, or undefined when none does.
+export const sortBy = (field, by) => LISTS[field]?.order?.values?.find((v) => v.by === by)?.value;
+
+// nameField is the record field a list's name filter (its @contains)
+// searches: the field its records are named by.
+export const nameField = (field) => LISTS[field]?.filter?.fields?.find((f) => f.test === 'contains')?.field;
+
 // kind is a kind of record: its path, its names, and its list's sorts and
 // filters as the schema gives them.
 const kind = (field, path, label, one, name) => ({ path, label, one, name, sorts: sortsOf(field), filters: filtersOf(field) });

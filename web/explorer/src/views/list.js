@@ -4,7 +4,7 @@
 
 import { h } from '../dom.js';
 import { duration, num, rarityBadge, statusBadge, timeCell } from '../format.js';
-import { KINDS } from '../kinds.js';
+import { KINDS, nameField, sortBy } from '../kinds.js';
 import { LIST_QUERIES, listVariables } from '../queries.js';
 import { listParams, paths } from '../routes.js';
 import { cls, link, ref } from './common.js';
@@ -12,21 +12,23 @@ import { cls, link, ref } from './common.js';
 const yesNo = (v) => (v == null ? '—' : v ? 'Yes' : 'No');
 // A filter link: the list with this value as its filter.
 const filterLink = (field, param, value) => (value ? link(paths.list(field, { [param]: value }), value) : '—');
-const lvl = (label, key, sort) => ({ label, num: true, sort, cell: (r) => num(r[key]) });
+const lvl = (label, key) => ({ label, num: true, by: key, cell: (r) => num(r[key]) });
 
-// The columns of each list; `sort` names the order field the column sorts by.
+// The columns of each list; `by` names the record field a column sorts by,
+// when the list can be ordered by it (its order value is the schema's:
+// columnsOf finds it).
 const COLUMNS = {
   items: [
     { label: 'Type', cell: (r) => filterLink('items', 'type', r.type) },
     { label: 'Rarity', cell: (r) => (r.rarity ? link(paths.list('items', { rarity: r.rarity }), rarityBadge(r.rarity)) : '—') },
-    { label: 'Value', num: true, sort: 'VALUE', cell: (r) => num(r.value) },
+    { label: 'Value', num: true, by: 'value', cell: (r) => num(r.value) },
     { label: 'Tradable', extra: true, cell: (r) => yesNo(r.tradable) },
   ],
   monsters: [
     { label: 'Area', cell: (r) => filterLink('monsters', 'area', r.area) },
-    lvl('Combat level', 'combatLevel', 'COMBAT_LEVEL'),
-    { ...lvl('Slayer level', 'slayerLevel', 'SLAYER_LEVEL'), extra: true },
-    { ...lvl('Health', 'health', 'HEALTH'), extra: true },
+    lvl('Combat level', 'combatLevel'),
+    { ...lvl('Slayer level', 'slayerLevel'), extra: true },
+    { ...lvl('Health', 'health'), extra: true },
     { label: 'God', extra: true, cell: (r) => yesNo(r.isGod) },
   ],
   quests: [
@@ -34,29 +36,29 @@ const COLUMNS = {
     { label: 'After', extra: true, cell: (r) => ref('quests', r.prerequisite) ?? '—' },
   ],
   baseCamps: [{ label: 'Benefit', cell: (r) => r.baseTowerBenefit }],
-  discoveryLocations: [lvl('Level', 'discoveryLevel', 'LEVEL'), lvl('Experience', 'discoveryExp', 'EXP')],
-  miningRocks: [{ label: 'Ore', cell: (r) => ref('items', r.item) ?? '—' }, lvl('Level', 'minimumMiningLevel', 'LEVEL'), lvl('Experience', 'miningExp', 'EXP')],
+  discoveryLocations: [lvl('Level', 'discoveryLevel'), lvl('Experience', 'discoveryExp')],
+  miningRocks: [{ label: 'Ore', cell: (r) => ref('items', r.item) ?? '—' }, lvl('Level', 'minimumMiningLevel'), lvl('Experience', 'miningExp')],
   cookingRecipes: [
     { label: 'Makes', extra: true, cell: (r) => ref('items', r.item) ?? '—' },
-    lvl('Level', 'requiredLevel', 'LEVEL'),
-    lvl('Experience', 'cookingExp', 'EXP'),
+    lvl('Level', 'requiredLevel'),
+    lvl('Experience', 'cookingExp'),
   ],
   fletchingRecipes: [
     { label: 'Category', extra: true, cell: (r) => r.category },
-    lvl('Level', 'fletchingLevel', 'LEVEL'),
-    lvl('Experience', 'fletchingExp', 'EXP'),
+    lvl('Level', 'fletchingLevel'),
+    lvl('Experience', 'fletchingExp'),
   ],
   farmingSeeds: [
     { label: 'Grows', cell: (r) => ref('items', r.rewardItem) ?? '—' },
-    lvl('Level', 'seedLevel', 'LEVEL'),
-    lvl('Experience', 'seedExp', 'EXP'),
+    lvl('Level', 'seedLevel'),
+    lvl('Experience', 'seedExp'),
     { label: 'Time', num: true, extra: true, cell: (r) => duration(r.seedDurationInSeconds) },
   ],
-  forestryTrees: [{ label: 'Log', cell: (r) => ref('items', r.item) ?? '—' }, lvl('Level', 'minimumForestryLevel', 'LEVEL'), lvl('Experience', 'forestryExp', 'EXP')],
+  forestryTrees: [{ label: 'Log', cell: (r) => ref('items', r.item) ?? '—' }, lvl('Level', 'minimumForestryLevel'), lvl('Experience', 'forestryExp')],
   eventChests: [{ label: 'Chest item', cell: (r) => ref('items', r.item) ?? '—' }],
   secretRares: [{ label: 'Item', cell: (r) => (r.item ? [ref('items', r.item), ' ', rarityBadge(r.item.rarity)] : '—') }],
   worldBosses: [
-    lvl('Level', 'level', 'LEVEL'),
+    lvl('Level', 'level'),
     { label: 'Status', cell: (r) => statusBadge(r.status) },
     { label: 'Battle', cell: (r) => timeCell(r.battleStartsAt) },
     { label: 'Location', extra: true, cell: (r) => r.location?.name },
@@ -66,18 +68,19 @@ const COLUMNS = {
 // The columns every list starts with: the id and the name, both links.
 // On a phone the id is an extra, as the name links the same page.
 const leading = (field) => [
-  { label: 'Name', sort: 'NAME', cell: (r) => ref(field, r, null, { 'data-testid': 'list-link' }) },
-  { label: 'ID', num: true, extra: true, sort: 'ID', cell: (r) => link(paths.record(field, r.id), `#${r.id}`, { 'aria-label': `${KINDS[field].one} ${r.id}` }) },
+  { label: 'Name', by: nameField(field), cell: (r) => ref(field, r, null, { 'data-testid': 'list-link' }) },
+  { label: 'ID', num: true, extra: true, by: 'id', cell: (r) => link(paths.record(field, r.id), `#${r.id}`, { 'aria-label': `${KINDS[field].one} ${r.id}` }) },
 ];
 
 // The columns as shown in this order: the sorted column is never an extra
 // (hidden on a phone), so the reader sees what the list is sorted by.
 const shownColumns = (columns, state) => columns.map((c) => (c.extra && c.sort && c.sort === state.sort ? { ...c, extra: false } : c));
 
-// columnsOf is a list's columns, leading ones first. Each column's sort
-// is one of the values of its list's order enum (KINDS[field].sorts, from
-// the schema), which test/columns.test.js holds.
-export const columnsOf = (field) => [...leading(field), ...COLUMNS[field]];
+// columnsOf is a list's columns, leading ones first, each with the value
+// of its list's order enum that orders by its field (filters.gen.json,
+// from the schema's @order directives), if there is one:
+// test/columns.test.js holds every column with a field to a value.
+export const columnsOf = (field) => [...leading(field), ...COLUMNS[field]].map((c) => (c.by ? { ...c, sort: sortBy(field, c.by) } : c));
 
 export function listView(field) {
   const kind = KINDS[field];
