@@ -52,7 +52,9 @@ func writeFile(t *testing.T, path string, data []byte) {
 // TestRunRefusesBadTrustedDocuments: a manifest that cannot be read, is
 // of neither format, or lists a document the gateway would not run stops
 // the start as a bad flag does: one line naming the file and what is
-// wrong, exit status 2. So does a mode that needs a file without one.
+// wrong, exit status 2. So does a manifest that lists no documents (in
+// enforce mode it would refuse every operation), and a mode that needs a
+// file without one.
 func TestRunRefusesBadTrustedDocuments(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, content string) string {
@@ -75,6 +77,9 @@ func TestRunRefusesBadTrustedDocuments(t *testing.T) {
 			string(apolloManifest(t, `{ item(id: 1) { id } }`, `{ nope }`)))}, want: `invalid.json: document "op1": is not valid`},
 		{name: "a document over a limit", args: []string{"-max-depth", "1", "-trusted-documents", file("deep.json",
 			string(apolloManifest(t, `{ item(id: 1) { droppedByMonsters { id } } }`)))}, want: `deep.json: document "op0": refused by a limit`},
+		{name: "an empty object", args: []string{"-trusted-documents", file("empty.json", `{}`)}, want: "empty.json: it lists no documents"},
+		{name: "no operations", args: []string{"-trusted-documents", file("none-listed.json",
+			`{"format":"apollo-persisted-query-manifest","version":1,"operations":[]}`)}, want: "none-listed.json: it lists no documents"},
 		{name: "enforce with no file", args: []string{"-trusted-documents-mode", "enforce"}, want: "needs -trusted-documents"},
 		{name: "an unknown mode", env: map[string]string{"GATEWAY_TRUSTED_DOCUMENTS_MODE": "strict"}, want: `invalid -trusted-documents-mode "strict"`},
 	} {
@@ -93,8 +98,8 @@ func TestRunRefusesBadTrustedDocuments(t *testing.T) {
 
 // TestTrustedDocumentsReloadedOnSIGHUP: the real process, in enforce
 // mode, runs the manifest's documents only; on SIGHUP it reads the file
-// again and runs the new one's; a file refused on reload leaves the last
-// good manifest in force, with an ERROR in the log and the refusal
+// again and runs the new one's; a file refused on reload (a document it
+// cannot run, or no documents at all) leaves the last good manifest in force, with an ERROR in the log and the refusal
 // counted in /metrics; SIGTERM still shuts it down cleanly.
 func TestTrustedDocumentsReloadedOnSIGHUP(t *testing.T) {
 	const first, second = `{ item(id: 1) { name } }`, `{ monster(id: 1) { name } }`
@@ -149,6 +154,15 @@ func TestTrustedDocumentsReloadedOnSIGHUP(t *testing.T) {
 	if a, b := status(second), status(first); a != http.StatusOK || b != http.StatusUnprocessableEntity {
 		t.Errorf("after a refused reload: %d, %d; want the last good manifest (200, 422)", a, b)
 	}
+	// An emptied file is refused too: in force, it would refuse everything.
+	writeFile(t, manifest, []byte(`{}`))
+	if err := g.Cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the empty manifest refused", func() bool { return strings.Contains(g.Logs.String(), "it lists no documents") })
+	if a, b := status(second), status(first); a != http.StatusOK || b != http.StatusUnprocessableEntity {
+		t.Errorf("after an empty manifest: %d, %d; want the last good manifest (200, 422)", a, b)
+	}
 	resp, err := http.Get(g.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +171,7 @@ func TestTrustedDocumentsReloadedOnSIGHUP(t *testing.T) {
 	resp.Body.Close()
 	for _, want := range []string{
 		`gateway_trusted_documents_reloads_total{result="ok"} 1`,
-		`gateway_trusted_documents_reloads_total{result="error"} 1`,
+		`gateway_trusted_documents_reloads_total{result="error"} 2`,
 		fmt.Sprintf(`graphql_trusted_documents_total{outcome="refused"} %d`, refused), // polls included
 		`gateway_store_entries{store="trusted_documents"} 1`,
 		"gateway_trusted_documents_reload_failed 1",

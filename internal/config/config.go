@@ -97,6 +97,10 @@ type Config struct {
 	// TrustedDocumentsMode is what is done with them: off, log or
 	// enforce. Given no mode, a file means enforce, and no file off.
 	TrustedDocumentsMode graphqlhttp.TrustedMode
+	// TrustedDocumentsAllowEmpty accepts a manifest that lists no
+	// documents; without it one is refused, at start and on reload, since
+	// in enforce mode it would refuse every operation.
+	TrustedDocumentsAllowEmpty bool
 
 	// Images fetches the catalogue's pictures and serves them at
 	// /images/ (package pictures); off, or on the embedded catalogue,
@@ -210,6 +214,7 @@ func (cfg *Config) flags(trustedProxies, trustedMode *string) []flagSpec {
 		{"trust-traceparent", "GATEWAY_TRUST_TRACEPARENT", "make a caller's traceparent the parent of the request's span, for callers that are your own services; otherwise each request starts a new trace linked to it", (*boolValue)(&cfg.TrustTraceparent)},
 		{"trusted-documents", "GATEWAY_TRUSTED_DOCUMENTS", "`file` of the operations your apps ship: Apollo's persisted query manifest or GraphQL Code Generator's persisted documents; read again on SIGHUP", (*stringValue)(&cfg.TrustedDocuments)},
 		{"trusted-documents-mode", "GATEWAY_TRUSTED_DOCUMENTS_MODE", "`mode` of -trusted-documents: off, log (run anything, log what is not listed) or enforce (run only what is listed); default enforce with a file, off without", (*stringValue)(trustedMode)},
+		{"trusted-documents-allow-empty", "GATEWAY_TRUSTED_DOCUMENTS_ALLOW_EMPTY", "accept a -trusted-documents file that lists no documents (in enforce mode, one that refuses every operation); without it such a file is refused at start and on reload", (*boolValue)(&cfg.TrustedDocumentsAllowEmpty)},
 		{"images", "GATEWAY_IMAGES", "fetch the catalogue's pictures and serve them from /images/; false (or the embedded catalogue) serves each as its generated placeholder, fetching nothing", (*boolValue)(&cfg.Images)},
 		{"images-allow-private", "GATEWAY_IMAGES_ALLOW_PRIVATE", "let picture fetches reach private, loopback, link-local and other non-public addresses, on any port (a stand-in image server on this machine); off, those and ports other than 80 and 443 are refused when dialled", (*boolValue)(&cfg.ImagesAllowPrivate)},
 		{"images-max-bytes", "GATEWAY_IMAGES_MAX_BYTES", "largest picture fetched, in `bytes` (suffixes KiB, MiB, GiB); a larger one is refused and its placeholder served", bytesOf(&cfg.ImagesMaxBytes)},

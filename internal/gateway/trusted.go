@@ -15,8 +15,9 @@ import (
 )
 
 // ReadTrustedDocuments reads cfg's -trusted-documents and checks it: its
-// format, and that each of its documents is one the gateway would run
-// (it parses, is within cfg's limits and is valid against the schema).
+// format, that it lists documents (unless -trusted-documents-allow-empty),
+// and that each of its documents is one the gateway would run (it parses,
+// is within cfg's limits and is valid against the schema).
 // The error names the file and what is wrong. The entry calls it before
 // it listens, so that a bad file is refused as a bad flag is, in one line
 // and with exit status 2; New reads it again to load it.
@@ -28,6 +29,11 @@ func ReadTrustedDocuments(cfg config.Config) (documents.Manifest, error) {
 	m, err := documents.ParseManifest(data)
 	if err != nil {
 		return m, fmt.Errorf("invalid -trusted-documents %s: %w", cfg.TrustedDocuments, err)
+	}
+	if len(m.Documents) == 0 && !cfg.TrustedDocumentsAllowEmpty {
+		// A file emptied by mistake (a failed build, "{}") would otherwise
+		// be in force: in enforce mode, refusing every operation.
+		return m, fmt.Errorf("invalid -trusted-documents %s: it lists no documents; give -trusted-documents-allow-empty if that is meant", cfg.TrustedDocuments)
 	}
 	if err := graphqlhttp.CheckManifest(m, graph.ServedSchema(), endpointLimits(cfg), cfg.Introspection); err != nil {
 		return m, fmt.Errorf("invalid -trusted-documents %s: %w", cfg.TrustedDocuments, err)
