@@ -1,11 +1,12 @@
 // The gateway and a stand-in upstream for the end-to-end suites (browser,
-// clients): the upstream on 127.0.0.1, and the real gateway binary
-// (GATEWAY_BIN) reading it. Node's standard library only, so that every
+// clients, supergraph, trusted): the upstream on 127.0.0.1, and the real
+// gateway binary (GATEWAY_BIN) reading it, started by e2e/gateway.sh as
+// every script starts one. Node's standard library only, so that every
 // suite can import it whatever it installs.
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,51 +51,44 @@ export async function startUpstream() {
   };
 }
 
-// startGateway runs the gateway binary on a free loopback port, reading
-// upstream (or the embedded catalogue when upstream is null), and waits
-// until it is ready. Its log goes to <artifacts>/<logName>.log.
+// startGateway runs the gateway binary (GATEWAY_BIN) through e2e/gateway.sh,
+// the starter every script uses: on a free loopback port, reading upstream
+// (or the embedded catalogue when upstream is null), ready when it
+// returns. Its log goes to <artifacts>/<logName>.log. stop() ends it and
+// resolves to its exit status.
 export async function startGateway({ upstream = null, logName = 'gateway', args = [], artifacts }) {
   const bin = process.env.GATEWAY_BIN;
   if (!bin) throw new Error('GATEWAY_BIN is not set: run the tests with their run.sh');
   mkdirSync(artifacts, { recursive: true });
-  const flags = ['-addr', '127.0.0.1:0', ...args];
+  const flags = [...args];
   if (upstream) flags.push('-base-url', upstream.url, '-refresh', '1s');
-  const env = { ...process.env };
-  for (const k of ['CATALOGUE_BASE_URL', 'CATALOGUE_WORLDBOSS_URL', 'ADDR']) delete env[k];
-  const proc = spawn(bin, flags, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const log = createWriteStream(join(artifacts, `${logName}.log`));
-  const exited = new Promise((resolve) => proc.on('exit', resolve));
+  const starter = spawn('bash', [join(here, 'gateway.sh'), join(artifacts, `${logName}.log`), bin, ...flags],
+    { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => starter.on('exit', (code, signal) => resolve(code ?? signal)));
+  let said = '';
+  starter.stderr.on('data', (chunk) => { said += chunk; });
 
-  // The gateway logs the address it got, as JSON.
+  // The starter prints the address once the gateway is ready; it gives
+  // up by itself after 30 s, and this bound is only a backstop.
   const addr = await new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error('the gateway logged no address within 20 s')), 20_000);
-    proc.stderr.on('data', (chunk) => {
-      log.write(chunk);
+    const timer = setTimeout(() => { starter.kill('SIGTERM'); reject(new Error('the gateway was not ready within 40 s')); }, 40_000);
+    starter.stdout.on('data', (chunk) => {
       seen += chunk;
-      const m = seen.match(/"msg":"listening".*?"addr":"([^"]+)"/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      const line = seen.split('\n');
+      if (line.length > 1) { clearTimeout(timer); resolve(line[0]); }
     });
-    exited.then((code) => { clearTimeout(timer); reject(new Error(`the gateway exited (${code}) before listening`)); });
+    exited.then((code) => { clearTimeout(timer); reject(new Error(`the gateway did not start (${code}): ${said.trim()}`)); });
   });
-  const url = `http://${addr}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
-    if (status === 200) break;
-    if (Date.now() > deadline) throw new Error(`the gateway at ${url} was not ready within 30 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
   return {
-    url,
+    url: `http://${addr}`,
     async stop() {
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+      starter.kill('SIGTERM');
+      // The starter sends SIGKILL after 20 s itself.
+      const timer = setTimeout(() => starter.kill('SIGKILL'), 30_000);
       const code = await exited;
       clearTimeout(timer);
-      log.end();
       return code;
     },
   };
 }
-

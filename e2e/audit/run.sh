@@ -7,12 +7,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-. e2e/lib.sh
-start_gateway audit
+. e2e/gateway.sh
+echo "audit: building the gateway"
+gateway_build
+gateway_start audit
+addr=${gateway_addr[audit]}
+echo "audit: gateway ready on $addr"
 
 npm ci --prefix e2e/audit --no-audit --no-fund
 
 status=0
 node e2e/audit/audit.mjs "http://$addr/graphql" || status=$?
-if [ "$status" -ne 0 ]; then gateway_log; fi
+if [ "$status" -ne 0 ]; then gateway_log audit; fi
 exit "$status"

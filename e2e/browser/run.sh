@@ -6,14 +6,15 @@
 #
 #   bash e2e/browser/run.sh      (needs go, node >= 20, npm, /usr/bin/chromium)
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/../.."
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
+# The tests start their gateways through e2e/gateway.mjs, which runs
+# e2e/gateway.sh, the starter every script uses.
+. e2e/gateway.sh
 echo "browser: building the gateway"
-(cd ../.. && go build -o "$tmp/gateway" .)
+gateway_build
+cd e2e/browser
 npm ci --no-audit --no-fund
 rm -rf "${ARTIFACTS_DIR:-artifacts}"
-GATEWAY_BIN="$tmp/gateway" npm test
+GATEWAY_BIN="$gateway_bin" npm test
 echo "browser: screenshots in $(cd "${ARTIFACTS_DIR:-artifacts}" && pwd)"

@@ -12,8 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-. e2e/lib.sh
-start_gateway coercion
+. e2e/gateway.sh
+echo "coercion: building the gateway"
+gateway_build
+gateway_start coercion
+addr=${gateway_addr[coercion]}
+echo "coercion: gateway ready on $addr"
 
 # Both sides read the schema the gateway serves, not the repository's.
 curl -sf -m 10 -o "$tmp/schema.graphql" "http://$addr/schema.graphql"
@@ -23,5 +27,5 @@ npm ci --prefix e2e/coercion --no-audit --no-fund
 
 status=0
 node e2e/coercion/differential.mjs "$tmp/schema.graphql" "$tmp/cases.json" "http://$addr/graphql" || status=$?
-if [ "$status" -ne 0 ]; then gateway_log; fi
+if [ "$status" -ne 0 ]; then gateway_log coercion; fi
 exit "$status"

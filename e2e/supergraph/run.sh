@@ -7,12 +7,13 @@
 #
 #   bash e2e/supergraph/run.sh      (needs go, node >= 20, npm)
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/../.."
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
+# The tests start their gateways through e2e/gateway.mjs, which runs
+# e2e/gateway.sh, the starter every script uses.
+. e2e/gateway.sh
 echo "supergraph: building the gateway"
-(cd ../.. && go build -o "$tmp/gateway" .)
+gateway_build
+cd e2e/supergraph
 npm ci --no-audit --no-fund
-GATEWAY_BIN="$tmp/gateway" npm test
+GATEWAY_BIN="$gateway_bin" npm test

@@ -11,8 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-. e2e/lib.sh
-start_gateway trusted
+. e2e/gateway.sh
+echo "trusted: building the gateway"
+gateway_build
+gateway_start trusted
+addr=${gateway_addr[trusted]}
+echo "trusted: gateway ready on $addr"
 mkdir -p e2e/trusted/generated
 curl -sf "http://$addr/schema.graphql" -o e2e/trusted/generated/schema.graphql
 
@@ -27,4 +31,4 @@ for f in persisted-query-manifest.json:apollo-persisted-query-manifest.json gql/
     exit 1
   fi
 done
-GATEWAY_BIN="$tmp/gateway" npm test
+GATEWAY_BIN="$gateway_bin" npm test
