@@ -35,27 +35,21 @@ mixes=${MIXES:-q1 monster page filtered}
 rounds=${ROUNDS:-2}
 rates=${RATES-2000 4000}
 conns=${CONNS:-32}
-port=18490
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-srv=() load=()
+srv= load=()
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-  srv=(taskset -c "${SERVER_CPUS:-0}") load=(taskset -c "${LOAD_CPUS:-1}")
+  srv=${SERVER_CPUS:-0} load=(taskset -c "${LOAD_CPUS:-1}")
   echo "core each: the gateway on CPU ${SERVER_CPUS:-0}, the load generator on CPU ${LOAD_CPUS:-1}"
 else
   echo "shared cores: the gateway and the load generator on the same CPUs"
 fi
 
-go build -o "$tmp/gateway" .
+gateway_build
 go build -o "$tmp/mix" ./bench/mix
 go build -o "$tmp/vegeta" github.com/tsenart/vegeta/v12
 # shellcheck disable=SC2086 # GATEWAY_ARGS is a list of flags
-"${srv[@]}" "$tmp/gateway" -addr "127.0.0.1:$port" ${GATEWAY_ARGS:--response-cache-bytes=0} 2>"$tmp/gateway.log" &
-pid=$!
-wait_ready "$port"
-url="http://127.0.0.1:$port/graphql"
+gateway_start --cpus "$srv" gateway ${GATEWAY_ARGS:--response-cache-bytes=0}
+url="http://${gateway_addr[gateway]}/graphql"
 
 for mix in $mixes; do
   for h in identity browser; do

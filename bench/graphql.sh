@@ -13,13 +13,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-10}
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; stop_nginx "$tmp"; rm -rf "$tmp"' EXIT
 
-go build -o "$tmp/gateway" .
-"$tmp/gateway" -addr 127.0.0.1:18482 -response-cache-bytes=0 2>/dev/null &
-"$tmp/gateway" -addr 127.0.0.1:18483 2>/dev/null &
-wait_ready 18482 18483
+gateway_build
+gateway_start engine -response-cache-bytes=0
+gateway_start cache
+engine=${gateway_addr[engine]} cache=${gateway_addr[cache]}
 
 declare -A query=(
   [Q2]='{ monsters(first: 100) { nodes { id name drops { itemId item { id name rarity } } } } }'
@@ -28,15 +26,15 @@ declare -A query=(
 mkdir -p "$tmp/www/gql"
 for q in Q2 Q3; do
   post_script "${query[$q]}" "$tmp/$q.json" "$tmp/$q.lua"
-  curl -sf 127.0.0.1:18482/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" > "$tmp/www/gql/$q"
+  curl -sf "$engine/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" > "$tmp/www/gql/$q"
   grep -q '^{"data":' "$tmp/www/gql/$q" || { echo "$q failed: $(head -c 300 "$tmp/www/gql/$q")" >&2; exit 1; }
 done
 # nginx's static module refuses POST with 405; answer it with the file.
-start_nginx "$tmp" 18484 auto "root $tmp/www; location /gql/ { error_page 405 =200 \$uri; }"
+start_nginx "$tmp" auto "root $tmp/www; location /gql/ { error_page 405 =200 \$uri; }"
 
 # All three must answer the same bytes before anything is measured.
 for q in Q2 Q3; do
-  for url in 127.0.0.1:18483/graphql 127.0.0.1:18484/gql/$q; do
+  for url in "$cache/graphql" "127.0.0.1:$nginx_port/gql/$q"; do
     curl -sf "$url" -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | cmp -s - "$tmp/www/gql/$q" \
       || { echo "$url does not answer $q with the engine's bytes" >&2; exit 1; }
   done
@@ -49,9 +47,9 @@ rps() {
 }
 printf '%-4s %-26s %12s %10s %10s %12s\n' "" "server" "req/s" "p50" "p99" "vs nginx"
 for q in Q2 Q3; do
-  read -r nr np50 np99 <<<"$(rps -s "$tmp/$q.lua" http://127.0.0.1:18484/gql/$q)"
-  read -r er ep50 ep99 <<<"$(rps -s "$tmp/$q.lua" http://127.0.0.1:18482/graphql)"
-  read -r cr cp50 cp99 <<<"$(rps -s "$tmp/$q.lua" http://127.0.0.1:18483/graphql)"
+  read -r nr np50 np99 <<<"$(rps -s "$tmp/$q.lua" "http://127.0.0.1:$nginx_port/gql/$q")"
+  read -r er ep50 ep99 <<<"$(rps -s "$tmp/$q.lua" "http://$engine/graphql")"
+  read -r cr cp50 cp99 <<<"$(rps -s "$tmp/$q.lua" "http://$cache/graphql")"
   printf '%-4s %-26s %12s %10s %10s %12s\n' "$q" "nginx, same bytes" "$nr" "$np50" "$np99" "1.00"
   printf '%-4s %-26s %12s %10s %10s %12.3f\n' "$q" "gateway, cache off" "$er" "$ep50" "$ep99" "$(echo "$er / $nr" | bc -l)"
   printf '%-4s %-26s %12s %10s %10s %12.3f\n' "$q" "gateway, cache on" "$cr" "$cp50" "$cp99" "$(echo "$cr / $nr" | bc -l)"

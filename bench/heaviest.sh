@@ -17,9 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-20}
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
-go build -o "$tmp/gateway" .
+gateway_build
 
 scalars='id imageUrl name rarity value type healingAmount farmingLevel attackBonus strengthBonus defenceBonus healthBonus bowDamage bowCrit bowAccuracy bowSpeed description tradable limited'
 declare -A query=(
@@ -29,17 +27,15 @@ declare -A query=(
 )
 printf '%-8s %12s %10s %14s\n' query "answer (B)" "req/s" "peak RSS (MiB)"
 for q in plans gqlgen nested; do
-  port=$((18490 + RANDOM % 100))
   args=()
   [ "$q" = gqlgen ] && args=(-engine=false)
-  "$tmp/gateway" -addr 127.0.0.1:$port -response-cache-bytes=0 -access-log=false "${args[@]}" 2>/dev/null &
-  pid=$!
-  wait_ready $port
+  gateway_start "$q" -response-cache-bytes=0 -access-log=false "${args[@]}"
+  addr=${gateway_addr[$q]} pid=${gateway_pid[$q]}
   post_script "${query[$q]}" "$tmp/$q.json" "$tmp/$q.lua"
-  size=$(curl -s 127.0.0.1:$port/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | tee "$tmp/$q.out" | wc -c)
+  size=$(curl -s "$addr/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | tee "$tmp/$q.out" | wc -c)
   grep -q '^{"data":' "$tmp/$q.out" || { echo "$q failed: $(head -c 300 "$tmp/$q.out")" >&2; exit 1; }
-  rps=$(wrk -t2 -c32 -d"${secs}s" -s "$tmp/$q.lua" "http://127.0.0.1:$port/graphql" | awk '/Requests\/sec/ {print $2}')
+  rps=$(wrk -t2 -c32 -d"${secs}s" -s "$tmp/$q.lua" "http://$addr/graphql" | awk '/Requests\/sec/ {print $2}')
   hwm=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' /proc/$pid/status)
   printf '%-8s %12s %10s %14s\n' "$q" "$size" "$rps" "$hwm"
-  kill $pid; wait $pid 2>/dev/null || true
+  gateway_stop "$q" || true
 done

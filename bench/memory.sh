@@ -14,38 +14,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 . bench/lib.sh
-tmp=$(mktemp -d)
-nginx_port=$((18700 + RANDOM % 50)); port=$((18760 + RANDOM % 50))
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  stop_nginx "$tmp"
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-go build -o "$tmp/gateway" .
+gateway_build
 
 scales=(10)
 [ -n "${MEMORY_100X:-}" ] && scales+=(100)
 for s in "${scales[@]}"; do go run ./catalogue/gen -out "$tmp/x$s" -scale "$s"; done
 
-start_nginx "$tmp" "$nginx_port" 1 "root $tmp; location / { try_files \$uri.json =404; }"
+start_nginx "$tmp" 1 "root $tmp; location / { try_files \$uri.json =404; }"
 
 # measure NAME JSON_BYTES FLAGS...: one start of the gateway, one line.
 measure() {
   local name=$1 raw=$2; shift 2
-  local t0 t1 ready=
+  local t0 t1 pid
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
-  "$tmp/gateway" -addr 127.0.0.1:$port -access-log=false ${GATEWAY_FLAGS:-} "$@" 2>"$tmp/log" &
-  pid=$!
-  for _ in $(seq 12000); do # at most 2 minutes
-    if curl -sf -o /dev/null "127.0.0.1:$port/readyz"; then ready=1; break; fi
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.01
-  done
+  gateway_start --wait 120 --log "$tmp/log" "$name" -access-log=false ${GATEWAY_FLAGS:-} "$@" || exit 1
   t1=$(date +%s%N)
-  if [ -z "$ready" ]; then echo "$name: not ready: $(tail -c 300 "$tmp/log")" >&2; exit 1; fi
+  pid=${gateway_pid[$name]}
   # Once ready, the gateway returns the start-up's garbage to the system
   # and logs it: that, not the moment of readiness, is the resident
   # memory it keeps.
@@ -56,7 +41,7 @@ measure() {
   awk -v name="$name" -v ms=$(( (t1 - t0) / 1000000 )) -v raw="$raw" '
     /VmRSS/ { rss = $2 * 1024 }
     END { printf "%-10s %10.1f %10d %10.0f %8.1fx\n", name, raw / 1048576, ms, rss / 1048576, rss / raw }' /proc/$pid/status
-  kill $pid; wait $pid 2>/dev/null || true; pid=
+  gateway_stop "$name" || true
 }
 
 size() { cat "$1"/*.json | wc -c; }

@@ -11,22 +11,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rate=${1:-0}
 . bench/lib.sh
-tmp=$(mktemp -d)
-go build -o "$tmp/gateway" .
+gateway_build
 mkdir -p "$tmp/cache"
-start_nginx "$tmp" 18611 1 "root $PWD/catalogue/embedded; location / { limit_rate $rate; try_files \$uri.json =404; }"
-pid=
-trap 'stop_nginx "$tmp"; [ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+start_nginx "$tmp" 1 "root $PWD/catalogue/embedded; location / { limit_rate $rate; try_files \$uri.json =404; }"
 
-rss() { awk '/VmRSS/{r=$2} /VmHWM/{h=$2} END{printf "rss %d MiB (peak %d MiB)", r/1024, h/1024}' /proc/$pid/status; }
+rss() { awk '/VmRSS/{r=$2} /VmHWM/{h=$2} END{printf "rss %d MiB (peak %d MiB)", r/1024, h/1024}' "/proc/${gateway_pid[replica]}/status"; }
 start() { # start FLAGS...: start the gateway and wait until it is ready
   local t0; t0=$(date +%s%N)
-  "$tmp/gateway" -addr 127.0.0.1:18612 -base-url http://127.0.0.1:18611 -access-log=false "$@" 2>/dev/null &
-  pid=$!
-  for _ in $(seq 6000); do curl -sf -o /dev/null 127.0.0.1:18612/readyz && break; sleep 0.01; done
+  gateway_start --wait 60 replica -base-url "http://127.0.0.1:$nginx_port" -access-log=false "$@"
   echo "ready in $(( ($(date +%s%N) - t0) / 1000000 )) ms, $(rss)"
 }
-stop() { kill $pid; wait $pid 2>/dev/null || true; pid=; }
+stop() { gateway_stop replica || true; }
 
 printf 'no disk cache:         '; start; stop
 printf 'disk cache, first run: '; start -cache-dir "$tmp/cache"; stop
@@ -39,7 +34,7 @@ wrk.body = '{"query":"{ monsters(first: 100) { nodes { id name drops { itemId it
 LUA
 for cache in 64MiB 0; do
   start -response-cache-bytes=$cache >/dev/null
-  rps=$(wrk -t2 -c32 -d10s -s "$tmp/q2.lua" http://127.0.0.1:18612/graphql | awk '/Requests\/sec/{print $2}')
+  rps=$(wrk -t2 -c32 -d10s -s "$tmp/q2.lua" "http://${gateway_addr[replica]}/graphql" | awk '/Requests\/sec/{print $2}')
   echo "10 s of nested queries, response cache $cache: $rps req/s, $(rss)"
   stop
 done

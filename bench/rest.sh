@@ -14,25 +14,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 . bench/lib.sh
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; stop_nginx "$tmp"; rm -rf "$tmp"' EXIT
 
-go build -o "$tmp/gateway" .
+gateway_build
 go build -o "$tmp/floor" ./bench/floor
 mkdir -p "$tmp/www"
 cp catalogue/embedded/items.json "$tmp/www/items"
 gzip -9 -k -c "$tmp/www/items" > "$tmp/www/items.gz"
-start_nginx "$tmp" 18480 1 "root $tmp/www; location / { gzip_static on; }"
-"$tmp/gateway" -addr 127.0.0.1:18481 -access-log=false 2>/dev/null &
-"$tmp/floor" -addr 127.0.0.1:18482 -body "$tmp/www/items" 2>/dev/null &
-"$tmp/floor" -addr 127.0.0.1:18483 -body "$tmp/www/items.gz" 2>/dev/null &
-for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:18481/readyz && break; sleep 0.05; done
+start_nginx "$tmp" 1 "root $tmp/www; location / { gzip_static on; }"
+gateway_start gateway -access-log=false
+gateway_start --bin "$tmp/floor" floor -body "$tmp/www/items"
+gateway_start --bin "$tmp/floor" floor.gz -body "$tmp/www/items.gz"
+nginx=127.0.0.1:$nginx_port gateway=${gateway_addr[gateway]}
+declare -A floor=([identity]=${gateway_addr[floor]} [gzip]=${gateway_addr[floor.gz]})
 
 # Both must answer the same bytes before anything is measured.
-for port in 18480 18481 18482; do
-  for _ in $(seq 1 200); do curl -sf -o /dev/null 127.0.0.1:$port/items && break; sleep 0.05; done
-  curl -sf -H 'Accept-Encoding: identity' 127.0.0.1:$port/items | cmp -s - catalogue/embedded/items.json \
-    || { echo "port $port does not serve /items byte for byte" >&2; exit 1; }
+for addr in "$nginx" "$gateway" "${floor[identity]}"; do
+  for _ in $(seq 1 200); do curl -sf -o /dev/null "$addr/items" && break; sleep 0.05; done
+  curl -sf -H 'Accept-Encoding: identity' "$addr/items" | cmp -s - catalogue/embedded/items.json \
+    || { echo "$addr does not serve /items byte for byte" >&2; exit 1; }
 done
 
 rps() {
@@ -41,11 +40,10 @@ rps() {
   awk '/Requests\/sec/ {r=$2} /99%/ {p99=$2} END {print r, p99}' <<<"$out"
 }
 printf '%-16s %12s %12s %14s %14s %14s\n' "case" "nginx req/s" "floor req/s" "gateway req/s" "gateway/nginx" "gateway/floor"
-declare -A floor=([identity]=18482 [gzip]=18483)
 for enc in identity gzip; do
-  n=$(rps -H "Accept-Encoding: $enc" http://127.0.0.1:18480/items)
-  f=$(rps -H "Accept-Encoding: $enc" "http://127.0.0.1:${floor[$enc]}/items")
-  g=$(rps -H "Accept-Encoding: $enc" http://127.0.0.1:18481/items)
+  n=$(rps -H "Accept-Encoding: $enc" "http://$nginx/items")
+  f=$(rps -H "Accept-Encoding: $enc" "http://${floor[$enc]}/items")
+  g=$(rps -H "Accept-Encoding: $enc" "http://$gateway/items")
   nr=${n%% *}; fr=${f%% *}; gr=${g%% *}
   printf '%-16s %12s %12s %14s %14.2f %14.2f   (p99 nginx %s, floor %s, gateway %s)\n' "/items $enc" "$nr" "$fr" "$gr" \
     "$(echo "$gr / $nr" | bc -l)" "$(echo "$gr / $fr" | bc -l)" "${n#* }" "${f#* }" "${g#* }"

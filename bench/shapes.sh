@@ -18,13 +18,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-10}
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
-go build -o "$tmp/gateway" .
-"$tmp/gateway" -addr 127.0.0.1:18486 -response-cache-bytes=0 -access-log=false 2>/dev/null &
-plans_pid=$!
-"$tmp/gateway" -addr 127.0.0.1:18487 -response-cache-bytes=0 -access-log=false -engine=false 2>/dev/null &
-wait_ready 18486 18487
+gateway_build
+gateway_start plans -response-cache-bytes=0 -access-log=false
+gateway_start gqlgen -response-cache-bytes=0 -access-log=false -engine=false
+plans_addr=${gateway_addr[plans]} plans_pid=${gateway_pid[plans]} gqlgen_addr=${gateway_addr[gqlgen]}
 
 declare -A query=(
   [plain]='{ items(first: 50) { nodes { id name value monsterDrops { monster { name combatLevel } } } } }'
@@ -41,7 +38,7 @@ hz=$(getconf CLK_TCK)
 printf '%-9s %14s %16s %14s\n' query "plans req/s" "plans CPU µs/req" "gqlgen req/s"
 declare -A plans cpu
 # terms: the distinct words of the item names, lower-cased, as a Lua table.
-terms=$(curl -sf 127.0.0.1:18486/graphql -H 'Content-Type: application/json' \
+terms=$(curl -sf "$plans_addr/graphql" -H 'Content-Type: application/json' \
   --data-binary '{"query":"{ items(first: 1000) { nodes { name } } }"}' |
   grep -o '"name":"[^"]*"' | cut -d'"' -f4 | tr 'A-Z ' 'a-z\n' | tr -cd 'a-z\n' |
   awk 'length($0) >= 3' | sort -u | sed 's/.*/"&",/' | tr -d '\n')
@@ -62,12 +59,12 @@ request = function()
 end
 LUA
   fi
-  curl -sf 127.0.0.1:18486/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | grep -q '^{"data":' \
+  curl -sf "$plans_addr/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/$q.json" | grep -q '^{"data":' \
     || { echo "$q failed" >&2; exit 1; }
   t0=$(ticks)
-  plans[$q]=$(rps "$tmp/$q.lua" http://127.0.0.1:18486/graphql)
+  plans[$q]=$(rps "$tmp/$q.lua" "http://$plans_addr/graphql")
   cpu[$q]=$(echo "($(ticks) - $t0) * 1000000 / $hz / (${plans[$q]} * $secs)" | bc -l)
-  g=$(rps "$tmp/$q.lua" http://127.0.0.1:18487/graphql)
+  g=$(rps "$tmp/$q.lua" "http://$gqlgen_addr/graphql")
   printf '%-9s %14s %16.1f %14s\n' "$q" "${plans[$q]}" "${cpu[$q]}" "$g"
 done
 printf 'filtered / plain, plans: %.2f (by CPU per request: %.2f)\n' \

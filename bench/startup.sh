@@ -4,15 +4,12 @@
 #
 #   go build -o gateway . && bench/startup.sh ./gateway
 set -euo pipefail
-bin=${1:-./gateway}; port=${2:-18081}
+bin=$(realpath "${1:-./gateway}")
+cd "$(dirname "$0")/.."
+. bench/lib.sh
 start=$(date +%s%N)
-"$bin" -addr 127.0.0.1:$port 2>/dev/null & pid=$!
-trap 'kill $pid' EXIT
-for i in $(seq 1 500); do
-  if curl -sf -o /dev/null 127.0.0.1:$port/readyz; then break; fi
-  sleep 0.005
-done
+gateway_start --bin "$bin" gateway
 end=$(date +%s%N)
 echo "ready after $(( (end-start)/1000000 )) ms"
-curl -s -o /dev/null 127.0.0.1:$port/items -H 'Accept-Encoding: br'
-grep -E 'VmRSS|VmHWM' /proc/$pid/status
+curl -s -o /dev/null "${gateway_addr[gateway]}/items" -H 'Accept-Encoding: br'
+grep -E 'VmRSS|VmHWM' "/proc/${gateway_pid[gateway]}/status"

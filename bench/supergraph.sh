@@ -21,16 +21,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-10}
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 
 [ -d e2e/supergraph/node_modules ] || (cd e2e/supergraph && npm ci --no-audit --no-fund >/dev/null)
-go build -o "$tmp/gateway" .
-"$tmp/gateway" -addr 127.0.0.1:18490 -response-cache-bytes=0 2>/dev/null &
-wait_ready 18490
-node e2e/supergraph/serve.mjs --catalogue http://127.0.0.1:18490/graphql --port 18491 > "$tmp/serve.log" 2>&1 &
+gateway_build
+gateway_start catalogue -response-cache-bytes=0
+gateway=${gateway_addr[catalogue]}
+# The router takes a free port too (--port 0) and prints its URL.
+node e2e/supergraph/serve.mjs --catalogue "http://$gateway/graphql" --port 0 > "$tmp/serve.log" 2>&1 &
+serve=$!
+at_exit "kill $serve 2>/dev/null; wait $serve 2>/dev/null"
 for _ in $(seq 1 200); do grep -q '^router:' "$tmp/serve.log" && break; sleep 0.05; done
-grep -q '^router:' "$tmp/serve.log" || { echo "the router did not start: $(cat "$tmp/serve.log")" >&2; exit 1; }
+router=$(sed -n 's|^router: http://\([^/]*\).*|\1|p' "$tmp/serve.log")
+[ -n "$router" ] || { echo "the router did not start: $(cat "$tmp/serve.log")" >&2; exit 1; }
 
 # The three bodies: the router's query, an _entities request as the router
 # sends it (the same selection, a representation per distinct item) and
@@ -52,10 +54,10 @@ done
 
 # Each answers what it should before anything is measured: 161 entries
 # through the router, data from the gateway either way.
-curl -sf 127.0.0.1:18491/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/SG.json" > "$tmp/SG.out"
+curl -sf "$router/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/SG.json" > "$tmp/SG.out"
 [ "$(grep -o '"quantity"' "$tmp/SG.out" | wc -l)" -eq 161 ] || { echo "the router's answer: $(head -c 300 "$tmp/SG.out")" >&2; exit 1; }
 for b in own entities; do
-  curl -sf 127.0.0.1:18490/graphql -H 'Content-Type: application/json' --data-binary @"$tmp/$b.json" > "$tmp/$b.out"
+  curl -sf "$gateway/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/$b.json" > "$tmp/$b.out"
   grep -q '^{"data":' "$tmp/$b.out" || { echo "$b: $(head -c 300 "$tmp/$b.out")" >&2; exit 1; }
 done
 
@@ -65,9 +67,9 @@ rps() {
   awk '/Requests\/sec/ {r=$2} /50%/ {p50=$2} /99%/ {p99=$2} END {printf "%s %s %s\n", r, p50, p99}' <<<"$out"
 }
 printf '%-46s %12s %10s %10s\n' "161 items' id, name and rarity" "req/s" "p50" "p99"
-read -r r p50 p99 <<<"$(rps -s "$tmp/SG.lua" http://127.0.0.1:18491/graphql)"
+read -r r p50 p99 <<<"$(rps -s "$tmp/SG.lua" "http://$router/graphql")"
 printf '%-46s %12s %10s %10s\n' "through the router (inventory, then _entities)" "$r" "$p50" "$p99"
-read -r r p50 p99 <<<"$(rps -s "$tmp/entities.lua" http://127.0.0.1:18490/graphql)"
+read -r r p50 p99 <<<"$(rps -s "$tmp/entities.lua" "http://$gateway/graphql")"
 printf '%-46s %12s %10s %10s\n' "the gateway: the router's _entities request" "$r" "$p50" "$p99"
-read -r r p50 p99 <<<"$(rps -s "$tmp/own.lua" http://127.0.0.1:18490/graphql)"
+read -r r p50 p99 <<<"$(rps -s "$tmp/own.lua" "http://$gateway/graphql")"
 printf '%-46s %12s %10s %10s\n' "the gateway: its own list, items(first: 161)" "$r" "$p50" "$p99"

@@ -23,40 +23,36 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-6}
-port=18496
-pprof=18497
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-go build -o "$tmp/gateway" .
+gateway_build
 go build -o "$tmp/floor" ./bench/floor
 go build -o "$tmp/tailtrace" ./bench/tailtrace
 post_script '{ item(id: 5) { id name value } }' "$tmp/q1.json" "$tmp/q1.lua"
 { cat "$tmp/q1.lua"; echo 'function delay() return 2 end'; } > "$tmp/q1-think.lua"
 
-# serve NAME CPUS: starts the gateway or the floor on 127.0.0.1:$port, on
-# the CPUs listed (taskset's syntax; "" for all), and waits until it answers.
+# serve NAME CPUS: starts the gateway or the floor on a free loopback
+# port, on the CPUs listed (taskset's syntax; "" for all), and waits until
+# it answers (the floor answers /readyz as it answers everything). Its
+# address is then $addr, and the gateway's pprof address $pprof.
 serve() {
-  local pin=()
-  [ -n "$2" ] && pin=(taskset -c "$2")
+  serving=$1
   case $1 in
-    gateway) "${pin[@]}" "$tmp/gateway" -addr "127.0.0.1:$port" -response-cache-bytes=0 -pprof-addr "127.0.0.1:$pprof" 2>/dev/null & ;;
-    floor) "${pin[@]}" "$tmp/floor" -addr "127.0.0.1:$port" -body "$tmp/q1.answer" 2>/dev/null & ;;
+    gateway) gateway_start --cpus "$2" gateway -response-cache-bytes=0 -pprof-addr 127.0.0.1:0
+      pprof=$(sed -n 's/.*"msg":"serving pprof".*"addr":"\([^"]*\)".*/\1/p' "$tmp/gateway.log" | head -n 1) ;;
+    floor) gateway_start --cpus "$2" --bin "$tmp/floor" floor -body "$tmp/q1.answer" ;;
   esac
-  pid=$!
-  wait_ready "$port" # the floor answers /readyz as it answers everything
+  addr=${gateway_addr[$1]}
 }
 
-unserve() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; pid=; }
+unserve() { gateway_stop "$serving" || true; }
 
 # measure SETUP NAME SCRIPT THREADS CONNS CPUS: a second of warm-up, then
 # $secs measured; one line of req/s and latency percentiles.
 measure() {
   local setup=$1 name=$2 script=$3 threads=$4 conns=$5 pin=()
   [ -n "$6" ] && pin=(taskset -c "$6")
-  "${pin[@]}" wrk -t"$threads" -c"$conns" -d1s -s "$script" "http://127.0.0.1:$port/graphql" >/dev/null
-  "${pin[@]}" wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s "$script" "http://127.0.0.1:$port/graphql" |
+  "${pin[@]}" wrk -t"$threads" -c"$conns" -d1s -s "$script" "http://$addr/graphql" >/dev/null
+  "${pin[@]}" wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s "$script" "http://$addr/graphql" |
     awk -v setup="$setup" -v name="$name" '
       /Requests\/sec/ { rps = $2 }
       $1 == "50%" { p50 = $2 } $1 == "90%" { p90 = $2 } $1 == "99%" { p99 = $2 }
@@ -69,7 +65,7 @@ measure() {
 
 # The floor answers with the gateway's own bytes.
 serve gateway ""
-curl -sf "127.0.0.1:$port/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/q1.json" > "$tmp/q1.answer"
+curl -sf "$addr/graphql" -H 'Content-Type: application/json' --data-binary @"$tmp/q1.json" > "$tmp/q1.answer"
 grep -q '^{"data":{"item":' "$tmp/q1.answer" || { echo "Q1 failed: $(head -c 300 "$tmp/q1.answer")" >&2; exit 1; }
 unserve
 
@@ -82,10 +78,10 @@ for name in gateway floor; do
 done
 # The trace: taken a second into a 3 s run, for a second.
 serve gateway ""
-wrk -t2 -c32 -d3s -s "$tmp/q1.lua" "http://127.0.0.1:$port/graphql" >/dev/null &
+wrk -t2 -c32 -d3s -s "$tmp/q1.lua" "http://$addr/graphql" >/dev/null &
 load=$!
 sleep 1
-curl -sf -o "$tmp/q1.trace" "127.0.0.1:$pprof/debug/pprof/trace?seconds=1"
+curl -sf -o "$tmp/q1.trace" "$pprof/debug/pprof/trace?seconds=1"
 wait "$load"
 unserve
 echo "trace of the gateway under Q1, shared cores:"

@@ -13,17 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 secs=${1:-10}
-tmp=$(mktemp -d)
-port=$((18800 + RANDOM % 50))
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 
-bin=${GATEWAY_BIN:-}
-if [ -z "$bin" ]; then
-  go build -o "$tmp/gateway" .
-  bin=$tmp/gateway
-fi
+if [ -n "${GATEWAY_BIN:-}" ]; then gateway_bin=$GATEWAY_BIN; else gateway_build; fi
 go build -o "$tmp/wsflood" ./bench/wsflood
 # shellcheck disable=SC2086
-"$bin" -addr 127.0.0.1:$port -response-cache-bytes=0 -access-log=false ${GATEWAY_FLAGS:-} 2>"$tmp/log" &
-wait_ready $port
-"$tmp/wsflood" -url "http://127.0.0.1:$port/graphql" -duration "${secs}s"
+gateway_start gateway -response-cache-bytes=0 -access-log=false ${GATEWAY_FLAGS:-}
+"$tmp/wsflood" -url "http://${gateway_addr[gateway]}/graphql" -duration "${secs}s"
