@@ -1071,18 +1071,35 @@ var monsterFields = []string{
 	"treasureScrollChance", "treasureScrollChanceWithWwMax", "treasureScrollChanceWithWwMaxAndBC72", "drops",
 }
 
+// monsterSpeeds are the upstream's attack speeds, each with its seconds
+// between attacks.
+var monsterSpeeds = []struct {
+	text string
+	secs float64
+}{{"Very Fast", 1.2}, {"Fast", 1.8}, {"Average", 2.4}, {"Slow", 3}, {"Very Slow", 3.6}}
+
+// prefixLevel is what a prefix adds to (or takes from) its family's level.
+var prefixLevel = map[string]int{"": 0, "Young ": -3, "Feral ": 2, "Elder ": 8, "Corrupted ": 12, "Frost ": 6, "Ancient ": 15, "Cave ": 4}
+
+// remains are what every monster of a family drops whatever its luck: its
+// bones, its parts and its hide (an index into hides, or -1). Gods have
+// none.
+type remains struct {
+	bones string
+	parts []string
+	hide  int
+}
+
+// addMonsters makes the regular monsters, every family under every
+// prefix, then the gods, each with its stats and loot table; then the
+// holes the upstream's monsters have.
+//
+// The world's random source is drawn from monster by monster, in one
+// order (the gap before its id, its health, its stats, its loot): a
+// change to that order changes every catalogue generated, the embedded
+// one included.
 func (w *world) addMonsters() {
-	speeds := []struct {
-		text string
-		secs float64
-	}{{"Very Fast", 1.2}, {"Fast", 1.8}, {"Average", 2.4}, {"Slow", 3}, {"Very Slow", 3.6}}
-	bump := map[string]int{"": 0, "Young ": -3, "Feral ": 2, "Elder ": 8, "Corrupted ": 12, "Frost ": 6, "Ancient ": 15, "Cave ": 4}
-
-	loot := slices.Concat(w.gear, w.upgrades, w.fletched, w.potions, w.seeds, w.fish, w.dishes, w.jewellery)
-	for _, g := range w.gemKinds {
-		loot = append(loot, g.uncut)
-	}
-
+	loot := w.monsterLoot()
 	regular, godCount := w.n(145), w.n(len(gods))
 	id := 0
 	for i := range regular + godCount {
@@ -1091,85 +1108,124 @@ func (w *world) addMonsters() {
 			id++ // the upstream has the odd gap in monster ids too
 		}
 		m := &Monster{ID: id}
-		var level int
-		var parts []string
-		var bones string
-		hide := -1
+		level, left := 0, remains{hide: -1}
 		if i < regular {
-			k, sfx := lap(i, len(monsterFamilies)*len(monsterPrefixes))
-			fam := monsterFamilies[k%len(monsterFamilies)]
-			prefix := monsterPrefixes[k/len(monsterFamilies)]
-			level = max(1, fam.level+bump[prefix])
-			m.Name = prefix + fam.name + sfx
-			m.Area, m.Weakness = fam.area, fam.weak
-			switch prefix {
-			case "Frost ":
-				m.Area, m.Weakness = "Frostpeak", "Fire"
-			case "Cave ":
-				m.Area = "Echo Caverns"
-			}
-			m.Health = int64(level*level*4 + 10 + w.rng.IntN(level*3+1))
-			parts, bones, hide = fam.parts, fam.bones, fam.hideIx
+			level, left = w.regularMonster(m, i)
 		} else {
-			k, sfx := lap(i-regular, len(gods))
-			g := gods[k]
-			level = 150 + 10*k
-			m.Name, m.IsGod, m.Health = g.name+sfx, true, g.health
-			m.Area, m.Weakness = "The Pantheon", "None"
+			level = godMonster(m, i-regular)
 		}
-		m.Attack = level + w.between(0, level/3+1)
-		m.Strength = level + w.between(0, level/3+1)
-		m.Defence = level + w.between(0, level/2+1)
-		m.CombatLevel = level
-		s := pick(w, speeds)
-		m.AttackSpeedText, m.AttackSpeed = s.text, s.secs
-		m.SlayerLevel = max(1, level-10)
-		m.SlayerExp = int(m.Health / 10)
-		if m.IsGod {
-			m.SlayerExp = 250_000
-		}
-		t := w.decimal(0.05, 2, 2)
-		m.Treasure = [3]float64{t, sig(t*1.25, 4), sig(t*1.25*1.1, 4)}
-
-		// Loot table.
-		var taken []*Item
-		addDrop := func(it *Item, lo, hi int, rarity string) {
-			if it == nil || slices.Contains(taken, it) {
-				return
-			}
-			taken = append(taken, it)
-			w.nextDrop++
-			m.Drops = append(m.Drops, MonsterDrop{ID: w.nextDrop, Item: it, Min: lo, Max: hi, Chances: w.dropChances(rarity), Rarity: rarity})
-		}
-		if bones != "" {
-			addDrop(w.byName[bones], 1, 1, "Always")
-		}
-		for _, p := range parts {
-			addDrop(w.byName[p], 1, w.between(1, 3), "Common")
-		}
-		if hide >= 0 && hide < len(hides) {
-			addDrop(w.byName[hides[hide].hide], 1, 1, "Common")
-		}
-		for range w.between(1, 4) {
-			it := w.near(loot, level, 12)
-			addDrop(it, 1, 1, pick(w, []string{"Uncommon", "Uncommon", "Rare", "Very Rare"}))
-		}
-		if w.chance(0.25) {
-			addDrop(w.byName["Treasure Scroll"], 1, 1, "Rare")
-		}
-		if m.IsGod {
-			addDrop(w.byName["Illuminant Gem"], 1, 1, "Very Rare")
-			addDrop(w.byName["Ring of Secrets"], 1, 1, "Very Rare")
-			if len(w.blessed) > 0 {
-				addDrop(pick(w, w.blessed), 1, 1, "Very Rare")
-			}
-		}
+		w.rollStats(m, level)
+		w.addLoot(m, level, loot, left)
 		w.monsters = append(w.monsters, m)
 	}
+	w.leaveMonsterHoles(regular)
+}
 
-	// Incomplete records: every field but id is left out of one monster and
-	// written as null in another. A monster without a name also loses its
-	// drops, so the items' monsterDrops always name the monster.
+// monsterLoot is the pool a monster's chance drops are drawn from: gear
+// and its upgrades, fletched items, potions, seeds, fish, dishes,
+// jewellery and uncut gems.
+func (w *world) monsterLoot() []*Item {
+	loot := slices.Concat(w.gear, w.upgrades, w.fletched, w.potions, w.seeds, w.fish, w.dishes, w.jewellery)
+	for _, g := range w.gemKinds {
+		loot = append(loot, g.uncut)
+	}
+	return loot
+}
+
+// regularMonster names the i-th regular monster, a family under a prefix
+// (lap gives the suffix once they have all been used), and sets its area,
+// weakness and health; it returns the monster's level and its family's
+// remains.
+func (w *world) regularMonster(m *Monster, i int) (int, remains) {
+	k, sfx := lap(i, len(monsterFamilies)*len(monsterPrefixes))
+	fam := monsterFamilies[k%len(monsterFamilies)]
+	prefix := monsterPrefixes[k/len(monsterFamilies)]
+	level := max(1, fam.level+prefixLevel[prefix])
+	m.Name = prefix + fam.name + sfx
+	m.Area, m.Weakness = fam.area, fam.weak
+	switch prefix {
+	case "Frost ":
+		m.Area, m.Weakness = "Frostpeak", "Fire"
+	case "Cave ":
+		m.Area = "Echo Caverns"
+	}
+	m.Health = int64(level*level*4 + 10 + w.rng.IntN(level*3+1))
+	return level, remains{bones: fam.bones, parts: fam.parts, hide: fam.hideIx}
+}
+
+// godMonster makes m the n-th god (lap gives the suffix once they have
+// all been used), at a level above every regular monster, and returns
+// that level. Gods draw nothing here: their health is their own.
+func godMonster(m *Monster, n int) int {
+	k, sfx := lap(n, len(gods))
+	g := gods[k]
+	m.Name, m.IsGod, m.Health = g.name+sfx, true, g.health
+	m.Area, m.Weakness = "The Pantheon", "None"
+	return 150 + 10*k
+}
+
+// rollStats draws m's combat stats around its level, its attack speed and
+// its treasure scroll chances, and derives its slayer figures.
+func (w *world) rollStats(m *Monster, level int) {
+	m.Attack = level + w.between(0, level/3+1)
+	m.Strength = level + w.between(0, level/3+1)
+	m.Defence = level + w.between(0, level/2+1)
+	m.CombatLevel = level
+	s := pick(w, monsterSpeeds)
+	m.AttackSpeedText, m.AttackSpeed = s.text, s.secs
+	m.SlayerLevel = max(1, level-10)
+	m.SlayerExp = int(m.Health / 10)
+	if m.IsGod {
+		m.SlayerExp = 250_000
+	}
+	t := w.decimal(0.05, 2, 2)
+	m.Treasure = [3]float64{t, sig(t*1.25, 4), sig(t*1.25*1.1, 4)}
+}
+
+// addLoot gives m its loot table: its family's remains, one to four items
+// from loot near its level, sometimes a treasure scroll, and for a god its
+// gems, ring and a blessed item. No item is dropped twice by one monster.
+func (w *world) addLoot(m *Monster, level int, loot []*Item, left remains) {
+	var taken []*Item
+	addDrop := func(it *Item, lo, hi int, rarity string) {
+		if it == nil || slices.Contains(taken, it) {
+			return
+		}
+		taken = append(taken, it)
+		w.nextDrop++
+		m.Drops = append(m.Drops, MonsterDrop{ID: w.nextDrop, Item: it, Min: lo, Max: hi, Chances: w.dropChances(rarity), Rarity: rarity})
+	}
+	if left.bones != "" {
+		addDrop(w.byName[left.bones], 1, 1, "Always")
+	}
+	for _, p := range left.parts {
+		addDrop(w.byName[p], 1, w.between(1, 3), "Common")
+	}
+	if left.hide >= 0 && left.hide < len(hides) {
+		addDrop(w.byName[hides[left.hide].hide], 1, 1, "Common")
+	}
+	for range w.between(1, 4) {
+		it := w.near(loot, level, 12)
+		addDrop(it, 1, 1, pick(w, []string{"Uncommon", "Uncommon", "Rare", "Very Rare"}))
+	}
+	if w.chance(0.25) {
+		addDrop(w.byName["Treasure Scroll"], 1, 1, "Rare")
+	}
+	if m.IsGod {
+		addDrop(w.byName["Illuminant Gem"], 1, 1, "Very Rare")
+		addDrop(w.byName["Ring of Secrets"], 1, 1, "Very Rare")
+		if len(w.blessed) > 0 {
+			addDrop(pick(w, w.blessed), 1, 1, "Very Rare")
+		}
+	}
+}
+
+// leaveMonsterHoles makes some records incomplete, as the upstream's are:
+// every field but id is left out of one monster and written as null in
+// another, spread over the regular ones. A monster without a name also
+// loses its drops, so the items' monsterDrops always name the monster.
+// Then one drop writes its rarity as null and one leaves it out.
+func (w *world) leaveMonsterHoles(regular int) {
 	if len(w.monsters) == 0 {
 		return
 	}
@@ -1193,7 +1249,6 @@ func (w *world) addMonsters() {
 			m.Drops = nil
 		}
 	}
-	// One drop writes its rarity as null and one leaves it out.
 	var withDrops []*Monster
 	for _, m := range w.monsters {
 		if len(m.Drops) >= 2 {
