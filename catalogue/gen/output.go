@@ -72,11 +72,22 @@ type itemLinks struct {
 
 // reverse derives every item's reverse view from the forward relations,
 // walking each collection in id order so the arrays come out in that order.
+// Each of an item's arrays is filled from one collection, so what uses an
+// item and what drops it are derived apart.
 func (w *world) reverse() map[*Item]*itemLinks {
 	rev := make(map[*Item]*itemLinks, len(w.items))
 	for _, it := range w.items {
 		rev[it] = &itemLinks{}
 	}
+	w.reverseUses(rev)
+	w.reverseDrops(rev)
+	return rev
+}
+
+// reverseUses fills each item's usedIn arrays: the recipes it is a
+// material of, the quests and base camp levels it is handed in to, and
+// the blessing it is the base of.
+func (w *world) reverseUses(rev map[*Item]*itemLinks) {
 	for _, it := range w.items {
 		if c := it.Crafting; c != nil {
 			for _, m := range c.Materials {
@@ -128,6 +139,11 @@ func (w *world) reverse() map[*Item]*itemLinks {
 	for _, it := range w.blessed {
 		rev[it.Blessing.Base].blessed = Object{{"blessedId", it.ID}, {"blessedName", it.Name}}
 	}
+}
+
+// reverseDrops fills each item's drop arrays: the monsters, discovery
+// locations and events that drop it, and the event chests that hold it.
+func (w *world) reverseDrops(rev map[*Item]*itemLinks) {
 	for _, m := range w.monsters {
 		for _, d := range m.Drops {
 			o := Object{
@@ -172,7 +188,6 @@ func (w *world) reverse() map[*Item]*itemLinks {
 			})
 		}
 	}
-	return rev
 }
 
 // chooseNulls picks the few items whose empty optional members are written
@@ -214,6 +229,9 @@ func (w *world) itemsBody(rev map[*Item]*itemLinks) Array {
 	return envelope(all[:split], all[split:])
 }
 
+// itemObject is an item's record, its members in the upstream's order: its
+// own fields and what uses it, then how it is made or gathered, then
+// what drops it.
 func itemObject(it *Item, l *itemLinks) Object {
 	o := Object{
 		{"id", it.ID},
@@ -236,20 +254,21 @@ func itemObject(it *Item, l *itemLinks) Object {
 		{"tradable", it.Tradable},
 		{"usedIn", usedIn(it, l)},
 	}
-	// optional sets an optional member: present, explicitly null, or absent.
-	optional := func(key string, v any, has bool, bit nullMask) {
-		switch {
-		case has:
-			o.set(key, v)
-		case it.nulls&bit != 0:
-			o.set(key, nil)
-		}
-	}
 	if it.Limited != nil {
 		o.set("limited", *it.Limited)
 	} else if it.nulls&nullLimited != 0 {
 		o.set("limited", nil)
 	}
+	o = append(o, madeBy(it)...)
+	return append(o, droppedBy(it, l)...)
+}
+
+// madeBy are the members that say how an item is made or gathered: a
+// record per skill that yields it (crafting, cooking, farming, mining,
+// fletching, forestry, alchemy), and the blessing that made it, each
+// present only when it applies.
+func madeBy(it *Item) Object {
+	var o Object
 	if c := it.Crafting; c != nil {
 		o.set("crafting", Object{
 			{"name", it.Name}, {"category", c.Category}, {"craftingLevel", c.Level}, {"craftingExp", c.Exp},
@@ -294,29 +313,43 @@ func itemObject(it *Item, l *itemLinks) Object {
 		})
 	}
 	if b := it.Blessing; b != nil {
-		bo := Object{
-			{"name", it.Name}, {"level", b.Tier}, {"description", b.Description},
-			{"originalCost", b.OriginalCost}, {"baseCamp57Cost", b.BC57Cost}, {"tikiTheTicketCost", b.TikiCost},
-			{"requirement", b.Requirement},
-		}
-		if b.BothCost != nil {
-			bo.set("bothCost", *b.BothCost)
-		} else if b.bothNull {
-			bo.set("bothCost", nil)
-		}
-		o.set("blessed", bo)
+		o.set("blessed", blessedObject(it.Name, b))
 	}
-	var chest Array
-	for _, c := range it.Chest {
-		co := Object{}
-		if c.Item != nil {
-			co.set("itemId", c.Item.ID)
-		} else if c.idNull {
-			co.set("itemId", nil)
-		}
-		co = append(co, Object{{"name", c.Name}, {"min", c.Min}, {"max", c.Max}, {"percentage", c.Percent}, {"text", c.Text}}...)
-		chest = append(chest, co)
+	return o
+}
+
+// blessedObject is a blessed item's blessing; its bothCost is sometimes
+// absent and sometimes null upstream, and kept so.
+func blessedObject(name string, b *Blessing) Object {
+	o := Object{
+		{"name", name}, {"level", b.Tier}, {"description", b.Description},
+		{"originalCost", b.OriginalCost}, {"baseCamp57Cost", b.BC57Cost}, {"tikiTheTicketCost", b.TikiCost},
+		{"requirement", b.Requirement},
 	}
+	if b.BothCost != nil {
+		o.set("bothCost", *b.BothCost)
+	} else if b.bothNull {
+		o.set("bothCost", nil)
+	}
+	return o
+}
+
+// droppedBy are the members that say where an item drops: for a chest
+// what it holds, then who or what drops the item (monsters, fishing,
+// discovery, thieving, safes, exploration, events, other chests, a
+// secret). Each is absent when empty, except on the few items chooseNulls
+// marked, where it is null.
+func droppedBy(it *Item, l *itemLinks) Object {
+	var o Object
+	optional := func(key string, v any, has bool, bit nullMask) {
+		switch {
+		case has:
+			o.set(key, v)
+		case it.nulls&bit != 0:
+			o.set(key, nil)
+		}
+	}
+	chest := chestContents(it.Chest)
 	optional("chest", chest, len(chest) > 0, nullChest)
 	optional("monsterDrops", l.monsterDrops, len(l.monsterDrops) > 0, nullMonsterDrops)
 	optional("fishingDrops", locationDrops(it.Fishing), len(it.Fishing) > 0, nullFishingDrops)
@@ -333,6 +366,23 @@ func itemObject(it *Item, l *itemLinks) Object {
 		o.set("secrets", nil)
 	}
 	return o
+}
+
+// chestContents are what a chest item holds, an entry per item; an
+// entry's itemId is absent, or null, where the upstream's is.
+func chestContents(entries []ChestEntry) Array {
+	var chest Array
+	for _, c := range entries {
+		co := Object{}
+		if c.Item != nil {
+			co.set("itemId", c.Item.ID)
+		} else if c.idNull {
+			co.set("itemId", nil)
+		}
+		co = append(co, Object{{"name", c.Name}, {"min", c.Min}, {"max", c.Max}, {"percentage", c.Percent}, {"text", c.Text}}...)
+		chest = append(chest, co)
+	}
+	return chest
 }
 
 func usedIn(it *Item, l *itemLinks) Object {
