@@ -42,123 +42,174 @@ type spelling struct {
 // for numbers, the JSON spellings a JavaScript reader takes as integers.
 func (g *inputGen) spellings(t *ast.Type) []spelling {
 	if t.Elem != nil {
-		e := g.valid(t.Elem)
-		return []spelling{
-			{"a list", "[" + e.literal + "]", "[" + e.json + "]", false},
-			{"a single value for a list", e.literal, e.json, false},
-			{"an empty list", "[]", "[]", false},
-			{"a list with null", "[" + e.literal + ", null]", "[" + e.json + ",null]", false},
-			{"a list of lists", "[[" + e.literal + "]]", "[[" + e.json + "]]", false},
-		}
+		return g.listSpellings(t.Elem)
 	}
 	def := g.schema.Types[t.NamedType]
-	common := []spelling{
+	switch def.Kind {
+	case ast.Enum:
+		return enumSpellings(def)
+	case ast.InputObject:
+		return g.objectSpellings(t, def)
+	}
+	table, ok := scalarSpellings[def.Name]
+	if !ok {
+		return nil // a custom scalar takes anything: nothing to try
+	}
+	return append(anyTypeSpellings(), table...)
+}
+
+// anyTypeSpellings are tried for every named type: null, and objects
+// where the type may not be one. A new slice each time, since each caller
+// appends its own.
+func anyTypeSpellings() []spelling {
+	return []spelling{
 		{"null", "null", "null", false},
 		{"an object", "{a: 1}", `{"a":1}`, false},
 		{"an empty object", "{}", "{}", false},
 	}
-	switch def.Kind {
-	case ast.Enum:
-		first, last := def.EnumValues[0].Name, def.EnumValues[len(def.EnumValues)-1].Name
-		return append(common,
-			spelling{"an enum value", first, `"` + first + `"`, false},
-			spelling{"the last enum value", last, `"` + last + `"`, false},
-			spelling{"an enum value as a string", `"` + first + `"`, "", false},
-			spelling{"an enum value in lower case", strings.ToLower(first), `"` + strings.ToLower(first) + `"`, false},
-			spelling{"an unknown enum value", "NOT_A_VALUE", `"NOT_A_VALUE"`, false},
-			spelling{"a number for an enum", "1", "1", false},
-			spelling{"a boolean for an enum", "true", "true", false},
-			spelling{"a list of an enum value", "[" + first + "]", `["` + first + `"]`, false},
-		)
-	case ast.InputObject:
-		v := g.valid(t)
-		out := append(common,
-			spelling{"a valid object", v.literal, v.json, false},
-			spelling{"a list of a valid object", "[" + v.literal + "]", "[" + v.json + "]", false},
-			spelling{"an object with an unknown field", addField(v.literal, "notAField: 1"), addField(v.json, `"notAField":1`), false},
-			spelling{"an object with __typename", addField(v.literal, `__typename: "x"`), addField(v.json, `"__typename":"x"`), false},
-			spelling{"a string for an object", `"x"`, `"x"`, false},
-			spelling{"a number for an object", "1", "1", false},
-		)
-		for _, f := range def.Fields {
-			if f.Type.NonNull {
-				out = append(out, spelling{"an object without " + f.Name, g.object(def, f.Name, false), g.object(def, f.Name, true), false})
-			}
+}
+
+// listSpellings are tried for a list of elem: a valid element as a list,
+// as a single value (which coercion wraps), and lists that hold null or
+// nest a level too deep.
+func (g *inputGen) listSpellings(elem *ast.Type) []spelling {
+	e := g.valid(elem)
+	return []spelling{
+		{"a list", "[" + e.literal + "]", "[" + e.json + "]", false},
+		{"a single value for a list", e.literal, e.json, false},
+		{"an empty list", "[]", "[]", false},
+		{"a list with null", "[" + e.literal + ", null]", "[" + e.json + ",null]", false},
+		{"a list of lists", "[[" + e.literal + "]]", "[[" + e.json + "]]", false},
+	}
+}
+
+// enumSpellings are tried for an enum: its first and last values, and
+// the near misses a client writes (a string, another case, an unknown
+// name, a number or a boolean), as literals and as JSON.
+func enumSpellings(def *ast.Definition) []spelling {
+	first, last := def.EnumValues[0].Name, def.EnumValues[len(def.EnumValues)-1].Name
+	return append(anyTypeSpellings(),
+		spelling{"an enum value", first, `"` + first + `"`, false},
+		spelling{"the last enum value", last, `"` + last + `"`, false},
+		spelling{"an enum value as a string", `"` + first + `"`, "", false},
+		spelling{"an enum value in lower case", strings.ToLower(first), `"` + strings.ToLower(first) + `"`, false},
+		spelling{"an unknown enum value", "NOT_A_VALUE", `"NOT_A_VALUE"`, false},
+		spelling{"a number for an enum", "1", "1", false},
+		spelling{"a boolean for an enum", "true", "true", false},
+		spelling{"a list of an enum value", "[" + first + "]", `["` + first + `"]`, false},
+	)
+}
+
+// objectSpellings are tried for an input object: a valid one, one with
+// a field too many, a scalar in its place, and for each required field
+// the object without it.
+func (g *inputGen) objectSpellings(t *ast.Type, def *ast.Definition) []spelling {
+	v := g.valid(t)
+	out := append(anyTypeSpellings(),
+		spelling{"a valid object", v.literal, v.json, false},
+		spelling{"a list of a valid object", "[" + v.literal + "]", "[" + v.json + "]", false},
+		spelling{"an object with an unknown field", addField(v.literal, "notAField: 1"), addField(v.json, `"notAField":1`), false},
+		spelling{"an object with __typename", addField(v.literal, `__typename: "x"`), addField(v.json, `"__typename":"x"`), false},
+		spelling{"a string for an object", `"x"`, `"x"`, false},
+		spelling{"a number for an object", "1", "1", false},
+	)
+	for _, f := range def.Fields {
+		if f.Type.NonNull {
+			out = append(out, spelling{"an object without " + f.Name, g.object(def, f.Name, false), g.object(def, f.Name, true), false})
 		}
-		return out
 	}
-	switch def.Name {
-	case "Int", "ID":
-		out := append(common,
-			spelling{"0", "0", "0", false},
-			spelling{"7", "7", "7", false},
-			spelling{"-1", "-1", "-1", false},
-			spelling{"the largest Int", "2147483647", "2147483647", false},
-			spelling{"the smallest Int", "-2147483648", "-2147483648", false},
-			spelling{"just past 32 bits", "2147483648", "2147483648", false},
-			spelling{"just below 32 bits", "-2147483649", "-2147483649", false},
-			spelling{"past 64 bits", "99999999999999999999", "99999999999999999999", false},
-			spelling{"1.0", "1.0", "1.0", false},
-			spelling{"1e3", "1e3", "1e3", false},
-			spelling{"a fraction", "1.5", "1.5", false},
-			spelling{"an integer as a string", `"7"`, `"7"`, false},
-			spelling{"a word", `"seven"`, `"seven"`, false},
-			spelling{"true", "true", "true", false},
-			spelling{"an enum value for a number", "SEVEN", "", false},
-			spelling{"a list of one", "[7]", "[7]", false},
-			spelling{"-0", "", "-0", false},
-			spelling{"1E3", "", "1E3", false},
-			spelling{"10e-1", "", "10e-1", false},
-			spelling{"2147483647.0", "", "2147483647.0", false},
-			spelling{"a whole number past 2^53", "", "9007199254740993", false},
-			spelling{"past float64", "", "1e400", false},
-			spelling{"below float64", "", "-1e400", false},
-			spelling{"an underflow", "", "1e-400", false},
-			spelling{"an empty string", `""`, `""`, false},
-		)
-		return out
-	case "Float":
-		return append(common,
-			spelling{"0", "0", "0", false},
-			spelling{"an integer", "5", "5", false},
-			spelling{"a fraction", "1.5", "1.5", false},
-			spelling{"a negative fraction", "-0.25", "-0.25", false},
-			spelling{"an exponent", "1.5e2", "1.5e2", false},
-			spelling{"an integer past 32 bits", "2147483648", "2147483648", false},
-			spelling{"an integer past 64 bits", "99999999999999999999", "99999999999999999999", false},
-			spelling{"the largest float64", "1.7976931348623157e308", "1.7976931348623157e308", false},
-			spelling{"past float64", "1e400", "1e400", true},
-			spelling{"an underflow", "1e-400", "1e-400", false},
-			spelling{"a number as a string", `"1.5"`, `"1.5"`, false},
-			spelling{"true", "true", "true", false},
-			spelling{"an enum value for a number", "ONE", "", false},
-			spelling{"a list of one", "[1.5]", "[1.5]", false},
-			spelling{"-0", "", "-0", false},
-		)
-	case "String":
-		return append(common,
-			spelling{"a string", `"ore"`, `"ore"`, false},
-			spelling{"an empty string", `""`, `""`, false},
-			spelling{"a string with escapes", `"\u00e9\n"`, `"\u00e9\n"`, false},
-			spelling{"a block string", `"""ore"""`, "", false},
-			spelling{"an integer for a string", "5", "5", false},
-			spelling{"a fraction for a string", "1.5", "1.5", false},
-			spelling{"a boolean for a string", "true", "true", false},
-			spelling{"an enum value for a string", "ORE", "", false},
-			spelling{"a list of one string", `["ore"]`, `["ore"]`, false},
-		)
-	case "Boolean":
-		return append(common,
-			spelling{"true", "true", "true", false},
-			spelling{"false", "false", "false", false},
-			spelling{"a boolean as a string", `"true"`, `"true"`, false},
-			spelling{"1 for a boolean", "1", "1", false},
-			spelling{"0 for a boolean", "0", "0", false},
-			spelling{"an enum value for a boolean", "TRUE", "", false},
-			spelling{"a list of one boolean", "[true]", "[true]", false},
-		)
-	}
-	return nil // a custom scalar takes anything: nothing to try
+	return out
+}
+
+// scalarSpellings are what is tried for each built-in scalar beyond
+// anyTypeSpellings, by the scalar's name. Read only.
+var scalarSpellings = map[string][]spelling{
+	"Int":     intSpellings,
+	"ID":      intSpellings,
+	"Float":   floatSpellings,
+	"String":  stringSpellings,
+	"Boolean": booleanSpellings,
+}
+
+// intSpellings are tried for Int and ID: the bounds of 32 bits and just
+// past them, numbers that are whole only to some readers (1.0, 1e3), and
+// other types. Those with no literal are JSON only: spellings a
+// JavaScript reader takes as integers (-0, 1E3, 10e-1) or cannot hold
+// exactly (past 2^53, past float64).
+var intSpellings = []spelling{
+	{"0", "0", "0", false},
+	{"7", "7", "7", false},
+	{"-1", "-1", "-1", false},
+	{"the largest Int", "2147483647", "2147483647", false},
+	{"the smallest Int", "-2147483648", "-2147483648", false},
+	{"just past 32 bits", "2147483648", "2147483648", false},
+	{"just below 32 bits", "-2147483649", "-2147483649", false},
+	{"past 64 bits", "99999999999999999999", "99999999999999999999", false},
+	{"1.0", "1.0", "1.0", false},
+	{"1e3", "1e3", "1e3", false},
+	{"a fraction", "1.5", "1.5", false},
+	{"an integer as a string", `"7"`, `"7"`, false},
+	{"a word", `"seven"`, `"seven"`, false},
+	{"true", "true", "true", false},
+	{"an enum value for a number", "SEVEN", "", false},
+	{"a list of one", "[7]", "[7]", false},
+	{"-0", "", "-0", false},
+	{"1E3", "", "1E3", false},
+	{"10e-1", "", "10e-1", false},
+	{"2147483647.0", "", "2147483647.0", false},
+	{"a whole number past 2^53", "", "9007199254740993", false},
+	{"past float64", "", "1e400", false},
+	{"below float64", "", "-1e400", false},
+	{"an underflow", "", "1e-400", false},
+	{"an empty string", `""`, `""`, false},
+}
+
+// floatSpellings are tried for Float: integers (which a Float takes),
+// fractions and exponents, the edges of float64 (a literal past it is
+// where the specification and graphql-js part: specRefuses), and other
+// types.
+var floatSpellings = []spelling{
+	{"0", "0", "0", false},
+	{"an integer", "5", "5", false},
+	{"a fraction", "1.5", "1.5", false},
+	{"a negative fraction", "-0.25", "-0.25", false},
+	{"an exponent", "1.5e2", "1.5e2", false},
+	{"an integer past 32 bits", "2147483648", "2147483648", false},
+	{"an integer past 64 bits", "99999999999999999999", "99999999999999999999", false},
+	{"the largest float64", "1.7976931348623157e308", "1.7976931348623157e308", false},
+	{"past float64", "1e400", "1e400", true},
+	{"an underflow", "1e-400", "1e-400", false},
+	{"a number as a string", `"1.5"`, `"1.5"`, false},
+	{"true", "true", "true", false},
+	{"an enum value for a number", "ONE", "", false},
+	{"a list of one", "[1.5]", "[1.5]", false},
+	{"-0", "", "-0", false},
+}
+
+// stringSpellings are tried for String: strings plain, empty, escaped and
+// as a block string, and numbers, booleans and enum values in their place.
+var stringSpellings = []spelling{
+	{"a string", `"ore"`, `"ore"`, false},
+	{"an empty string", `""`, `""`, false},
+	{"a string with escapes", `"\u00e9\n"`, `"\u00e9\n"`, false},
+	{"a block string", `"""ore"""`, "", false},
+	{"an integer for a string", "5", "5", false},
+	{"a fraction for a string", "1.5", "1.5", false},
+	{"a boolean for a string", "true", "true", false},
+	{"an enum value for a string", "ORE", "", false},
+	{"a list of one string", `["ore"]`, `["ore"]`, false},
+}
+
+// booleanSpellings are tried for Boolean: both values, and the strings,
+// numbers and enum values a client might send for one.
+var booleanSpellings = []spelling{
+	{"true", "true", "true", false},
+	{"false", "false", "false", false},
+	{"a boolean as a string", `"true"`, `"true"`, false},
+	{"1 for a boolean", "1", "1", false},
+	{"0 for a boolean", "0", "0", false},
+	{"an enum value for a boolean", "TRUE", "", false},
+	{"a list of one boolean", "[true]", "[true]", false},
 }
 
 // addField adds a field to an object's literal or JSON.
