@@ -191,7 +191,24 @@ var refTargets = map[string]string{
 	"alchemyId": "alchemy",
 }
 
+// written is what the generator wrote: each collection's records, in
+// order and by id, and the items' names.
+type written struct {
+	recs      map[string][]map[string]any
+	byID      map[string]map[int]map[string]any
+	itemNames map[string]bool
+}
+
+// checkReferences checks that every reference of the records in dir
+// resolves, and that the two directions of each relation agree.
 func checkReferences(t *testing.T, dir string) {
+	g := readWritten(t, dir)
+	checkResolved(t, g)
+	checkMirrored(t, g)
+}
+
+// readWritten reads every collection in dir, checking ids are unique.
+func readWritten(t *testing.T, dir string) written {
 	recs := map[string][]map[string]any{}
 	byID := map[string]map[int]map[string]any{}
 	for _, c := range collections {
@@ -215,7 +232,12 @@ func checkReferences(t *testing.T, dir string) {
 		}
 	}
 
-	// Every reference field anywhere resolves.
+	return written{recs, byID, itemNames}
+}
+
+// checkResolved: every reference field anywhere resolves.
+func checkResolved(t *testing.T, g written) {
+	recs, byID := g.recs, g.byID
 	checked := 0
 	for _, c := range collections {
 		for _, r := range recs[c] {
@@ -254,8 +276,11 @@ func checkReferences(t *testing.T, dir string) {
 	if checked < 1000 && len(recs["items"]) >= 1000 {
 		t.Errorf("only %d references checked", checked)
 	}
+}
 
-	// The two directions of each relation agree.
+// checkMirrored: the two directions of each relation agree.
+func checkMirrored(t *testing.T, g written) {
+	recs, byID, itemNames := g.recs, g.byID, g.itemNames
 	for _, it := range recs["items"] {
 		id := num(it["id"])
 		for _, md := range arr(it["monsterDrops"]) {
