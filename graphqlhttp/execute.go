@@ -40,11 +40,11 @@ type chooser struct {
 
 var _ graphql.GraphExecutor = (*chooser)(nil)
 
-// ran is what the chooser did with an operation: which executor ran it
+// chosenRun is what the chooser did with an operation: which executor ran it
 // (executorEngine or executorGqlgen) and, for the engine, its answer or
 // why it stopped (err, ErrResponseTooLarge or the context's error); for
 // gqlgen, its responses.
-type ran struct {
+type chosenRun struct {
 	executor  string
 	answer    execution.Answer
 	err       error
@@ -54,27 +54,27 @@ type ran struct {
 // run runs oc on the Executor if it takes it, else on gqlgen's executor,
 // and counts which ran it; a decline is counted by its reason, and logged
 // once per document (see declined).
-func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (ran, context.Context) {
+func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (chosenRun, context.Context) {
 	e := x.e
 	if e.opts.Executor != nil {
 		memo := e.docs.ForOperation(oc)
 		answer, err := e.opts.Executor.Execute(ctx, oc, memo, e.opts.Limits.MaxResponseBytes)
 		if !errors.Is(err, execution.ErrDeclined) {
 			e.opts.Observer.Executed(executorEngine)
-			return ran{executor: executorEngine, answer: answer, err: err}, ctx
+			return chosenRun{executor: executorEngine, answer: answer, err: err}, ctx
 		}
 		e.declined(ctx, oc, memo, err)
 	}
 	e.opts.Observer.Executed(executorGqlgen)
 	responses, ctx := x.Executor.DispatchOperation(ctx, oc)
 	if oc.Operation.Operation == ast.Subscription {
-		return ran{executor: executorGqlgen, responses: responses}, ctx
+		return chosenRun{executor: executorGqlgen, responses: responses}, ctx
 	}
 	// gqlgen's executor builds the whole answer before it returns: the
 	// bound is checked on what it built, which the cost limit keeps to
 	// MaxComplexity values. A subscription's events are not bounded.
 	maxBytes := e.opts.Limits.MaxResponseBytes
-	return ran{executor: executorGqlgen, responses: func(ctx context.Context) *graphql.Response {
+	return chosenRun{executor: executorGqlgen, responses: func(ctx context.Context) *graphql.Response {
 		resp := responses(ctx)
 		if resp != nil && len(resp.Data) > maxBytes {
 			resp = x.Executor.DispatchError(ctx, gqlerror.List{e.stopped(ctx, execution.ErrResponseTooLarge)})
