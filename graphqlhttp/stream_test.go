@@ -233,6 +233,9 @@ func testSubscriptionOverSSE(t *testing.T, open func(t *testing.T, c *http.Clien
 	if ct := s.resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Errorf("Content-Type %q, want text/event-stream", ct)
 	}
+	if cc := s.resp.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control %q, want no-store: a CDN must never keep a stream", cc)
+	}
 
 	// Idle for longer than the server's timeouts: keep-alives flow, and
 	// the stream stays open.
@@ -719,8 +722,10 @@ func TestStreamRefusedBeforeExecution(t *testing.T) {
 		for method, open := range streamOpeners {
 			t.Run(tt.name+"/"+method+"/stream only", func(t *testing.T) {
 				s := open(t, http.DefaultClient, srv.URL, tt.body)
-				if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" {
-					t.Fatalf("status %d, %s: want 200 text/event-stream", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+				if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" ||
+					s.resp.Header.Get("Cache-Control") != "no-store" {
+					t.Fatalf("status %d, %s, Cache-Control %q: want 200 text/event-stream, no-store", s.resp.StatusCode,
+						s.resp.Header.Get("Content-Type"), s.resp.Header.Get("Cache-Control"))
 				}
 				ev, ok := s.next(t, 5*time.Second)
 				var r struct {

@@ -273,7 +273,7 @@ func (e *endpoint) refuseOperation(w http.ResponseWriter, r *http.Request, resp 
 	h := w.Header()
 	h.Add("Vary", "Accept")
 	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", "no-store") // a stream, however short: never cached
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprintf(w, "event: next\ndata: %s\n\nevent: complete\n\n", res.body)
 }
@@ -300,8 +300,9 @@ type streamWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
 
-	mu     sync.Mutex
-	closed bool
+	mu      sync.Mutex
+	closed  bool
+	started bool // the header is sent
 }
 
 func (s *streamWriter) Header() http.Header { return s.w.Header() }
@@ -310,6 +311,7 @@ func (s *streamWriter) WriteHeader(status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
+		s.start()
 		s.w.WriteHeader(status)
 	}
 }
@@ -320,7 +322,18 @@ func (s *streamWriter) Write(p []byte) (int, error) {
 	if s.closed {
 		return 0, errStreamEnded
 	}
+	s.start()
 	return s.w.Write(p)
+}
+
+// start readies the header to be sent: a stream is never stored by a
+// cache (gqlgen's transport says only no-cache, which lets a CDN keep
+// it), and no cache between may hold it. s.mu is held.
+func (s *streamWriter) start() {
+	if !s.started {
+		s.started = true
+		s.w.Header().Set("Cache-Control", "no-store")
+	}
 }
 
 // Flush sends what was written at once: each event as it happens.
