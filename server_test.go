@@ -97,11 +97,12 @@ func TestRunHelp(t *testing.T) {
 		"pprof-addr":           "GATEWAY_PPROF_ADDR",
 		"trust-traceparent":    "GATEWAY_TRUST_TRACEPARENT",
 
-		"max-subscriptions-per-client": "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT",
-		"trusted-proxies":              "GATEWAY_TRUSTED_PROXIES",
-		"subscription-max-age":         "GATEWAY_SUBSCRIPTION_MAX_AGE",
-		"trusted-documents":            "GATEWAY_TRUSTED_DOCUMENTS",
-		"trusted-documents-mode":       "GATEWAY_TRUSTED_DOCUMENTS_MODE",
+		"max-subscriptions-per-client":  "GATEWAY_MAX_SUBSCRIPTIONS_PER_CLIENT",
+		"trusted-proxies":               "GATEWAY_TRUSTED_PROXIES",
+		"subscription-max-age":          "GATEWAY_SUBSCRIPTION_MAX_AGE",
+		"trusted-documents":             "GATEWAY_TRUSTED_DOCUMENTS",
+		"trusted-documents-mode":        "GATEWAY_TRUSTED_DOCUMENTS_MODE",
+		"trusted-documents-allow-empty": "GATEWAY_TRUSTED_DOCUMENTS_ALLOW_EMPTY",
 
 		"images":               "GATEWAY_IMAGES",
 		"images-allow-private": "GATEWAY_IMAGES_ALLOW_PRIVATE",
