@@ -23,8 +23,9 @@ import (
 // port other than 80 and 443, dialled, the redirect's included), redirect (too many, or to another scheme),
 // timeout, connection, status (not 200), not_image (a type that is not
 // an allowed image's, declared or sniffed, or the two disagreeing),
-// too_large, read.
-var FetchOutcomes = []string{"ok", "bad_address", "refused_address", "redirect", "timeout", "connection", "status", "not_image", "too_large", "read"}
+// too_large, read; or canceled: every request waiting for it left first
+// (not remembered: the address may be only slow).
+var FetchOutcomes = []string{"ok", "bad_address", "refused_address", "redirect", "timeout", "connection", "status", "not_image", "too_large", "read", "canceled"}
 
 var (
 	errRefusedAddress = errors.New("refused: not a public address")

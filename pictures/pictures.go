@@ -11,9 +11,11 @@
 // redirects dialled under the same check, image types only (PNG, JPEG,
 // GIF, WebP, AVIF; never SVG, which can carry script), their bytes sniffed
 // as well, a size bound and a time bound; concurrent fetches of one
-// address are one, a client that misses the cache too often is refused
-// (Options.ClientRate), and a failure is remembered (Options.FailureTTL)
-// so that a broken address is not fetched per request.
+// address are one, cancelled once no request waits for it (waiting for a
+// place or fetching), a client that misses the cache too often is
+// refused (Options.ClientRate), and a failure is remembered
+// (Options.FailureTTL) so that a broken address is not fetched per
+// request.
 //
 // What is fetched is kept in memory (a share of the one memory budget,
 // charged by bytes, least recently used let go first) and, with a
@@ -34,8 +36,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/catalogue-gateway/gateway/catalogue"
 )
 
@@ -52,7 +52,7 @@ const (
 // The bounds that are not options.
 const (
 	// maxFetches is how many fetches run at once, from every client; a
-	// request over it waits for a place (or its own end).
+	// fetch over it waits for a place while a request waits for it.
 	maxFetches = 16
 	// maxClients is how many clients' rates are kept; past it, idle ones
 	// are let go, and a new client finds no room until some are.
@@ -126,8 +126,10 @@ type Server struct {
 	o      Options
 	store  *catalogue.Store
 	client *http.Client
-	// flights makes concurrent fetches of one address one.
-	flights singleflight.Group
+	// flights are the fetches under way or waiting for a place, by
+	// address, so that concurrent requests for one address cost one.
+	flightsMu sync.Mutex
+	flights   map[string]*flight
 	// slots holds a place per fetch running, maxFetches at most.
 	slots chan struct{}
 	rates *clientRates
@@ -169,7 +171,7 @@ func New(store *catalogue.Store, o Options) (*Server, error) {
 	if o.Error == nil {
 		o.Error = func(w http.ResponseWriter, status int, code, message string) { http.Error(w, message, status) }
 	}
-	s := &Server{o: o, store: store, slots: make(chan struct{}, maxFetches),
+	s := &Server{o: o, store: store, flights: map[string]*flight{}, slots: make(chan struct{}, maxFetches),
 		rates: newClientRates(o.ClientRate, o.ClientBurst, maxClients),
 		kept:  newKeptPictures(o.MemoryBytes)}
 	if o.Fetch {
@@ -301,33 +303,99 @@ func (s *Server) picture(r *http.Request, src string) (*picture, string) {
 	if !s.rates.allow(s.o.ClientKey(r), now) {
 		return nil, "rate_limited"
 	}
-	// The fetch is the flight's, not this request's: a client that
-	// leaves does not end it for the others waiting on it.
-	ch := s.flights.DoChan(src, func() (any, error) {
-		return s.fetchAndKeep(context.WithoutCancel(r.Context()), src), nil
-	})
+	fl := s.join(r.Context(), src)
 	select {
-	case res := <-ch:
-		if pic := res.Val.(*picture); pic != nil {
-			return pic, "fetched"
+	case <-fl.done:
+		if fl.pic != nil {
+			return fl.pic, "fetched"
 		}
 		return nil, "failed"
 	case <-r.Context().Done():
+		s.leave(src, fl)
 		return nil, "canceled"
 	}
 }
 
+// flight is one fetch of an address and the requests waiting for it. A
+// request that leaves does not end it for the others; the last one to
+// leave does, whether it is waiting for a place or fetching: a fetch no
+// one waits for would hold a place that a request still there could use.
+type flight struct {
+	waiting int // requests waiting for it; under Server.flightsMu
+	cancel  context.CancelFunc
+	done    chan struct{} // closed once pic is set
+	pic     *picture      // nil for a failure
+}
+
+// join counts a request in the flight of src, starting one if there is
+// none.
+func (s *Server) join(ctx context.Context, src string) *flight {
+	s.flightsMu.Lock()
+	defer s.flightsMu.Unlock()
+	fl, ok := s.flights[src]
+	if !ok {
+		// The flight keeps the first request's values (its trace), not its
+		// end: that is the last request's.
+		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		fl = &flight{cancel: cancel, done: make(chan struct{})}
+		s.flights[src] = fl
+		go s.fly(fctx, src, fl)
+	}
+	fl.waiting++
+	return fl
+}
+
+// leave counts a request out of fl; the last one out cancels it, and a
+// request that comes next starts a flight of its own.
+func (s *Server) leave(src string, fl *flight) {
+	s.flightsMu.Lock()
+	defer s.flightsMu.Unlock()
+	fl.waiting--
+	if fl.waiting == 0 {
+		fl.cancel()
+		if s.flights[src] == fl {
+			delete(s.flights, src)
+		}
+	}
+}
+
+// fly runs fl's fetch and hands its picture to the requests waiting.
+// The flight leaves the map before they have it: a request that comes
+// after one of them was answered starts from what was kept (a failure
+// that has since expired is fetched again), never from this flight.
+func (s *Server) fly(ctx context.Context, src string, fl *flight) {
+	defer fl.cancel()
+	pic := s.fetchAndKeep(ctx, src)
+	s.flightsMu.Lock()
+	if s.flights[src] == fl {
+		delete(s.flights, src)
+	}
+	s.flightsMu.Unlock()
+	fl.pic = pic
+	close(fl.done)
+}
+
 // fetchAndKeep fetches src within a place of its own, keeps the picture
-// (or the failure), and returns it (nil for a failure).
+// (or the failure), and returns it (nil for a failure, or when ctx ended
+// first: every request waiting for it has left).
 func (s *Server) fetchAndKeep(ctx context.Context, src string) *picture {
-	// Each fetch ends within Timeout, so a place is free within it; the
-	// requests waiting on this flight may leave meanwhile.
-	s.slots <- struct{}{}
-	defer func() { <-s.slots }()
+	release, ok := s.take(ctx)
+	if !ok {
+		return nil // nothing fetched, nothing learnt
+	}
+	defer release()
 	start := time.Now()
 	pic, outcome, err := s.fetch(ctx, src)
+	if err != nil && ctx.Err() != nil {
+		// Every request waiting left: the address may be only slower
+		// than they were patient, so nothing is remembered or logged.
+		outcome = "canceled"
+	}
 	if s.o.Observer != nil {
 		s.o.Observer.PictureFetched(outcome, time.Since(start))
+	}
+	if outcome == "canceled" {
+		return nil
 	}
 	if err != nil {
 		// Logged once per address and failure: it is remembered, and
@@ -344,6 +412,22 @@ func (s *Server) fetchAndKeep(ctx context.Context, src string) *picture {
 		}
 	}
 	return pic
+}
+
+// take waits for a place for a fetch, until ctx ends. release gives it
+// back.
+func (s *Server) take(ctx context.Context) (release func(), ok bool) {
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, false
+	}
+	release = func() { <-s.slots }
+	if ctx.Err() != nil { // both were ready: a place, but no one to fetch for
+		release()
+		return nil, false
+	}
+	return release, true
 }
 
 func (s *Server) keep(src string, e entry) {

@@ -3,12 +3,15 @@ package pictures
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -183,6 +186,8 @@ type fixture struct {
 	url    string
 	counts *counts
 	client *http.Client
+	// asked counts the requests that reached the route.
+	asked atomic.Int32
 }
 
 // newFixture serves the pictures of the fixture catalogue, whose
@@ -209,9 +214,14 @@ func newFixture(t testing.TB, adjust func(*Options)) *fixture {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(catalogue.PicturesPath+"{kind}/{id}", s)
-	front := httptest.NewServer(mux)
+	f := &fixture{img: img, srv: s, counts: c}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.asked.Add(1)
+		mux.ServeHTTP(w, r)
+	}))
 	t.Cleanup(front.Close)
-	return &fixture{img: img, srv: s, url: front.URL, counts: c, client: front.Client()}
+	f.url, f.client = front.URL, front.Client()
+	return f
 }
 
 type answer struct {
@@ -690,34 +700,52 @@ func TestPlaceholders(t *testing.T) {
 }
 
 // TestClientGoneLeavesTheFlight: a client that leaves while its picture
-// is being fetched does not end the fetch for the next.
+// is being fetched does not end the fetch for another still waiting.
 func TestClientGoneLeavesTheFlight(t *testing.T) {
 	f := newFixture(t, nil)
 	f.img.set("/1.png", "held")
 	u := itemURL(t, f, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.url+u, nil)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if resp, err := f.client.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}()
-	// The fetch is under way when the client leaves.
-	deadline := time.Now().Add(5 * time.Second)
-	for f.img.arrived.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	leaving := newLeavers(t)
+	leaving.ask(f, u)
+	type result struct {
+		status int
+		ctype  string
+		err    error
 	}
-	cancel()
-	<-done
+	staying := make(chan result, 1)
+	go func() {
+		status, ctype, err := f.getWithin(t, u, 20*time.Second)
+		staying <- result{status, ctype, err}
+	}()
+	// Both wait on the fetch when one leaves.
+	if !within(5*time.Second, func() bool { return f.img.arrived.Load() == 1 && f.waiting(u) == 2 }) {
+		t.Fatalf("%d fetches, %d requests waiting; want 2 on one", f.img.arrived.Load(), f.waiting(u))
+	}
+	leaving.leave()
+	if !within(5*time.Second, func() bool { return f.waiting(u) == 1 }) {
+		t.Fatalf("%d requests waiting, want the one that stayed", f.waiting(u))
+	}
 	close(f.img.hold)
-	if a := f.get(t, u); a.status != 200 || a.header.Get("Content-Type") != "image/png" {
-		t.Errorf("after a client left: status %d, %s", a.status, a.header.Get("Content-Type"))
+	if a := <-staying; a.err != nil || a.status != 200 || a.ctype != "image/png" {
+		t.Errorf("after a client left: status %d, %s, %v", a.status, a.ctype, a.err)
 	}
 	if n := f.img.count("/1.png"); n != 1 {
-		t.Errorf("fetched %d times, want once (the first flight finished for the next client)", n)
+		t.Errorf("fetched %d times, want once (the flight finished for the client that stayed)", n)
 	}
+}
+
+// waiting is how many requests wait on the flight of path's address.
+func (f *fixture) waiting(path string) int {
+	kind, id, _ := strings.Cut(strings.TrimPrefix(path, catalogue.PicturesPath), "/")
+	id, v, _ := strings.Cut(id, "?v=")
+	k, _ := catalogue.ParsePictureKind(kind)
+	im, _, _ := f.srv.store.Current().Picture(k, id, v)
+	f.srv.flightsMu.Lock()
+	defer f.srv.flightsMu.Unlock()
+	if fl := f.srv.flights[im.SourceAddress()]; fl != nil {
+		return fl.waiting
+	}
+	return 0
 }
 
 // BenchmarkServeFromMemory: a picture kept in memory, served through the
@@ -737,5 +765,218 @@ func BenchmarkServeFromMemory(b *testing.B) {
 		if rec.Code != 200 {
 			b.Fatalf("status %d", rec.Code)
 		}
+	}
+}
+
+// slowServer is an image host that answers nothing until the test ends
+// (or its request is cancelled), on a loopback address of its own, so
+// that it is a host of its own. It counts the requests that arrived, the
+// ones whose context ended (the fetch was cancelled), and the most it
+// held at once.
+type slowServer struct {
+	*httptest.Server
+	arrived, left atomic.Int32
+	running, most atomic.Int32
+	release       chan struct{}
+	// mended makes it answer at once, with png.
+	mended atomic.Bool
+	png    []byte
+}
+
+// newSlowServer listens on ip (127.0.0.2, …: Linux routes all of 127/8
+// to loopback; elsewhere the test is skipped).
+func newSlowServer(t *testing.T, ip string) *slowServer {
+	t.Helper()
+	l, err := net.Listen("tcp", ip+":0")
+	if err != nil {
+		t.Skipf("no loopback address %s here: %v", ip, err)
+	}
+	s := &slowServer{release: make(chan struct{}), png: testPNG(t, 8, 3)}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.mended.Load() {
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(s.png)
+			return
+		}
+		s.arrived.Add(1)
+		n := s.running.Add(1)
+		defer s.running.Add(-1)
+		for m := s.most.Load(); n > m && !s.most.CompareAndSwap(m, n); m = s.most.Load() {
+		}
+		select {
+		case <-r.Context().Done():
+			s.left.Add(1)
+		case <-s.release:
+			http.Error(w, "too late", http.StatusServiceUnavailable)
+		}
+	}))
+	s.Listener.Close()
+	s.Listener = l
+	s.Start()
+	t.Cleanup(s.Close)
+	t.Cleanup(func() { close(s.release) }) // first: Close waits for the handlers
+	return s
+}
+
+// itemsSnapshot is a catalogue of items only, item i+1's picture at
+// addrs[i] (each a copy of the fixture's first item).
+func itemsSnapshot(t *testing.T, addrs []string) *catalogue.Snapshot {
+	t.Helper()
+	var env []struct {
+		Results []map[string]any `json:"results"`
+	}
+	d := json.NewDecoder(bytes.NewReader(upstreamtest.FixtureBodies(t)[catalogue.Items]))
+	d.UseNumber()
+	if err := d.Decode(&env); err != nil {
+		t.Fatal(err)
+	}
+	var records []map[string]any
+	for i, a := range addrs {
+		r := maps.Clone(env[0].Results[0])
+		r["id"], r["imageUrl"] = i+1, a
+		records = append(records, r)
+	}
+	body, err := json.Marshal([]any{map[string]any{"total": len(records), "results": records}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := catalogue.Decode(catalogue.Items, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return catalogue.NewSnapshot(p)
+}
+
+// leavers are clients that ask for pictures and stay until told to
+// leave (or the test ends).
+type leavers struct {
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	ctx    context.Context
+}
+
+func newLeavers(t *testing.T) *leavers {
+	l := &leavers{}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	t.Cleanup(l.leave)
+	return l
+}
+
+// ask sends a request for path that waits until the clients leave.
+func (l *leavers) ask(f *fixture, path string) {
+	req, _ := http.NewRequestWithContext(l.ctx, http.MethodGet, f.url+path, nil)
+	l.wg.Go(func() {
+		if resp, err := f.client.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	})
+}
+
+// leave cancels every request and waits for the clients to be gone.
+func (l *leavers) leave() {
+	l.cancel()
+	l.wg.Wait()
+}
+
+// within polls cond until it holds or d has passed.
+func within(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// getWithin gets path with a request of its own time d, and says whether
+// the picture came back.
+func (f *fixture) getWithin(t *testing.T, path string, d time.Duration) (int, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.url+path, nil)
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), nil
+}
+
+// TestSlowAddressesAbandonedFreeTheirPlaces: many addresses that answer
+// nothing, on several hosts, each asked by a client that leaves soon;
+// once they have left, their fetches (running or waiting for a place)
+// are cancelled, and a picture from another host is served within its
+// request's time, long before the slow fetches' own bound.
+func TestSlowAddressesAbandonedFreeTheirPlaces(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Timeout = time.Minute })
+	addrs := []string{f.img.URL + "/1.png"}
+	var slow []*slowServer
+	for h := range 8 {
+		s := newSlowServer(t, fmt.Sprintf("127.0.0.%d", h+2))
+		slow = append(slow, s)
+		for i := range 5 {
+			addrs = append(addrs, fmt.Sprintf("%s/%d.png", s.URL, i))
+		}
+	}
+	f.srv.store.Publish(itemsSnapshot(t, addrs))
+	arrived := func() (n int32) {
+		for _, s := range slow {
+			n += s.arrived.Load()
+		}
+		return n
+	}
+	clients := newLeavers(t)
+	for id := 2; id <= len(addrs); id++ {
+		clients.ask(f, itemURL(t, f, int64(id)))
+	}
+	// Every place taken by a slow fetch, the rest waiting for one.
+	if !within(10*time.Second, func() bool { return arrived() >= maxFetches }) {
+		t.Fatalf("%d slow fetches under way, want %d", arrived(), maxFetches)
+	}
+	clients.leave()
+
+	status, ctype, err := f.getWithin(t, itemURL(t, f, 1), 10*time.Second)
+	if err != nil || status != 200 || ctype != "image/png" {
+		t.Fatalf("a fast picture after the slow ones' clients left: %d %s %v; want it served", status, ctype, err)
+	}
+}
+
+// TestFlightCanceledWhenEveryoneLeaves: a fetch whose every waiting
+// request has left is cancelled (the image host sees its request end),
+// its place is free, and it is not remembered as a failure: the next
+// request fetches again.
+func TestFlightCanceledWhenEveryoneLeaves(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Timeout = time.Minute })
+	slow := newSlowServer(t, "127.0.0.2")
+	f.srv.store.Publish(itemsSnapshot(t, []string{slow.URL + "/1.png"}))
+	u := itemURL(t, f, 1)
+	clients := newLeavers(t)
+	for range 3 {
+		clients.ask(f, u)
+	}
+	if !within(10*time.Second, func() bool { return f.asked.Load() == 3 && slow.arrived.Load() >= 1 }) {
+		t.Fatalf("%d requests, %d fetches arrived; want 3 waiting on a fetch", f.asked.Load(), slow.arrived.Load())
+	}
+	clients.leave()
+	if !within(10*time.Second, func() bool { return f.counts.servedN("canceled") == 3 }) {
+		t.Fatalf("served %v, want 3 canceled", f.counts.served)
+	}
+	if !within(10*time.Second, func() bool { return slow.left.Load() == slow.arrived.Load() }) {
+		t.Fatalf("every client left, and %d of %d fetches go on", slow.arrived.Load()-slow.left.Load(), slow.arrived.Load())
+	}
+	if !within(10*time.Second, func() bool { return len(f.srv.slots) == 0 }) {
+		t.Errorf("%d places still taken", len(f.srv.slots))
+	}
+	if got := f.counts.fetched("canceled"); got < 1 || f.counts.fetched("timeout") != 0 {
+		t.Errorf("fetch outcomes %v, want the fetch canceled", f.counts.fetchd)
+	}
+	// Not remembered as failed: asked again once the host is mended,
+	// fetched again.
+	slow.mended.Store(true)
+	if a := f.get(t, u); a.status != 200 || a.header.Get("Content-Type") != "image/png" {
+		t.Errorf("asked again: status %d, %s; want the picture", a.status, a.header.Get("Content-Type"))
 	}
 }

@@ -222,7 +222,7 @@ func (m *Metrics) pictureInstruments() {
 	}, []string{"outcome"})
 	m.pictureFetches = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gateway_picture_fetches_total",
-		Help: "Fetches of the catalogue's pictures by outcome: ok, bad_address, refused_address (not public, or not port 80 or 443), redirect, timeout, connection, status, not_image, too_large, read.",
+		Help: "Fetches of the catalogue's pictures by outcome: ok, bad_address, refused_address (not public, or not port 80 or 443), redirect, timeout, connection, status, not_image, too_large, read, canceled (every request waiting for it left first).",
 	}, []string{"outcome"})
 	m.pictureFetchDur = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "gateway_picture_fetch_duration_seconds",
