@@ -12,10 +12,10 @@
 // GIF, WebP, AVIF; never SVG, which can carry script), their bytes sniffed
 // as well, a size bound and a time bound; concurrent fetches of one
 // address are one, cancelled once no request waits for it (waiting for a
-// place or fetching), a client that misses the cache too often is
-// refused (Options.ClientRate), and a failure is remembered
-// (Options.FailureTTL) so that a broken address is not fetched per
-// request.
+// place or fetching), one host runs at most a quarter of the fetches, a
+// client that misses the cache too often is refused (Options.ClientRate),
+// and a failure is remembered (Options.FailureTTL) so that a broken
+// address is not fetched per request.
 //
 // What is fetched is kept in memory (a share of the one memory budget,
 // charged by bytes, least recently used let go first) and, with a
@@ -32,7 +32,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +56,12 @@ const (
 	// maxFetches is how many fetches run at once, from every client; a
 	// fetch over it waits for a place while a request waits for it.
 	maxFetches = 16
+	// perHostFetches is how many of them one host may run: a quarter, so
+	// that a host that answers slowly (or never, within Timeout) leaves
+	// three quarters of the places to the others. Four is also as many
+	// idle connections as the client keeps to a host, so a host's
+	// fetches in turn reuse them rather than dial.
+	perHostFetches = max(1, maxFetches/4)
 	// maxClients is how many clients' rates are kept; past it, idle ones
 	// are let go, and a new client finds no room until some are.
 	maxClients = 10000
@@ -130,8 +138,10 @@ type Server struct {
 	// address, so that concurrent requests for one address cost one.
 	flightsMu sync.Mutex
 	flights   map[string]*flight
-	// slots holds a place per fetch running, maxFetches at most.
+	// slots holds a place per fetch running, maxFetches at most; hosts
+	// a place per fetch running from each host, perHostFetches at most.
 	slots chan struct{}
+	hosts hostShares
 	rates *clientRates
 	disk  *diskStore // nil without a directory
 
@@ -172,6 +182,7 @@ func New(store *catalogue.Store, o Options) (*Server, error) {
 		o.Error = func(w http.ResponseWriter, status int, code, message string) { http.Error(w, message, status) }
 	}
 	s := &Server{o: o, store: store, flights: map[string]*flight{}, slots: make(chan struct{}, maxFetches),
+		hosts: hostShares{m: map[string]*hostShare{}},
 		rates: newClientRates(o.ClientRate, o.ClientBurst, maxClients),
 		kept:  newKeptPictures(o.MemoryBytes)}
 	if o.Fetch {
@@ -379,7 +390,7 @@ func (s *Server) fly(ctx context.Context, src string, fl *flight) {
 // (or the failure), and returns it (nil for a failure, or when ctx ended
 // first: every request waiting for it has left).
 func (s *Server) fetchAndKeep(ctx context.Context, src string) *picture {
-	release, ok := s.take(ctx)
+	release, ok := s.take(ctx, hostOf(src))
 	if !ok {
 		return nil // nothing fetched, nothing learnt
 	}
@@ -414,20 +425,80 @@ func (s *Server) fetchAndKeep(ctx context.Context, src string) *picture {
 	return pic
 }
 
-// take waits for a place for a fetch, until ctx ends. release gives it
-// back.
-func (s *Server) take(ctx context.Context) (release func(), ok bool) {
+// take waits for a place for a fetch from host: one of its host's share,
+// then one of all, in that order so that a fetch waiting behind its own
+// host holds none of the places the others could use; both waits end
+// with ctx. release gives them back.
+func (s *Server) take(ctx context.Context, host string) (release func(), ok bool) {
+	h := s.hosts.join(host)
+	select {
+	case h.places <- struct{}{}:
+	case <-ctx.Done():
+		s.hosts.leave(host, h)
+		return nil, false
+	}
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
+		<-h.places
+		s.hosts.leave(host, h)
 		return nil, false
 	}
-	release = func() { <-s.slots }
+	release = func() {
+		<-s.slots
+		<-h.places
+		s.hosts.leave(host, h)
+	}
 	if ctx.Err() != nil { // both were ready: a place, but no one to fetch for
 		release()
 		return nil, false
 	}
 	return release, true
+}
+
+// hostOf is the host whose share a fetch of src takes: its name without
+// the port (one server, whatever its ports), in lower case; "" for an
+// address that fetch will refuse anyway.
+func hostOf(src string) string {
+	u, err := url.Parse(src)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// hostShares are the places of the hosts being fetched from. A host is
+// here only while a fetch from it runs or waits, so there are at most as
+// many as flights, and those are the catalogue's addresses that requests
+// still there wait for.
+type hostShares struct {
+	mu sync.Mutex
+	m  map[string]*hostShare
+}
+
+type hostShare struct {
+	places chan struct{} // perHostFetches
+	users  int           // fetches holding or waiting for a place; under hostShares.mu
+}
+
+func (hs *hostShares) join(host string) *hostShare {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	h := hs.m[host]
+	if h == nil {
+		h = &hostShare{places: make(chan struct{}, perHostFetches)}
+		hs.m[host] = h
+	}
+	h.users++
+	return h
+}
+
+func (hs *hostShares) leave(host string, h *hostShare) {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if h.users--; h.users == 0 {
+		delete(hs.m, host)
+	}
 }
 
 func (s *Server) keep(src string, e entry) {

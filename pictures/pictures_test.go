@@ -980,3 +980,42 @@ func TestFlightCanceledWhenEveryoneLeaves(t *testing.T) {
 		t.Errorf("asked again: status %d, %s; want the picture", a.status, a.header.Get("Content-Type"))
 	}
 }
+
+// TestOneHostTakesItsShare: a host with many pictures that answer
+// nothing, asked by clients that stay, runs at most its share of the
+// fetches; a picture from another host (another loopback address: the
+// share is the host name's, whatever the port) is served meanwhile.
+func TestOneHostTakesItsShare(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.Timeout = time.Minute })
+	slow := newSlowServer(t, "127.0.0.2")
+	addrs := []string{f.img.URL + "/1.png"}
+	for i := range 40 {
+		addrs = append(addrs, fmt.Sprintf("%s/%d.png", slow.URL, i))
+	}
+	f.srv.store.Publish(itemsSnapshot(t, addrs))
+	clients := newLeavers(t)
+	for id := 2; id <= len(addrs); id++ {
+		clients.ask(f, itemURL(t, f, int64(id)))
+	}
+	if !within(10*time.Second, func() bool { return slow.arrived.Load() >= perHostFetches }) {
+		t.Fatalf("%d slow fetches under way, want %d", slow.arrived.Load(), perHostFetches)
+	}
+	status, ctype, err := f.getWithin(t, itemURL(t, f, 1), 10*time.Second)
+	if err != nil || status != 200 || ctype != "image/png" {
+		t.Fatalf("a picture from another host while one host's are pending: %d %s %v; want it served", status, ctype, err)
+	}
+	if most := slow.most.Load(); most > perHostFetches {
+		t.Errorf("one host had %d fetches at once, over its share of %d", most, perHostFetches)
+	}
+	// Gone with their clients: the places, and the hosts' shares.
+	clients.leave()
+	var places, hosts int
+	if !within(10*time.Second, func() bool {
+		f.srv.hosts.mu.Lock()
+		defer f.srv.hosts.mu.Unlock()
+		places, hosts = len(f.srv.slots), len(f.srv.hosts.m)
+		return places == 0 && hosts == 0
+	}) {
+		t.Errorf("%d places taken, %d hosts' shares kept, after every client left", places, hosts)
+	}
+}
