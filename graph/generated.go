@@ -4716,7 +4716,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "federation.graphqls" "records.graphqls" "refgraph.graphqls" "schema.graphqls"
+//go:embed "cache.graphqls" "federation.graphqls" "records.graphqls" "refgraph.graphqls" "schema.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4728,6 +4728,7 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "cache.graphqls", Input: sourceData("cache.graphqls"), BuiltIn: false},
 	{Name: "federation.graphqls", Input: sourceData("federation.graphqls"), BuiltIn: false},
 	{Name: "records.graphqls", Input: sourceData("records.graphqls"), BuiltIn: false},
 	{Name: "refgraph.graphqls", Input: sourceData("refgraph.graphqls"), BuiltIn: false},
@@ -33222,6 +33223,22 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOCacheControlScope2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCacheControlScope(ctx context.Context, v any) (*model.CacheControlScope, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.CacheControlScope)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCacheControlScope2ᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐCacheControlScope(ctx context.Context, sel ast.SelectionSet, v *model.CacheControlScope) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOChestContent2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐChestContentᚄ(ctx context.Context, sel ast.SelectionSet, v []catalogue.ChestContent) graphql.Marshaler {

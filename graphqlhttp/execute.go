@@ -175,6 +175,7 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 			Extensions: map[string]any{"code": CodeBadRequest}}}))
 		return res
 	}
+	res.cacheControl = e.cacheControlOf(oc)
 	var span trace.Span // the execute span, when tracing
 	if tr := e.opts.Tracer; tr != nil {
 		ctx, span = startExecute(ctx, tr, oc)

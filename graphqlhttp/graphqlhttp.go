@@ -27,7 +27,6 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,8 +83,14 @@ type Options struct {
 	Version func(ctx context.Context) (version string, newest bool)
 	// MaxAge is how long a browser or CDN may reuse a GET answer without
 	// asking again (Cache-Control max-age): how long the data is expected
-	// to stay as it is. 0 means no-cache: reuse only after a 304.
+	// to stay as it is. The schema's @cacheControl hints may shorten it
+	// for the answers that read what they mark (answers.HintOf). 0 means
+	// no-cache: reuse only after a 304.
 	MaxAge time.Duration
+	// StaleWhileRevalidate and StaleIfError let a shared cache serve a
+	// public GET answer past its max-age while it asks again, and while
+	// the gateway fails (RFC 5861). 0 leaves each out.
+	StaleWhileRevalidate, StaleIfError time.Duration
 
 	// MaxStreams caps the subscriptions open at once: event streams
 	// (Server-Sent Events) and WebSockets together, a WebSocket counting
@@ -258,14 +263,13 @@ func DefaultOptions() Options {
 func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 	opts = opts.withDefaults()
 	shares := opts.Memory.Shares()
-	e := &endpoint{opts: opts, docs: documents.NewStore(es.Schema(), opts.Limits, opts.Introspection, shares.Documents), cacheControl: "no-cache",
+	e := &endpoint{opts: opts, docs: documents.NewStore(es.Schema(), opts.Limits, opts.Introspection, shares.Documents),
 		running: admission.NewQueue(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
 		compressor: contentcoding.NewCompressor()}
 	e.clientStreams = admission.NewClientStreams(opts.MaxStreamsPerClient)
 	e.wsInitWait = 10 * time.Second
-	if opts.MaxAge > 0 {
-		e.cacheControl = "public, max-age=" + strconv.Itoa(int(opts.MaxAge.Seconds()))
-	}
+	e.cacheControl = answers.Hint{MaxAge: opts.MaxAge}.CacheControl(opts.StaleWhileRevalidate, opts.StaleIfError)
+	e.hinted = hasHints(es.Schema())
 	e.exec = e.newExecutor(es, documents.NewPersistedQueries(shares.PersistedQueries))
 	e.chooser = &chooser{Executor: e.exec, e: e}
 	e.costs = admission.NewCoster(es.Schema())
@@ -335,8 +339,11 @@ type endpoint struct {
 	chooser *chooser
 	// docs are the queries seen, parsed, measured and validated once.
 	docs *documents.Store
-	// cacheControl is the Cache-Control of a complete GET answer.
+	// cacheControl is the Cache-Control of a complete GET answer that
+	// reads no field the schema hints (@cacheControl); hinted, whether
+	// any field or type has a hint.
 	cacheControl string
+	hinted       bool
 	// running admits as many operations at once as there are cores to
 	// run them, the others in turns fair between clients, by the time
 	// each has used (see admission).

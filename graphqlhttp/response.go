@@ -35,6 +35,8 @@ type result struct {
 	timedOut bool
 	// operation is the operation's name, once it is known.
 	operation string
+	// cacheControl is the Cache-Control of a complete answer to a GET.
+	cacheControl string
 }
 
 // serveAnswer answers req, begun at start, as one JSON response: from
@@ -180,7 +182,7 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 	res = e.execute(ctx, r, req)
 	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	if res.status == http.StatusOK && res.complete {
-		res.answer = answers.New(c, key, res.body)
+		res.answer = answers.New(c, key, res.body, res.cacheControl)
 		// Compressed here, in the operation's place among the cores,
 		// so that compressing answers has the same bound on
 		// concurrency as making them.
@@ -220,7 +222,7 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 		if contentType == typeGraphQLResponse {
 			base += "-graphql"
 		}
-		h.Set("Cache-Control", e.cacheControl)
+		h.Set("Cache-Control", a.CacheControl())
 		// Checked before any variant is made: a revalidation costs no
 		// compressing. A client holding the variant of either effort
 		// holds this answer: a replica that has not served it before

@@ -348,6 +348,64 @@ func (e BaseCampOrderField) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Who may keep an answer: any cache, or the asker's own only.
+type CacheControlScope string
+
+const (
+	// Any cache, a CDN's too.
+	CacheControlScopePublic CacheControlScope = "PUBLIC"
+	// The asker's own cache only (a browser's), never a shared one.
+	CacheControlScopePrivate CacheControlScope = "PRIVATE"
+)
+
+var AllCacheControlScope = []CacheControlScope{
+	CacheControlScopePublic,
+	CacheControlScopePrivate,
+}
+
+func (e CacheControlScope) IsValid() bool {
+	switch e {
+	case CacheControlScopePublic, CacheControlScopePrivate:
+		return true
+	}
+	return false
+}
+
+func (e CacheControlScope) String() string {
+	return string(e)
+}
+
+func (e *CacheControlScope) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CacheControlScope(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CacheControlScope", str)
+	}
+	return nil
+}
+
+func (e CacheControlScope) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CacheControlScope) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CacheControlScope) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // The fields `/cooking` records can be ordered by. Ties keep upstream order.
 type CookingRecipeOrderField string
 

@@ -180,6 +180,9 @@ func (c *Cache) reset(version string) {
 type Answer struct {
 	key  Key
 	body []byte
+	// cacheControl is shared, one string for every answer of a document
+	// and operation: counted with the fields, not per answer.
+	cacheControl string
 	// etag is made when a GET first needs it (see ETagBase): POST answers
 	// have no ETag, and hashing every answer cost an uncached one 4 %.
 	etag struct {
@@ -208,10 +211,14 @@ type Answer struct {
 }
 
 // New returns the answer body, under key, meant for c (nil: for no
-// cache).
-func New(c *Cache, key Key, body []byte) *Answer {
-	return &Answer{cache: c, key: key, body: body}
+// cache), to be sent to a GET with cacheControl.
+func New(c *Cache, key Key, body []byte, cacheControl string) *Answer {
+	return &Answer{cache: c, key: key, body: body, cacheControl: cacheControl}
 }
+
+// CacheControl is the answer's Cache-Control for a GET: the schema's
+// hints among the fields it read (HintOf).
+func (a *Answer) CacheControl() string { return a.cacheControl }
 
 // Body is the answer's bytes, uncompressed.
 func (a *Answer) Body() []byte { return a.body }

@@ -248,9 +248,12 @@ func (g *Gateway) Handler() http.Handler {
 			Memory:         g.memory,
 			MaxAge:         g.cfg.Refresh,
 			Executor:       executor,
-			MaxStreams:     g.cfg.MaxSubscriptions,
-			Done:           g.streamsDone,
-			Tracer:         tracer,
+
+			StaleWhileRevalidate: g.cfg.Refresh,
+			StaleIfError:         staleIfError(g.cfg.Refresh),
+			MaxStreams:           g.cfg.MaxSubscriptions,
+			Done:                 g.streamsDone,
+			Tracer:               tracer,
 
 			MaxStreamsPerClient: g.cfg.MaxSubscriptionsPerClient,
 			TrustedProxies:      g.cfg.TrustedProxies,
@@ -442,3 +445,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // traceUpstream makes each request to the upstream a client span (see
 // telemetry.TraceUpstream). Call it before the refresher runs.
 func (g *Gateway) traceUpstream() { telemetry.TraceUpstream(g.upstreamClient, g.tracerProvider) }
+
+// staleIfError is how long a shared cache may serve an answer past its
+// max-age while the gateway fails (RFC 5861's stale-if-error): a day, or
+// a dozen refreshes if that is longer. The catalogue is read-only and
+// changes only when the upstream does, so yesterday's answer serves a
+// player better than an error while the gateway is down; and a gateway
+// whose upstream fails serves its last good snapshot anyway, whatever its
+// age. A purge on refresh still ends it at once.
+func staleIfError(refresh time.Duration) time.Duration {
+	return max(24*time.Hour, 12*refresh)
+}
