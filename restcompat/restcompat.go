@@ -33,6 +33,10 @@ type Options struct {
 	// kinds of caller wait alike); after it the answer is 503.
 	AwaitCold func(ctx context.Context, c catalogue.Collection)
 	ColdWait  time.Duration
+	// CacheControl is each collection's Cache-Control (the wiring reads
+	// it from the schema's cache hints); an empty one is
+	// defaultCacheControl.
+	CacheControl [catalogue.NumCollections]string
 }
 
 // Register adds a handler for each collection's upstream path to mux.
@@ -41,13 +45,17 @@ func Register(mux *http.ServeMux, src Source, opts Options) {
 		opts.ColdWait = loader.DefaultColdWait
 	}
 	for c := range catalogue.NumCollections {
+		if opts.CacheControl[c] == "" {
+			opts.CacheControl[c] = defaultCacheControl
+		}
 		mux.Handle(c.Path(), &collectionHandler{collection: c, src: src, opts: opts})
 	}
 }
 
-// cacheControl lets caches keep a body but makes them ask again before each
-// use; the ETag makes asking cheap, and the data may change at any refresh.
-const cacheControl = "public, no-cache"
+// defaultCacheControl lets caches keep a body but makes them ask again
+// before each use; the ETag makes asking cheap, and the data may change at
+// any refresh.
+const defaultCacheControl = "public, no-cache"
 
 type collectionHandler struct {
 	collection catalogue.Collection
@@ -93,7 +101,7 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// shared cache must key on both.
 	hdr.Add("Vary", "Accept-Encoding")
 	hdr.Set("ETag", rep.ETag)
-	hdr.Set("Cache-Control", cacheControl)
+	hdr.Set("Cache-Control", h.opts.CacheControl[h.collection])
 	if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, rep.ETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return

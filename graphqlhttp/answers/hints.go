@@ -94,6 +94,17 @@ func (w *hintWalk) field(f graphql.CollectedField, parent *ast.Definition, paren
 	}
 }
 
+// HintOfType is the hint of an answer that reads records of type def
+// alone (a REST body of its collection): def's own, with defaultAge for
+// what it does not say.
+func HintOfType(def *ast.Definition, defaultAge time.Duration) Hint {
+	age, private, ok := readHint(def.Directives)
+	if !ok || age < 0 {
+		age = defaultAge
+	}
+	return Hint{MaxAge: age, Private: private}
+}
+
 // readHint reads a @cacheControl among ds: its max-age (-1 when it gives
 // none) and scope, and whether there is one.
 func readHint(ds ast.DirectiveList) (age time.Duration, private, ok bool) {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/rs/cors"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -220,7 +221,8 @@ func (g *Gateway) Handler() http.Handler {
 		awaitCold = g.refresher.AwaitFlight
 	}
 	mux := http.NewServeMux()
-	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.ColdWait})
+	restcompat.Register(mux, g.store, restcompat.Options{AwaitCold: awaitCold, ColdWait: g.cfg.ColdWait,
+		CacheControl: restCacheControl(graph.ServedSchema(), g.cfg.Refresh)})
 	var tracer trace.Tracer // nil: no spans
 	if g.tracerProvider != nil {
 		tracer = g.tracerProvider.Tracer(telemetry.TracerName)
@@ -445,6 +447,26 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // traceUpstream makes each request to the upstream a client span (see
 // telemetry.TraceUpstream). Call it before the refresher runs.
 func (g *Gateway) traceUpstream() { telemetry.TraceUpstream(g.upstreamClient, g.tracerProvider) }
+
+// restCacheControl is each collection's REST Cache-Control: the cache hint
+// of its record type (the type whose @record names the collection), else
+// the default, the refresh interval, as a GET answer reading only that
+// type would have.
+func restCacheControl(schema *ast.Schema, refresh time.Duration) [catalogue.NumCollections]string {
+	var out [catalogue.NumCollections]string
+	for c := range catalogue.NumCollections {
+		hint := answers.Hint{MaxAge: refresh}
+		for _, def := range schema.Types {
+			if d := def.Directives.ForName("record"); d != nil {
+				if a := d.Arguments.ForName("collection"); a != nil && a.Value != nil && a.Value.Raw == c.String() {
+					hint = answers.HintOfType(def, refresh)
+				}
+			}
+		}
+		out[c] = hint.CacheControl(refresh, staleIfError(refresh))
+	}
+	return out
+}
 
 // staleIfError is how long a shared cache may serve an answer past its
 // max-age while the gateway fails (RFC 5861's stale-if-error): a day, or

@@ -7,9 +7,13 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/catalogue-gateway/gateway/catalogue"
 	"github.com/catalogue-gateway/gateway/internal/buildinfo"
 	"github.com/catalogue-gateway/gateway/internal/config"
 )
@@ -126,5 +130,36 @@ func TestPlaygroundRedirect(t *testing.T) {
 	off := handler(t, false)
 	for _, target := range []string{"/playground", "/playground/", "/"} {
 		notFound(t, off, http.MethodGet, target)
+	}
+}
+
+// TestRESTCacheControl: a REST body's Cache-Control is its record type's
+// cache hint, else the refresh interval, with the stale-while-revalidate
+// and stale-if-error of a public GET answer; the gateway serves it.
+func TestRESTCacheControl(t *testing.T) {
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `
+directive @record(collection: String!, name: String) on OBJECT
+directive @cacheControl(maxAge: Int, scope: CacheControlScope) on OBJECT
+enum CacheControlScope { PUBLIC PRIVATE }
+type Query { x: Int }
+type Item @record(collection: "items") { id: Int }
+type WorldBoss @record(collection: "worldboss") @cacheControl(maxAge: 60) { id: Int }
+`})
+	got := restCacheControl(schema, 5*time.Minute)
+	if want := "public, max-age=60, stale-while-revalidate=300, stale-if-error=86400"; got[catalogue.WorldBosses] != want {
+		t.Errorf("a hinted type's collection: %q, want %q", got[catalogue.WorldBosses], want)
+	}
+	if want := "public, max-age=300, stale-while-revalidate=300, stale-if-error=86400"; got[catalogue.Items] != want {
+		t.Errorf("an unhinted type's collection: %q, want %q", got[catalogue.Items], want)
+	}
+
+	g, err := New(config.Default(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	g.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/monsters", nil))
+	if want := "public, max-age=300, stale-while-revalidate=300, stale-if-error=86400"; rec.Code != http.StatusOK || rec.Header().Get("Cache-Control") != want {
+		t.Errorf("GET /monsters: %d, Cache-Control %q, want 200 and %q", rec.Code, rec.Header().Get("Cache-Control"), want)
 	}
 }
