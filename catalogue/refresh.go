@@ -194,7 +194,7 @@ func (r *Refresher) LoadCache() {
 			r.cfg.Logger.Warn("ignoring a disk cache file that is not a valid body", "collection", c.String(), "err", err)
 			continue
 		}
-		parts = append(parts, p)
+		parts = append(parts, p.WithModified(v.LastModified))
 		r.mu.Lock()
 		r.states[c] = CollectionState{Source: "cache", validators: v}
 		r.mu.Unlock()
@@ -347,6 +347,9 @@ func (r *Refresher) refreshOne(ctx context.Context, c Collection, cur *Snapshot)
 		return nil
 	}
 	p, err := Decode(c, f.Body)
+	if err == nil {
+		p = p.WithModified(f.Validators.LastModified)
+	}
 	if err != nil {
 		r.cfg.Observer.BodyRejected(c)
 		r.record(c, func(s *CollectionState) { s.LastOutcome, s.LastError = "rejected", Describe(err) }, now)

@@ -3,8 +3,10 @@ package catalogue
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Part is one collection's body as decoded: the upstream bytes and the
@@ -14,6 +16,9 @@ type Part struct {
 	body       *Body
 	table      any // *Table[T] of the collection's record type
 	index      *Index
+	// modified is when the upstream says the body last changed (its
+	// Last-Modified); zero when it did not say.
+	modified time.Time
 }
 
 // Decode checks raw against the shape of collection c and decodes its
@@ -39,6 +44,23 @@ func (p *Part) Collection() Collection { return p.collection }
 
 // Body returns the part's upstream body.
 func (p *Part) Body() *Body { return p.body }
+
+// Modified is when the upstream says the part's body last changed, from
+// its Last-Modified; zero when the upstream did not say. Every replica
+// that read the same body from the same upstream has the same time.
+func (p *Part) Modified() time.Time { return p.modified }
+
+// WithModified returns p with the upstream's Last-Modified header value
+// lastModified, or p itself when the value is empty or no HTTP date.
+func (p *Part) WithModified(lastModified string) *Part {
+	t, err := http.ParseTime(lastModified)
+	if lastModified == "" || err != nil {
+		return p
+	}
+	q := *p
+	q.modified = t.UTC()
+	return &q
+}
 
 // Records returns the part's records in upstream order, as a slice of the
 // collection's record type ([]Item for Items, []Monster for Monsters, …),
@@ -221,6 +243,9 @@ type Snapshot struct {
 	indexes   [NumCollections]*Index
 	relations relations
 	integrity []Dangling
+	// modified is the newest of the parts' Modified, or zero when a
+	// collection is missing or its upstream said no time.
+	modified time.Time
 }
 
 // NewSnapshot assembles a snapshot from parts, at most one per collection;
@@ -254,6 +279,7 @@ func (s *Snapshot) index() {
 		h.Write([]byte(p.body.ETag() + "\n"))
 	}
 	s.version = hex.EncodeToString(h.Sum(nil)[:8])
+	s.modified = newestModified(&s.parts)
 
 	s.tables.fill(&s.parts)
 	for c, p := range s.parts {
@@ -272,6 +298,27 @@ func table[T any](p *Part) *Table[T] {
 	}
 	return p.table.(*Table[T])
 }
+
+// newestModified is the newest of parts' Modified, or zero if any part is
+// missing or has none: a time that would not cover every body is no time.
+func newestModified(parts *[NumCollections]*Part) time.Time {
+	var newest time.Time
+	for _, p := range parts {
+		if p == nil || p.modified.IsZero() {
+			return time.Time{}
+		}
+		if p.modified.After(newest) {
+			newest = p.modified
+		}
+	}
+	return newest
+}
+
+// Modified is when the snapshot's data last changed, as the upstream says
+// it: the newest Last-Modified of its bodies, or zero when a collection
+// is missing or its upstream gave none. Derived from the bodies' own
+// headers, it is the same on every replica holding the same data.
+func (s *Snapshot) Modified() time.Time { return s.modified }
 
 // Version identifies the snapshot's data: it is derived from the bodies
 // alone, so replicas holding the same data report the same version.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -373,5 +374,33 @@ func TestStoreWatch(t *testing.T) {
 		if (before[c] != after[c]) != (c == catalogue.MiningRocks) {
 			t.Errorf("%s: tags %q and %q; only mining changed", c, before[c], after[c])
 		}
+	}
+}
+
+// TestSnapshotModified: a snapshot's Modified is the newest of its bodies'
+// Last-Modified, and zero while any body has none: a date that does not
+// cover every body would let a client keep an answer that changed.
+func TestSnapshotModified(t *testing.T) {
+	snap, err := catalogue.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !snap.Modified().IsZero() {
+		t.Fatalf("the embedded catalogue, undated: Modified %v, want zero", snap.Modified())
+	}
+	dated := make([]*catalogue.Part, 0, catalogue.NumCollections)
+	for c := range catalogue.NumCollections {
+		dated = append(dated, snap.Part(c).WithModified("Sun, 22 Nov 2026 12:00:00 GMT"))
+	}
+	dated[catalogue.Monsters] = dated[catalogue.Monsters].WithModified("Mon, 23 Nov 2026 08:30:00 GMT")
+	all := snap.With(dated...)
+	if want := time.Date(2026, 11, 23, 8, 30, 0, 0, time.UTC); !all.Modified().Equal(want) {
+		t.Errorf("every body dated: Modified %v, want the newest, %v", all.Modified(), want)
+	}
+	if got := all.With(snap.Part(catalogue.Quests)).Modified(); !got.IsZero() {
+		t.Errorf("one body undated: Modified %v, want zero", got)
+	}
+	if p := snap.Part(catalogue.Items); p.WithModified("not a date") != p || p.WithModified("") != p {
+		t.Error("WithModified of no HTTP date changed the part")
 	}
 }

@@ -17,8 +17,10 @@ package contentcoding
 import (
 	"bytes"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -232,4 +234,21 @@ func ETag(base string, e Encoding, effort Effort) string {
 		return `"` + base + "-" + e.Token() + `-fast"`
 	}
 	return `"` + base + "-" + e.Token() + `"`
+}
+
+// NotModified reports whether a GET or HEAD with header h may be answered
+// 304 for a representation tagged etag and last changed at modified (zero:
+// not known), as RFC 9110 section 13.2.2 orders the conditions:
+// If-None-Match when the request has one, else If-Modified-Since, which
+// holds when the representation has not changed since the date it gives.
+func NotModified(h http.Header, etag string, modified time.Time) bool {
+	if inm := h.Get("If-None-Match"); inm != "" {
+		return NoneMatch(inm, etag)
+	}
+	ims := h.Get("If-Modified-Since")
+	if ims == "" || modified.IsZero() {
+		return false
+	}
+	since, err := http.ParseTime(ims)
+	return err == nil && !modified.Truncate(time.Second).After(since)
 }

@@ -227,6 +227,19 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 		// compressing. A client holding the variant of either effort
 		// holds this answer: a replica that has not served it before
 		// gives the fast variant, one that has, the dense one.
+		var modified time.Time
+		if e.opts.Modified != nil {
+			if modified = e.opts.Modified(r.Context()); !modified.IsZero() {
+				h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
+			}
+		}
+		if r.Header.Get("If-None-Match") == "" && contentcoding.NotModified(r.Header, "", modified) {
+			// If-Modified-Since, only without If-None-Match (RFC 9110
+			// 13.2.2): the data is no newer than the client's copy.
+			h.Set("ETag", contentcoding.ETag(base, a.Coding(accept.Best(res.effort)), res.effort))
+			w.WriteHeader(http.StatusNotModified)
+			return 0
+		}
 		if inm := r.Header.Get("If-None-Match"); inm != "" {
 			other := contentcoding.Dense
 			if res.effort == contentcoding.Dense {

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/catalogue-gateway/gateway/engine"
 	"github.com/catalogue-gateway/gateway/graph"
@@ -29,6 +30,12 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 	resolver := &Resolver{src: src}
 	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver, Schema: graph.ServedSchema()})
 	httpOpts.Lengths = newLengthsCache().forRequest
+	httpOpts.Modified = func(ctx context.Context) time.Time {
+		if snap, err := loader.Snapshot(ctx); err == nil && snap != nil {
+			return snap.Modified()
+		}
+		return time.Time{}
+	}
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
 		snap, err := loader.Snapshot(ctx)
 		if err != nil || snap == nil {

@@ -63,11 +63,11 @@ type collectionHandler struct {
 	opts       Options
 }
 
-// body returns the collection's current body, waiting for the upstream
+// part returns the collection's current part, waiting for the upstream
 // read under way if there is none yet.
-func (h *collectionHandler) body(ctx context.Context) *catalogue.Body {
-	if snap := h.src.Current(); snap != nil && snap.Body(h.collection) != nil {
-		return snap.Body(h.collection)
+func (h *collectionHandler) part(ctx context.Context) *catalogue.Part {
+	if snap := h.src.Current(); snap != nil && snap.Part(h.collection) != nil {
+		return snap.Part(h.collection)
 	}
 	if h.opts.AwaitCold == nil {
 		return nil
@@ -76,7 +76,7 @@ func (h *collectionHandler) body(ctx context.Context) *catalogue.Body {
 	defer cancel()
 	h.opts.AwaitCold(ctx, h.collection)
 	if snap := h.src.Current(); snap != nil {
-		return snap.Body(h.collection)
+		return snap.Part(h.collection)
 	}
 	return nil
 }
@@ -87,22 +87,26 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "use GET or HEAD")
 		return
 	}
-	body := h.body(r.Context())
-	if body == nil {
+	part := h.part(r.Context())
+	if part == nil {
 		w.Header().Set("Retry-After", "5")
 		WriteError(w, http.StatusServiceUnavailable, "SNAPSHOT_UNAVAILABLE",
 			"the "+h.collection.String()+" collection has not been loaded from the upstream yet")
 		return
 	}
 
-	rep := body.In(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
+	rep := part.Body().In(contentcoding.Negotiate(r.Header.Get("Accept-Encoding")))
 	hdr := w.Header()
 	// Added to, never set: the CORS layer has named Origin already, and a
 	// shared cache must key on both.
 	hdr.Add("Vary", "Accept-Encoding")
 	hdr.Set("ETag", rep.ETag)
 	hdr.Set("Cache-Control", h.opts.CacheControl[h.collection])
-	if inm := r.Header.Get("If-None-Match"); inm != "" && contentcoding.NoneMatch(inm, rep.ETag) {
+	modified := part.Modified()
+	if !modified.IsZero() {
+		hdr.Set("Last-Modified", modified.Format(http.TimeFormat))
+	}
+	if contentcoding.NotModified(r.Header, rep.ETag, modified) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}

@@ -522,3 +522,49 @@ func BenchmarkServeItems(b *testing.B) {
 		}
 	}
 }
+
+// TestLastModified: a body the upstream dated carries its Last-Modified;
+// If-Modified-Since at or after it is answered 304, before it 200, and
+// If-None-Match, when sent, decides alone (RFC 9110 13.2.2); a body with
+// no date has no Last-Modified and If-Modified-Since changes nothing.
+func TestLastModified(t *testing.T) {
+	const date = "Sun, 22 Nov 2026 12:00:00 GMT"
+	snap := embeddedSnapshot(t)
+	snap = snap.With(snap.Part(catalogue.Items).WithModified(date))
+	srv := newServer(t, storeOf(snap))
+	get := func(path string, header ...string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	if resp := get("/items"); resp.StatusCode != 200 || resp.Header.Get("Last-Modified") != date {
+		t.Fatalf("GET /items: %d, Last-Modified %q, want 200 and %q", resp.StatusCode, resp.Header.Get("Last-Modified"), date)
+	}
+	for _, c := range []struct {
+		name   string
+		header []string
+		want   int
+	}{
+		{"since the date", []string{"If-Modified-Since", date}, http.StatusNotModified},
+		{"since later", []string{"If-Modified-Since", "Mon, 23 Nov 2026 00:00:00 GMT"}, http.StatusNotModified},
+		{"since earlier", []string{"If-Modified-Since", "Sat, 21 Nov 2026 00:00:00 GMT"}, http.StatusOK},
+		{"not a date", []string{"If-Modified-Since", "yesterday"}, http.StatusOK},
+		{"If-None-Match decides", []string{"If-Modified-Since", date, "If-None-Match", `"other"`}, http.StatusOK},
+	} {
+		if resp := get("/items", c.header...); resp.StatusCode != c.want {
+			t.Errorf("%s: %d, want %d", c.name, resp.StatusCode, c.want)
+		}
+	}
+	if resp := get("/monsters", "If-Modified-Since", date); resp.StatusCode != 200 || resp.Header.Get("Last-Modified") != "" {
+		t.Errorf("an undated body: %d, Last-Modified %q; want 200 and none", resp.StatusCode, resp.Header.Get("Last-Modified"))
+	}
+}

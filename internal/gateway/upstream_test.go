@@ -1138,3 +1138,30 @@ func TestOperationsByExecutor(t *testing.T) {
 		t.Errorf("%s grew by %v, want 2", introspection, d)
 	}
 }
+
+// TestLastModifiedFromTheUpstream: the upstream's Last-Modified of each
+// body is the REST body's, and the newest of them a GET answer's; a
+// conditional GET at that date is answered 304 on both, as every replica
+// reading that upstream would answer it.
+func TestLastModifiedFromTheUpstream(t *testing.T) {
+	up := newUpstreams(t)
+	g := startGateway(t, up.config(time.Hour, ""), nil)
+	g.waitReady(t, 30*time.Second)
+	const date = "Sun, 22 Nov 2026 12:00:00 GMT" // the stand-in upstream's
+	for _, path := range []string{catalogue.Items.Path(), "/graphql?query=" + url.QueryEscape("{ item(id: 1) { name } }")} {
+		resp, _ := gatewaytest.Get(t, g.client, g.URL+path)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Last-Modified") != date {
+			t.Errorf("GET %s: %d, Last-Modified %q, want 200 and %q", path, resp.StatusCode, resp.Header.Get("Last-Modified"), date)
+		}
+		req, _ := http.NewRequest(http.MethodGet, g.URL+path, nil)
+		req.Header.Set("If-Modified-Since", date)
+		resp, err := g.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotModified {
+			t.Errorf("GET %s If-Modified-Since its date: %d, want 304", path, resp.StatusCode)
+		}
+	}
+}
