@@ -6,6 +6,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/answers"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 )
@@ -48,7 +49,7 @@ func (e *endpoint) cacheControlOf(oc *graphql.OperationContext) string {
 	if memo != nil {
 		skips, ok := memo.Load(skipsByVariableKey{})
 		if !ok {
-			skips = answers.ReadsVariablesInSkip(oc.Doc)
+			skips = readsVariablesInSkip(oc.Doc)
 			memo.Store(skipsByVariableKey{}, skips, 8)
 		}
 		if skips.(bool) {
@@ -70,4 +71,42 @@ func (e *endpoint) cacheControlOf(oc *graphql.OperationContext) string {
 		memo.Store(key, cc, memory.HeapSize(int64(unsafe.Sizeof(key))+int64(len(key.operation)))+memory.HeapSize(int64(len(cc)))+16)
 	}
 	return cc
+}
+
+// readsVariablesInSkip reports whether a @skip or @include of the
+// operation or of a fragment in doc takes a variable: then which fields
+// an operation reads, and so its hint, depends on the request.
+func readsVariablesInSkip(doc *ast.QueryDocument) bool {
+	var walk func(ast.SelectionSet) bool
+	directives := admission.SkipsByVariable
+	walk = func(set ast.SelectionSet) bool {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				if directives(sel.Directives) || walk(sel.SelectionSet) {
+					return true
+				}
+			case *ast.InlineFragment:
+				if directives(sel.Directives) || walk(sel.SelectionSet) {
+					return true
+				}
+			case *ast.FragmentSpread:
+				if directives(sel.Directives) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, op := range doc.Operations {
+		if walk(op.SelectionSet) {
+			return true
+		}
+	}
+	for _, f := range doc.Fragments {
+		if walk(f.SelectionSet) {
+			return true
+		}
+	}
+	return false
 }

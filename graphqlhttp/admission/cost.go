@@ -116,6 +116,22 @@ func (c *Coster) dependsOnVariables(oc *graphql.OperationContext, memo *executio
 	return depends
 }
 
+// SkipsByVariable reports whether a @skip or @include among ds takes a
+// variable: then whether what it marks is read depends on the request.
+func SkipsByVariable(ds ast.DirectiveList) bool {
+	for _, d := range ds {
+		if d.Name != "skip" && d.Name != "include" {
+			continue
+		}
+		for _, a := range d.Arguments {
+			if hasVariable(a.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // readsVariables reports whether the cost walk could read a variable in
 // set, its fragments followed: the walk reads the if: of @skip and
 // @include (CollectFields applies them), a field's first and last (page)
@@ -126,19 +142,7 @@ func (c *Coster) dependsOnVariables(oc *graphql.OperationContext, memo *executio
 func readsVariables(set ast.SelectionSet, doc *ast.QueryDocument) bool {
 	seen := map[string]bool{}
 	var walk func(ast.SelectionSet) bool
-	directives := func(ds ast.DirectiveList) bool {
-		for _, d := range ds {
-			if d.Name != "skip" && d.Name != "include" {
-				continue
-			}
-			for _, a := range d.Arguments {
-				if hasVariable(a.Value) {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	directives := SkipsByVariable
 	walk = func(set ast.SelectionSet) bool {
 		for _, sel := range set {
 			switch sel := sel.(type) {
