@@ -74,6 +74,41 @@ func (c Collection) String() string {
 	return fmt.Sprintf("collection(%d)", uint8(c))
 }
 
+// TypeName returns the GraphQL type of the collection's records, such as
+// "Item" for Items. A record's key, in a purge or a catalogueChanged event,
+// is its type name and id: "Item:42" (see RecordKey).
+func (c Collection) TypeName() string {
+	switch c {
+	case Items:
+		return "Item"
+	case Monsters:
+		return "Monster"
+	case SecretRares:
+		return "SecretRare"
+	case WorldBosses:
+		return "WorldBoss"
+	case Quests:
+		return "Quest"
+	case BaseCamps:
+		return "BaseCamp"
+	case DiscoveryLocations:
+		return "DiscoveryLocation"
+	case MiningRocks:
+		return "MiningRock"
+	case CookingRecipes:
+		return "CookingRecipe"
+	case FarmingSeeds:
+		return "FarmingSeed"
+	case ForestryTrees:
+		return "ForestryTree"
+	case FletchingRecipes:
+		return "FletchingRecipe"
+	case EventChests:
+		return "EventChest"
+	}
+	return fmt.Sprintf("collection(%d)", uint8(c))
+}
+
 // decodeRecords decodes the envelopes of a body of collection c, each
 // listing its records under "results", into a []T of c's record type.
 func decodeRecords(d *decoder, c Collection) (any, error) {
