@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +20,11 @@ type Part struct {
 	// modified is when the upstream says the body last changed (its
 	// Last-Modified); zero when it did not say.
 	modified time.Time
+
+	// digested are the records' digests, made once, when the part is
+	// first compared with another (changes.go).
+	digestOnce sync.Once
+	digested   []recordDigest
 }
 
 // Decode checks raw against the shape of collection c and decodes its
@@ -57,9 +63,9 @@ func (p *Part) WithModified(lastModified string) *Part {
 	if lastModified == "" || err != nil {
 		return p
 	}
-	q := *p
-	q.modified = t.UTC()
-	return &q
+	// A new part rather than a copy: the digests' Once must not be
+	// copied, and are made for the part that is kept.
+	return &Part{collection: p.collection, body: p.body, table: p.table, index: p.index, modified: t.UTC()}
 }
 
 // Records returns the part's records in upstream order, as a slice of the
@@ -246,6 +252,10 @@ type Snapshot struct {
 	// modified is the newest of the parts' Modified, or zero when a
 	// collection is missing or its upstream said no time.
 	modified time.Time
+
+	// history is what the latest snapshots made by With changed, oldest
+	// first, this one's change last; at most historyLength.
+	history []Change
 }
 
 // NewSnapshot assembles a snapshot from parts, at most one per collection;
@@ -259,13 +269,23 @@ func NewSnapshot(parts ...*Part) *Snapshot {
 	return s
 }
 
-// With returns a snapshot like s with the given parts in place of s's.
+// With returns a snapshot like s with the given parts in place of s's. It
+// remembers what it changed of s, record by record (see ChangeSince).
 func (s *Snapshot) With(parts ...*Part) *Snapshot {
 	n := &Snapshot{parts: s.parts}
 	for _, p := range parts {
 		n.parts[p.collection] = p
 	}
 	n.index()
+	if n.version == s.version {
+		n.history = s.history
+		return n
+	}
+	// Kept even when it names no collection (a collection's first body),
+	// so that a watcher's last version is always some change's From.
+	ch := s.change(n)
+	keep := s.history[max(0, len(s.history)-(historyLength-1)):]
+	n.history = append(slices.Clip(keep), ch)
 	return n
 }
 
