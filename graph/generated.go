@@ -109,6 +109,7 @@ type ComplexityRoot struct {
 
 	CatalogueChange struct {
 		Collections func(childComplexity int) int
+		Keys        func(childComplexity int) int
 		Version     func(childComplexity int) int
 	}
 
@@ -1194,6 +1195,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogueChange.Collections(childComplexity), true
+	case "CatalogueChange.keys":
+		if e.ComplexityRoot.CatalogueChange.Keys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogueChange.Keys(childComplexity), true
 	case "CatalogueChange.version":
 		if e.ComplexityRoot.CatalogueChange.Version == nil {
 			break
@@ -4954,6 +4961,8 @@ func (ec *executionContext) childFields_CatalogueChange(ctx context.Context, fie
 		return ec.fieldContext_CatalogueChange_version(ctx, field)
 	case "collections":
 		return ec.fieldContext_CatalogueChange_collections(ctx, field)
+	case "keys":
+		return ec.fieldContext_CatalogueChange_keys(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CatalogueChange", field.Name)
 }
@@ -8325,6 +8334,29 @@ func (ec *executionContext) _CatalogueChange_collections(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_CatalogueChange_collections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogueChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _CatalogueChange_keys(ctx context.Context, field graphql.CollectedField, obj *model.CatalogueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogueChange_keys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Keys, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogueChange_keys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogueChange", field, false, false, "String")
 }
 
@@ -25918,6 +25950,11 @@ func (ec *executionContext) _CatalogueChange(ctx context.Context, sel ast.Select
 			}
 		case "collections":
 			out.Values[i] = ec._CatalogueChange_collections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "keys":
+			out.Values[i] = ec._CatalogueChange_keys(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -23,11 +23,13 @@ type Source interface {
 // client heard of to the newest, so a slow client holds no backlog.
 func watchChanges(ctx context.Context, src Source) <-chan *model.CatalogueChange {
 	events := make(chan *model.CatalogueChange)
-	// Only the bodies' names are kept: the stream outlives the snapshot
-	// its request pinned, and holding it (here or in the loaders) would
-	// keep it in memory for as long as the client listens.
+	// Only the bodies' names and the version are kept: the stream
+	// outlives the snapshot its request pinned, and holding it (here or in
+	// the loaders) would keep it in memory for as long as the client
+	// listens. The newest snapshot remembers what changed since (see
+	// catalogue.Snapshot.ChangeSince).
 	first, replaced := src.Watch()
-	last := first.BodyETags()
+	last, lastVersion := first.BodyETags(), versionOf(first)
 	if l, ok := loader.For(ctx); ok {
 		l.Release()
 	}
@@ -45,7 +47,7 @@ func watchChanges(ctx context.Context, src Source) <-chan *model.CatalogueChange
 				continue
 			}
 			next := snap.BodyETags()
-			ev := &model.CatalogueChange{Version: snap.Version(), Collections: []string{}}
+			ev := &model.CatalogueChange{Version: snap.Version(), Collections: []string{}, Keys: []string{}}
 			for c := range catalogue.NumCollections {
 				if next[c] != last[c] {
 					ev.Collections = append(ev.Collections, c.String())
@@ -54,15 +56,28 @@ func watchChanges(ctx context.Context, src Source) <-chan *model.CatalogueChange
 			if len(ev.Collections) == 0 {
 				continue
 			}
+			// A collection's first body is a change with no keys: no
+			// cache could hold what it did not have.
+			if ch, _ := snap.ChangeSince(lastVersion, last); len(ch.Keys) > 0 {
+				ev.Keys = ch.Keys
+			}
 			// Snapshots swapped in while the client is still reading this
 			// event are told together in the next one.
 			select {
 			case events <- ev:
-				last = next
+				last, lastVersion = next, ev.Version
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
 	return events
+}
+
+// versionOf is s's version, "" for nil (before the first snapshot).
+func versionOf(s *catalogue.Snapshot) string {
+	if s == nil {
+		return ""
+	}
+	return s.Version()
 }

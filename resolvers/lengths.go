@@ -32,6 +32,13 @@ func lengthsOf(s *catalogue.Snapshot) listLengths {
 		// A change names at most every collection.
 		"CatalogueChange.collections": int(catalogue.NumCollections),
 	}, shapes: map[*engine.Type][]lengthField{}}
+	// A change's keys are at most a key for every record and every
+	// collection (records removed counted as the ones they leave room for).
+	keys := int(catalogue.NumCollections)
+	for c := range catalogue.NumCollections {
+		keys += s.Len(c)
+	}
+	w.out["CatalogueChange.keys"] = keys
 	for c := range catalogue.NumCollections {
 		p := s.Part(c)
 		if p == nil {

@@ -35,6 +35,14 @@ type CatalogueChange struct {
 	// The collections whose bodies changed, by their upstream path names
 	// (`items`, `secretrares`, `worldboss`, …), in the upstream's order.
 	Collections []string `json:"collections"`
+	// The keys of what changed, as a cache in front of the gateway knows them
+	// (its `Surrogate-Key`s) and the gateway purges them: for each collection
+	// in `collections`, the records added, removed or changed, as their type
+	// and id (`Item:42`), then the collection's own key, its upstream path name
+	// (`items`). A client drops its own entries under these keys. Records
+	// compare by what the gateway read of them, so a body the upstream only
+	// reformatted names its collection alone.
+	Keys []string `json:"keys"`
 }
 
 type CookingRecipeByIDsInput struct {

@@ -968,7 +968,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	before := g.waitReady(t, readyWithin)
 
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.URL+"/graphql",
-		strings.NewReader(`{"query":"subscription { catalogueChanged { version collections } }"}`))
+		strings.NewReader(`{"query":"subscription { catalogueChanged { version collections keys } }"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1022,6 +1022,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 			CatalogueChanged struct {
 				Version     string
 				Collections []string
+				Keys        []string
 			}
 		}
 	}
@@ -1031,6 +1032,11 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 	c := got.Data.CatalogueChanged
 	if !slices.Equal(c.Collections, []string{"worldboss"}) || c.Version == before.Version {
 		t.Errorf("change %+v, want collections [worldboss] and a version other than %s", c, before.Version)
+	}
+	// Colossus, world boss 1, is the one record renamed: its key, then
+	// its collection's, the keys a purge names.
+	if want := []string{"WorldBoss:1", "worldboss"}; !slices.Equal(c.Keys, want) {
+		t.Errorf("keys %q, want %q", c.Keys, want)
 	}
 	if open := g.metrics(t)["graphql_subscriptions_open"]; open != 1 {
 		t.Errorf("graphql_subscriptions_open %v with one stream open, want 1", open)
