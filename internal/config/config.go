@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -116,6 +117,13 @@ type Config struct {
 	// ImagesClientRate is the fetches a minute one client may cause by
 	// missing the cache, ImagesClientBurst how many at once.
 	ImagesClientRate, ImagesClientBurst int
+	// PurgeURLs are the caches in front of the gateway told, by PURGE
+	// requests naming Surrogate-Keys, what a refresh changed (package
+	// purge); none when empty.
+	PurgeURLs []string
+	// PurgeHeaders are added to every purge, such as a token the cache
+	// asks for; read from "Name: value" by check.
+	PurgeHeaders http.Header
 }
 
 // Default is the configuration with no flag and no environment. Each
@@ -173,7 +181,7 @@ type flagSpec struct {
 // flags are the flags that set cfg's fields; trustedProxies and
 // trustedMode receive the two that check reads into cfg.TrustedProxies
 // and cfg.TrustedDocumentsMode.
-func (cfg *Config) flags(trustedProxies, trustedMode *string) []flagSpec {
+func (cfg *Config) flags(trustedProxies, trustedMode *string, purgeHeaders *[]string) []flagSpec {
 	l := &cfg.Limits
 	return []flagSpec{
 		{"addr", "ADDR", "listen `address`", (*addrValue)(&cfg.Addr)},
@@ -221,6 +229,8 @@ func (cfg *Config) flags(trustedProxies, trustedMode *string) []flagSpec {
 		{"images-timeout", "GATEWAY_IMAGES_TIMEOUT", "bound on one picture's fetch, redirects and body included", (*durationValue)(&cfg.ImagesTimeout)},
 		{"images-client-rate", "GATEWAY_IMAGES_CLIENT_RATE", "picture fetches a minute one client (an IPv4 address, an IPv6 /64) may cause by missing the cache (429 and the placeholder beyond); at least 1", (*intValue)(&cfg.ImagesClientRate)},
 		{"images-client-burst", "GATEWAY_IMAGES_CLIENT_BURST", "picture fetches one client may cause at once, before -images-client-rate paces it; at least 1", (*intValue)(&cfg.ImagesClientBurst)},
+		{"purge-url", "GATEWAY_PURGE_URL", "`URL` of a cache in front of the gateway, sent a PURGE naming the Surrogate-Keys of the records and collections each refresh changed; repeatable (comma-separated in the environment); none when empty", &listValue{p: &cfg.PurgeURLs}},
+		{"purge-header", "GATEWAY_PURGE_HEADER", "`header` added to every purge, as 'Name: value' (a token the cache asks for); repeatable (one a line in the environment, since a value may hold a comma)", &listValue{p: purgeHeaders, sep: "\n"}},
 		{"images-disk-bytes", "GATEWAY_IMAGES_DISK_BYTES", "most `bytes` of pictures kept under -cache-dir (suffixes KiB, MiB, GiB), the least recently used let go first", bytesOf(&cfg.ImagesDiskBytes)},
 	}
 }
@@ -231,10 +241,11 @@ func (cfg *Config) flags(trustedProxies, trustedMode *string) []flagSpec {
 func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
 	cfg := Default()
 	var trustedProxies, trustedMode string
+	var purgeHeaders []string
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	envOf := map[string]string{}
-	for _, f := range cfg.flags(&trustedProxies, &trustedMode) {
+	for _, f := range cfg.flags(&trustedProxies, &trustedMode, &purgeHeaders) {
 		fs.Var(f.value, f.name, f.usage+" (env "+f.env+")")
 		envOf[f.name] = f.env
 	}
@@ -285,6 +296,9 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		return cfg, err
 	}
 	cfg.Tracing = tracing
+	if err := cfg.checkPurges(purgeHeaders); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.check(trustedProxies, trustedMode)
 }
 
@@ -378,6 +392,34 @@ func (n *intValue) Set(s string) error {
 		return errors.New("want a whole number")
 	}
 	*n = intValue(v)
+	return nil
+}
+
+// listValue is a repeatable flag: each time it is given adds to the list,
+// as does each part of a value separated by sep (a comma when empty), so
+// that one environment variable can hold several.
+type listValue struct {
+	p   *[]string
+	sep string
+}
+
+func (v *listValue) String() string {
+	if v == nil || v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ",")
+}
+
+func (v *listValue) Set(s string) error {
+	sep := v.sep
+	if sep == "" {
+		sep = ","
+	}
+	for part := range strings.SplitSeq(s, sep) {
+		if part = strings.TrimSpace(part); part != "" {
+			*v.p = append(*v.p, part)
+		}
+	}
 	return nil
 }
 
@@ -574,6 +616,71 @@ func (cfg *Config) checkRequests() error {
 	}
 	if cfg.RequestTimeout <= 0 {
 		return fmt.Errorf("invalid -request-timeout %s: must be positive", cfg.RequestTimeout)
+	}
+	return nil
+}
+
+// checkPurges checks the caches told of changes and reads headers, each
+// "Name: value", into cfg.PurgeHeaders.
+func (cfg *Config) checkPurges(headers []string) error {
+	for _, u := range cfg.PurgeURLs {
+		if err := checkPurgeURL(u); err != nil {
+			return fmt.Errorf("invalid -purge-url %q: %v", u, err)
+		}
+	}
+	if len(cfg.PurgeURLs) > 0 && cfg.BaseURL == "" {
+		return errors.New("-purge-url needs -base-url: the embedded catalogue never changes, so there is nothing to purge")
+	}
+	if len(headers) > 0 && len(cfg.PurgeURLs) == 0 {
+		return errors.New("-purge-header needs -purge-url")
+	}
+	cfg.PurgeHeaders = nil
+	for _, h := range headers {
+		name, value, ok := strings.Cut(h, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || !validHeader(name, value) {
+			// The value may be a secret: it is not repeated.
+			return fmt.Errorf("invalid -purge-header %q: want 'Name: value'", name)
+		}
+		if cfg.PurgeHeaders == nil {
+			cfg.PurgeHeaders = http.Header{}
+		}
+		cfg.PurgeHeaders.Add(name, value)
+	}
+	return nil
+}
+
+// validHeader reports whether name is an HTTP token (RFC 9110 5.6.2) and
+// value holds no control character but a tab.
+func validHeader(name, value string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	for _, r := range value {
+		if r < ' ' && r != '\t' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPurgeURL checks a cache's address: http or https, with a host. It
+// may hold a path and a query, as a cache's purge endpoint may want.
+func checkPurgeURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("want an http or https URL")
+	}
+	if u.Host == "" {
+		return errors.New("no host")
 	}
 	return nil
 }

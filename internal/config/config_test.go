@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
@@ -126,6 +127,18 @@ func TestParseConfig(t *testing.T) {
 		{name: "flag trusted-proxies", args: []string{"-trusted-proxies", "10.0.0.0/8, fd00::/8"}, want: with(func(c *Config) {
 			c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}
 		})},
+		{name: "flag purge-url repeated, with headers", args: []string{"-base-url", up, "-purge-url", "http://cache-a:6081/", "-purge-url", "http://cache-b:6081/",
+			"-purge-header", "X-Purge-Token: s3cret", "-purge-header", "X-Other:a, b"}, want: with(func(c *Config) {
+			c.BaseURL, c.WorldBossURL = up, up
+			c.PurgeURLs = []string{"http://cache-a:6081/", "http://cache-b:6081/"}
+			c.PurgeHeaders = http.Header{"X-Purge-Token": {"s3cret"}, "X-Other": {"a, b"}}
+		})},
+		{name: "env GATEWAY_PURGE_URL comma-separated, GATEWAY_PURGE_HEADER a line each", env: map[string]string{"CATALOGUE_BASE_URL": up,
+			"GATEWAY_PURGE_URL": "http://cache-a:6081/, http://cache-b:6081/", "GATEWAY_PURGE_HEADER": "X-Purge-Token: s3cret\nX-Other: a, b"}, want: with(func(c *Config) {
+			c.BaseURL, c.WorldBossURL = up, up
+			c.PurgeURLs = []string{"http://cache-a:6081/", "http://cache-b:6081/"}
+			c.PurgeHeaders = http.Header{"X-Purge-Token": {"s3cret"}, "X-Other": {"a, b"}}
+		})},
 		// A manifest with no mode is enforced; a mode given wins, off too.
 		{name: "flag trusted-documents", args: []string{"-trusted-documents", "ops.json"}, want: with(func(c *Config) {
 			c.TrustedDocuments, c.TrustedDocumentsMode = "ops.json", graphqlhttp.TrustedEnforce
@@ -191,6 +204,11 @@ func TestParseConfigRefusesBadValues(t *testing.T) {
 		{name: "unknown trusted documents mode", args: []string{"-trusted-documents", "ops.json", "-trusted-documents-mode", "on"}, wantErr: "want off, log or enforce"},
 		{name: "bad trusted proxy prefix", args: []string{"-trusted-proxies", "10.0.0.0/8,10.0.0.0/33"}, wantErr: "10.0.0.0/33"},
 		{name: "trusted proxy by host name", env: map[string]string{"GATEWAY_TRUSTED_PROXIES": "proxy.internal"}, wantErr: "trusted-proxies"},
+		{name: "purge URL without a base URL", args: []string{"-purge-url", "http://cache:6081/"}, wantErr: "-purge-url needs -base-url"},
+		{name: "purge URL not http", args: []string{"-base-url", "http://up.example", "-purge-url", "cache:6081"}, wantErr: "invalid -purge-url"},
+		{name: "purge header without a purge URL", args: []string{"-base-url", "http://up.example", "-purge-header", "X-Token: a"}, wantErr: "needs -purge-url"},
+		{name: "purge header with no colon", args: []string{"-base-url", "http://up.example", "-purge-url", "http://cache:6081/", "-purge-header", "X-Token a"}, wantErr: "want 'Name: value'"},
+		{name: "purge header with a bad name", args: []string{"-base-url", "http://up.example", "-purge-url", "http://cache:6081/", "-purge-header", "X Token: a"}, wantErr: "want 'Name: value'"},
 		{name: "zero subscription max age", args: []string{"-subscription-max-age", "0s"}, wantErr: "subscription-max-age"},
 		{name: "subscription max age below 1s", env: map[string]string{"GATEWAY_SUBSCRIPTION_MAX_AGE": "200ms"}, wantErr: "200ms"},
 		{name: "bad env playground", env: map[string]string{"GATEWAY_PLAYGROUND": "maybe"}, wantErr: "GATEWAY_PLAYGROUND"},

@@ -38,6 +38,7 @@ import (
 	"github.com/catalogue-gateway/gateway/internal/config"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
+	"github.com/catalogue-gateway/gateway/internal/purge"
 	"github.com/catalogue-gateway/gateway/internal/telemetry"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/pictures"
@@ -87,6 +88,9 @@ type Gateway struct {
 	trusted *graphqlhttp.TrustedDocuments
 	// pictures serves the records' pictures at /images/.
 	pictures *pictures.Server
+	// purger tells the caches in front of the gateway what each refresh
+	// changed; nil without -purge-url.
+	purger *purge.Purger
 }
 
 // New builds the gateway for cfg: on the embedded catalogue,
@@ -169,6 +173,15 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 		Logger:   logger,
 		Observer: g.metrics,
 	})
+	if len(cfg.PurgeURLs) > 0 {
+		g.purger = purge.New(purge.Options{
+			URLs:     cfg.PurgeURLs,
+			Header:   cfg.PurgeHeaders,
+			Client:   &http.Client{},
+			Logger:   logger,
+			Observer: g.metrics,
+		})
+	}
 	logger.Info("reading the upstream", "base_url", cfg.BaseURL, "worldboss_url", cfg.WorldBossURL,
 		"refresh", cfg.Refresh.String(), "cache_dir", cfg.CacheDir)
 	return g, g.newPictures(cfg.Images)

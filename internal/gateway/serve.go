@@ -51,6 +51,16 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 	// Deferred first, so run last: the spans still buffered are sent once
 	// the server has shut down and its last requests have ended.
 	defer telemetry.StopTracing(ctx, g.tracerProvider, logger)
+	// Purges stop after the refresher (deferred first, so run last): the
+	// refresher's last change is still queued, if not sent.
+	purgeCtx, stopPurges := context.WithCancel(context.WithoutCancel(ctx))
+	purgesDone := make(chan struct{})
+	if g.purger != nil {
+		go func() { defer close(purgesDone); g.purger.Run(purgeCtx, g.store) }()
+	} else {
+		close(purgesDone)
+	}
+	defer func() { stopPurges(); <-purgesDone }()
 	// The refresher stops with the server, after the requests in flight.
 	refreshCtx, stopRefresh := context.WithCancel(context.WithoutCancel(ctx))
 	refreshDone := make(chan struct{})

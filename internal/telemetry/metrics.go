@@ -46,6 +46,8 @@ type Metrics struct {
 	picturesServed  *prometheus.CounterVec
 	pictureFetches  *prometheus.CounterVec
 	pictureFetchDur prometheus.Histogram
+	purgeRequests   *prometheus.CounterVec
+	purgeKeys       *prometheus.CounterVec
 
 	// The children of the vectors used for every request and batch.
 	requestsBy *children[*children[prometheus.Counter]] // by operation, then outcome
@@ -75,6 +77,7 @@ func NewMetrics(store *catalogue.Store, states func() [catalogue.NumCollections]
 	m.graphqlInstruments()
 	m.trustedInstruments()
 	m.pictureInstruments()
+	m.purgeInstruments()
 	m.requestsBy = newChildren(func(operation ...string) *children[prometheus.Counter] {
 		return newChildren(func(outcome ...string) prometheus.Counter {
 			return m.graphqlRequests.WithLabelValues(operation[0], outcome[0])
@@ -231,6 +234,29 @@ func (m *Metrics) pictureInstruments() {
 	})
 }
 
+// purgeInstruments makes the instruments of the purges sent to the caches
+// in front of the gateway (package purge).
+func (m *Metrics) purgeInstruments() {
+	m.purgeRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gateway_purge_requests_total",
+		Help: "PURGE requests to the -purge-url endpoints, by outcome: sent (answered 2xx), failed (given up after its tries, or refused).",
+	}, []string{"outcome"})
+	m.purgeKeys = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gateway_purge_keys_total",
+		Help: "Surrogate-Keys in PURGE requests, by outcome: sent, failed (as gateway_purge_requests_total), dropped (a record's key left out of a full queue; its collection's key was still sent).",
+	}, []string{"outcome"})
+	m.reg.MustRegister(m.purgeRequests, m.purgeKeys)
+}
+
+// PurgeRequest implements purge.Observer.
+func (m *Metrics) PurgeRequest(outcome string, keys int) {
+	m.purgeRequests.WithLabelValues(outcome).Inc()
+	m.purgeKeys.WithLabelValues(outcome).Add(float64(keys))
+}
+
+// PurgeDropped implements purge.Observer.
+func (m *Metrics) PurgeDropped(keys int) { m.purgeKeys.WithLabelValues("dropped").Add(float64(keys)) }
+
 // presetLabels makes the series of every known label value, so that
 // each is 0 from the start rather than absent until its first event.
 func (m *Metrics) presetLabels() {
@@ -255,6 +281,11 @@ func (m *Metrics) presetLabels() {
 	for _, outcome := range pictures.FetchOutcomes {
 		m.pictureFetches.WithLabelValues(outcome)
 	}
+	for _, outcome := range []string{"sent", "failed"} {
+		m.purgeRequests.WithLabelValues(outcome)
+		m.purgeKeys.WithLabelValues(outcome)
+	}
+	m.purgeKeys.WithLabelValues("dropped")
 }
 
 var _ graphqlhttp.TrustObserver = (*Metrics)(nil)
