@@ -111,6 +111,9 @@ func TestRunHelp(t *testing.T) {
 		"images-client-rate":   "GATEWAY_IMAGES_CLIENT_RATE",
 		"images-client-burst":  "GATEWAY_IMAGES_CLIENT_BURST",
 		"images-disk-bytes":    "GATEWAY_IMAGES_DISK_BYTES",
+
+		"purge-url":    "GATEWAY_PURGE_URL",
+		"purge-header": "GATEWAY_PURGE_HEADER",
 	}
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		t.Run(arg, func(t *testing.T) {
