@@ -54,11 +54,9 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 	// Purges stop after the refresher (deferred first, so run last): the
 	// refresher's last change is still queued, if not sent.
 	purgeCtx, stopPurges := context.WithCancel(context.WithoutCancel(ctx))
-	purgesDone := make(chan struct{})
+	var purgesDone <-chan struct{} = closed
 	if g.purger != nil {
-		go func() { defer close(purgesDone); g.purger.Run(purgeCtx, g.store) }()
-	} else {
-		close(purgesDone)
+		purgesDone = g.purger.Start(purgeCtx, g.store)
 	}
 	defer func() { stopPurges(); <-purgesDone }()
 	// The refresher stops with the server, after the requests in flight.
@@ -203,3 +201,6 @@ func servePprof(addr string, logger *slog.Logger) (stop func(), err error) {
 // CloseStreams ends the subscription streams open, as the shutdown does
 // first: for a test that serves Handler itself.
 func (g *Gateway) CloseStreams() { g.closeStreams() }
+
+// closed is a channel closed from the start: the "done" of work not started.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

@@ -130,22 +130,29 @@ type nopObserver struct{}
 func (nopObserver) PurgeRequest(string, int) {}
 func (nopObserver) PurgeDropped(int)         {}
 
-// Run purges the changes of every snapshot store swaps in from now on,
-// until ctx ends; it returns once every endpoint's sender has stopped.
-// Keys still queued then are not sent (the log says how many): the next
-// replica to refresh, or the keys' max-age, covers them.
-func (p *Purger) Run(ctx context.Context, store *catalogue.Store) {
-	var wg sync.WaitGroup
-	for _, e := range p.endpoints {
-		wg.Go(func() { p.send(ctx, e) })
-	}
-	p.watch(ctx, store)
-	wg.Wait()
+// Start purges the changes of every snapshot store swaps in from this
+// call on, until ctx ends: the store is watched before Start returns, so
+// no change published after it is missed. The channel it returns closes
+// once every endpoint's sender has stopped. Keys still queued then are
+// not sent (the log says how many): the next replica to refresh, or the
+// keys' max-age, covers them.
+func (p *Purger) Start(ctx context.Context, store *catalogue.Store) <-chan struct{} {
+	snap, replaced := store.Watch()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		for _, e := range p.endpoints {
+			wg.Go(func() { p.send(ctx, e) })
+		}
+		p.watch(ctx, store, snap, replaced)
+		wg.Wait()
+	}()
+	return done
 }
 
-// watch queues the keys of each change the store tells of.
-func (p *Purger) watch(ctx context.Context, store *catalogue.Store) {
-	snap, replaced := store.Watch()
+// watch queues the keys of each change the store tells of after snap.
+func (p *Purger) watch(ctx context.Context, store *catalogue.Store, snap *catalogue.Snapshot, replaced <-chan struct{}) {
 	var version string
 	var tags [catalogue.NumCollections]string
 	if snap != nil {
