@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"slices"
-	"strconv"
 )
 
 // A snapshot's changes are said in keys, the names a cache in front of the
@@ -21,12 +20,6 @@ import (
 // members, or the members it has that the gateway does not read). A
 // collection's key is named whenever its body's bytes changed: its REST
 // body, served byte for byte, changed even when no record did.
-
-// RecordKey is the key of the record of collection c with the given id:
-// its GraphQL type, a colon, its id ("Item:42").
-func RecordKey(c Collection, id int64) string {
-	return c.TypeName() + ":" + strconv.FormatInt(id, 10)
-}
 
 // Change is what a snapshot changed of the one it was made from (see
 // Snapshot.With): the collections whose bodies differ and the keys of the
@@ -62,14 +55,14 @@ func diffParts(old, new *Part) []string {
 	for len(a) > 0 || len(b) > 0 {
 		switch {
 		case len(b) == 0 || len(a) > 0 && a[0].id < b[0].id: // removed
-			keys = append(keys, RecordKey(c, a[0].id))
+			keys = append(keys, RecordKey(c, a[0].id).String())
 			a = a[1:]
 		case len(a) == 0 || b[0].id < a[0].id: // added
-			keys = append(keys, RecordKey(c, b[0].id))
+			keys = append(keys, RecordKey(c, b[0].id).String())
 			b = b[1:]
 		default:
 			if a[0].sum != b[0].sum {
-				keys = append(keys, RecordKey(c, a[0].id))
+				keys = append(keys, RecordKey(c, a[0].id).String())
 			}
 			a, b = a[1:], b[1:]
 		}

@@ -109,6 +109,74 @@ func (c Collection) TypeName() string {
 	return fmt.Sprintf("collection(%d)", uint8(c))
 }
 
+// CollectionOfType returns the collection whose records are of the
+// GraphQL type name, and false for a type that is no collection's.
+func CollectionOfType(name string) (Collection, bool) {
+	switch name {
+	case "Item":
+		return Items, true
+	case "Monster":
+		return Monsters, true
+	case "SecretRare":
+		return SecretRares, true
+	case "WorldBoss":
+		return WorldBosses, true
+	case "Quest":
+		return Quests, true
+	case "BaseCamp":
+		return BaseCamps, true
+	case "DiscoveryLocation":
+		return DiscoveryLocations, true
+	case "MiningRock":
+		return MiningRocks, true
+	case "CookingRecipe":
+		return CookingRecipes, true
+	case "FarmingSeed":
+		return FarmingSeeds, true
+	case "ForestryTree":
+		return ForestryTrees, true
+	case "FletchingRecipe":
+		return FletchingRecipes, true
+	case "EventChest":
+		return EventChests, true
+	}
+	return 0, false
+}
+
+// CollectionOf returns the collection whose records are of type T, and
+// false for a type that is no collection's.
+func CollectionOf[T any]() (Collection, bool) {
+	switch any((*T)(nil)).(type) {
+	case *Item:
+		return Items, true
+	case *Monster:
+		return Monsters, true
+	case *SecretRare:
+		return SecretRares, true
+	case *WorldBoss:
+		return WorldBosses, true
+	case *Quest:
+		return Quests, true
+	case *BaseCamp:
+		return BaseCamps, true
+	case *DiscoveryLocation:
+		return DiscoveryLocations, true
+	case *MiningRock:
+		return MiningRocks, true
+	case *CookingRecipe:
+		return CookingRecipes, true
+	case *FarmingSeed:
+		return FarmingSeeds, true
+	case *ForestryTree:
+		return ForestryTrees, true
+	case *FletchingRecipe:
+		return FletchingRecipes, true
+	case *EventChest:
+		return EventChests, true
+	}
+	return 0, false
+}
+
 // decodeRecords decodes the envelopes of a body of collection c, each
 // listing its records under "results", into a []T of c's record type.
 func decodeRecords(d *decoder, c Collection) (any, error) {

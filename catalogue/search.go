@@ -166,6 +166,12 @@ func withinOneEdit(a, b []rune) bool {
 // request's work over every name stays bounded by it.
 const MaxSearchText = 100
 
+// Searched reports whether Search looks among the names of collection c.
+func (s *Snapshot) Searched(c Collection) bool {
+	ix := s.indexes[c]
+	return ix != nil && ix.search != nil
+}
+
 // Search finds the records of every collection whose name matches text,
 // ignoring case, and returns the best limit of them: exact names first,
 // then names starting with the text, then a later word starting with
