@@ -133,6 +133,9 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 		p.object = c.object(t, gt.NamedType, sel)
 		if t.IsRecord && c.declined == nil {
 			p.keep = c.keep(t, gt, sel)
+			if p.keep != nil {
+				p.keep.keyed = p.notesKeys()
+			}
 		}
 	case t.Shape == Union && gt.Elem == nil && gt.NamedType == t.Object:
 		// Each member's fields are those the selection selects on it:
@@ -208,11 +211,20 @@ func (c *compiler) object(t *Type, typeName string, sel ast.SelectionSet, also .
 					return p
 				}
 				ref := bound.Ref
-				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, target: c.value(bound.Type, f.Definition.Type, f.Selections)}
+				fp.ref = &refPlan{kind: ref.Target, id: ref.ID, target: c.value(bound.Type, f.Definition.Type, f.Selections),
+					collection: catalogue.Kinds[ref.Target].Collection, byName: ref.ByName}
 				fp.ref.keep = fp.ref.target.kept()
 			default:
 				fp.get, fp.relation = bound.Get, bound.Relation
 				fp.value = c.value(bound.Type, f.Definition.Type, f.Selections)
+				if bound.Relation != nil {
+					lists, ok := catalogue.CollectionOfType(f.Definition.Type.Name())
+					if !ok {
+						c.decline(execution.DeclinePlan, typeName+"."+f.Name+": a list of no collection's records")
+						return p
+					}
+					fp.lists = lists
+				}
 			}
 		}
 		if c.declined != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,7 +114,24 @@ func (p *pair) compare(t *testing.T, name, query string, vars map[string]any) bo
 		t.Errorf("%s: answers differ (engine answered: %t) at byte %d:\n engine %d …%.240s\n gqlgen %d …%.240s",
 			name, answered, i, cs, cb[lo:], rs, rb[lo:])
 	}
+	// The entity keys each noted, on a GET, the engine's from the
+	// renderings the POSTs kept.
+	if ck, rk := getKeys(p.engine, query, vars), getKeys(p.reference, query, vars); ck != rk {
+		t.Errorf("%s: Surrogate-Key differs (engine answered: %t):\n engine %.400s\n gqlgen %.400s", name, answered, ck, rk)
+	}
 	return answered
+}
+
+// getKeys sends query as a GET and returns the answer's Surrogate-Key.
+func getKeys(h http.Handler, query string, vars map[string]any) string {
+	v := url.Values{"query": {query}}
+	if vars != nil {
+		b, _ := json.Marshal(vars)
+		v.Set("variables", string(b))
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/graphql?"+v.Encode(), nil))
+	return rec.Header().Get("Surrogate-Key")
 }
 
 // everything writes a selection of every field of a type that takes no

@@ -10,4 +10,4 @@ func Compiles(e *Engine) int64 { return e.compiles.Load() }
 func SetSweepEvery(e *Engine, d time.Duration) { e.fragments.sweepEvery = d }
 
 // TableCost is what a table of renderings of n records is charged.
-func TableCost(n int) int64 { return tableCost(n) }
+func TableCost(n int) int64 { return tableCost(n, false) }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"crypto/sha256"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,6 +97,9 @@ type renderings struct {
 	positions catalogue.Positions
 	record    func(i int) any // the snapshot's record at a place
 	kept      []atomic.Pointer[[]byte]
+	// keys are, for a keyed selection (keepPlan.keyed), the entity keys
+	// each rendering noted, set before its bytes; nil for any other.
+	keys []atomic.Pointer[[]catalogue.Key]
 	// named says a request named the table since the last sweep.
 	named atomic.Bool
 	// dropped says a sweep took the table out of its store; its charge,
@@ -152,7 +156,7 @@ func (f *fragments) stats() memory.StoreStats {
 // table returns the renderings of selection sel, of records of kind k,
 // making its table if there is room for it, or a sweep makes some; nil if
 // there is none.
-func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
+func (s *fragmentStore) table(sel selectionID, k catalogue.Kind, keyed bool) *renderings {
 	if t, ok := s.tables.Load(sel); ok {
 		t := t.(*renderings)
 		t.name()
@@ -162,7 +166,7 @@ func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
 		return t
 	}
 	positions := s.snap.KindPositions(k)
-	cost := tableCost(positions.Len())
+	cost := tableCost(positions.Len(), keyed)
 	if s.bytes.Load()+cost > s.maxBytes {
 		s.sweep()
 		if s.bytes.Load()+cost > s.maxBytes {
@@ -171,6 +175,9 @@ func (s *fragmentStore) table(sel selectionID, k catalogue.Kind) *renderings {
 	}
 	t := &renderings{store: s, positions: positions, record: s.snap.KindRecords(k),
 		kept: make([]atomic.Pointer[[]byte], positions.Len())}
+	if keyed {
+		t.keys = make([]atomic.Pointer[[]catalogue.Key], positions.Len())
+	}
 	t.named.Store(true)
 	got, loaded := s.tables.LoadOrStore(sel, t)
 	if !loaded {
@@ -237,8 +244,14 @@ func (t *renderings) uncharge() {
 	s.of.evictions.Add(uint64(n))
 }
 
-// tableCost is what a selection's table over n records is charged.
-func tableCost(n int) int64 { return roundUp(int64(n)*8) + tableOverhead }
+// tableCost is what a selection's table over n records is charged: a
+// keyed one has a second place per record, for the keys.
+func tableCost(n int, keyed bool) int64 {
+	if keyed {
+		return roundUp(int64(n)*8) + roundUp(int64(n)*8) + tableOverhead
+	}
+	return roundUp(int64(n)*8) + tableOverhead
+}
 
 // get returns the rendering kept of the snapshot's record with the given
 // id.
@@ -269,13 +282,28 @@ func (r *renderings) at(i int) ([]byte, bool) {
 	return nil, false
 }
 
+// keysAt returns the entity keys the rendering at place i noted when it
+// was written; nil for a selection that notes none.
+func (r *renderings) keysAt(i int) []catalogue.Key {
+	if r.keys == nil {
+		return nil
+	}
+	if k := r.keys[i].Load(); k != nil {
+		return *k
+	}
+	return nil
+}
+
 // put keeps a copy of a rendering at place i, the first one written, while
 // the store has room. With none, it marks the store short, for the next
 // table looked up to sweep: a put is per record written, too often to
 // read the clock. Puts at the same moment may each find room for
 // themselves: the store can pass its bound by a rendering per core at
 // most.
-func (r *renderings) put(i int, b []byte) {
+//
+// keys are the entity keys writing it noted, kept with it (distinct) for a
+// keyed selection, before the bytes: whoever finds the bytes finds them.
+func (r *renderings) put(i int, b []byte, keys []catalogue.Key) {
 	s := r.store
 	if len(b) > maxFragmentBytes || r.kept[i].Load() != nil {
 		return
@@ -285,6 +313,14 @@ func (r *renderings) put(i int, b []byte) {
 			s.short.Store(true)
 		}
 		return
+	}
+	if r.keys != nil && r.keys[i].Load() == nil {
+		ks := slices.Clone(keys)
+		slices.SortFunc(ks, catalogue.CompareKeys)
+		ks = slices.Clip(slices.Compact(ks))
+		if r.keys[i].CompareAndSwap(nil, &ks) {
+			r.charge(roundUp(int64(cap(ks))*int64(unsafe.Sizeof(catalogue.Key{})))+renderingOverhead, 0)
+		}
 	}
 	kept := append([]byte(nil), b...) // its capacity is the allocation's
 	if r.kept[i].CompareAndSwap(nil, &kept) {

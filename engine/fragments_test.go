@@ -36,27 +36,27 @@ func TestFragmentStoreBounds(t *testing.T) {
 	snap, ids := embeddedItems(t)
 	f := fragments{maxBytes: 1 << 20, sweepEvery: time.Hour}
 	s := f.forSnapshot(snap)
-	tab := s.table(selectionID{1}, catalogue.ItemKind)
+	tab := s.table(selectionID{1}, catalogue.ItemKind, false)
 	if tab == nil || len(tab.kept) != len(ids) {
 		t.Fatalf("table = %v; want one with a place for each of the %d items", tab, len(ids))
 	}
-	if again := s.table(selectionID{1}, catalogue.ItemKind); again != tab {
+	if again := s.table(selectionID{1}, catalogue.ItemKind, false); again != tab {
 		t.Error("a second lookup of a selection made another table")
 	}
 	tableCharge := s.bytes.Load()
-	if tableCharge != tableCost(len(ids)) {
-		t.Errorf("one table charged %d bytes, want %d", tableCharge, tableCost(len(ids)))
+	if tableCharge != tableCost(len(ids), false) {
+		t.Errorf("one table charged %d bytes, want %d", tableCharge, tableCost(len(ids), false))
 	}
 
 	// ids[i] is the embedded items' i-th: their ids have no duplicates.
 	b := []byte(`{"name":"first"}`)
-	tab.put(0, b)
+	tab.put(0, b, nil)
 	b[2] = 'X' // the caller's buffer is reused
-	tab.put(0, []byte(`{"name":"second"}`))
+	tab.put(0, []byte(`{"name":"second"}`), nil)
 	if got, ok := tab.get(ids[0]); !ok || string(got) != `{"name":"first"}` {
 		t.Errorf("get = %q, %v; want the first rendering, as it was put", got, ok)
 	}
-	if _, ok := s.table(selectionID{2}, catalogue.ItemKind).get(ids[0]); ok {
+	if _, ok := s.table(selectionID{2}, catalogue.ItemKind, false).get(ids[0]); ok {
 		t.Error("a rendering found for another selection")
 	}
 	if _, ok := tab.get(ids[1]); ok {
@@ -76,7 +76,7 @@ func TestFragmentStoreBounds(t *testing.T) {
 	if _, ok := tab.place(-1, items.At(5)); ok {
 		t.Error("an id the snapshot lacks has a place")
 	}
-	tab.put(1, bytes.Repeat([]byte("x"), maxFragmentBytes+1))
+	tab.put(1, bytes.Repeat([]byte("x"), maxFragmentBytes+1), nil)
 	if _, ok := tab.get(ids[1]); ok {
 		t.Error("a rendering over maxFragmentBytes was kept")
 	}
@@ -86,20 +86,20 @@ func TestFragmentStoreBounds(t *testing.T) {
 		if s.bytes.Load()+maxFragmentBytes+renderingOverhead > f.maxBytes {
 			break
 		}
-		tab.put(i, full)
+		tab.put(i, full, nil)
 	}
 	last := len(ids) - 1
 	if s.bytes.Load()+maxFragmentBytes+renderingOverhead <= f.maxBytes {
 		t.Fatalf("the items filled only %d of %d bytes: the test needs a smaller share", s.bytes.Load(), f.maxBytes)
 	}
-	tab.put(last, full)
+	tab.put(last, full, nil)
 	if _, ok := tab.get(ids[last]); ok {
 		t.Error("a rendering was kept past the store's share")
 	}
 	if n := s.bytes.Load(); n > f.maxBytes {
 		t.Errorf("the store holds %d bytes, over %d", n, f.maxBytes)
 	}
-	if s.table(selectionID{3}, catalogue.ItemKind) != nil {
+	if s.table(selectionID{3}, catalogue.ItemKind, false) != nil {
 		t.Error("a table was made past the store's share")
 	}
 	st := f.stats()
@@ -121,15 +121,15 @@ func TestFragmentStoreSweeps(t *testing.T) {
 	snap, ids := embeddedItems(t)
 	const rendering = `{"id":1}`
 	renderingCharge := int64(cap(append([]byte(nil), rendering...))) + renderingOverhead
-	f := fragments{maxBytes: 3*tableCost(len(ids)) + 2*renderingCharge, sweepEvery: time.Hour}
+	f := fragments{maxBytes: 3*tableCost(len(ids), false) + 2*renderingCharge, sweepEvery: time.Hour}
 	s := f.forSnapshot(snap)
 	tabs := make([]*renderings, 3)
 	for i := range tabs {
-		if tabs[i] = s.table(selectionID{byte(i)}, catalogue.ItemKind); tabs[i] == nil {
+		if tabs[i] = s.table(selectionID{byte(i)}, catalogue.ItemKind, false); tabs[i] == nil {
 			t.Fatalf("no room for table %d of 3", i)
 		}
 		if i < 2 {
-			tabs[i].put(0, []byte(rendering))
+			tabs[i].put(0, []byte(rendering), nil)
 		}
 	}
 	if n := s.bytes.Load(); n != f.maxBytes {
@@ -138,21 +138,21 @@ func TestFragmentStoreSweeps(t *testing.T) {
 
 	// The first sweep finds every table named since it was made: it
 	// drops nothing, and clears their marks.
-	if s.table(selectionID{9}, catalogue.ItemKind) != nil {
+	if s.table(selectionID{9}, catalogue.ItemKind, false) != nil {
 		t.Fatal("a fourth table was made in a store full of tables named since they were made")
 	}
 	if st := f.stats(); st.Entries != 2 || st.Evictions != 0 {
 		t.Fatalf("after the first sweep: %+v; want the 2 renderings kept, none evicted", st)
 	}
-	s.table(selectionID{0}, catalogue.ItemKind) // named again: it stays
+	s.table(selectionID{0}, catalogue.ItemKind, false) // named again: it stays
 
 	// The next sweep is an hour away: nothing is dropped meanwhile.
-	if s.table(selectionID{9}, catalogue.ItemKind) != nil {
+	if s.table(selectionID{9}, catalogue.ItemKind, false) != nil {
 		t.Fatal("the store swept again within sweepEvery")
 	}
 	s.swept.Store(0) // the hour has passed
 
-	made := s.table(selectionID{9}, catalogue.ItemKind)
+	made := s.table(selectionID{9}, catalogue.ItemKind, false)
 	if made == nil {
 		t.Fatal("no table made after a sweep that could drop two")
 	}
@@ -167,35 +167,35 @@ func TestFragmentStoreSweeps(t *testing.T) {
 			t.Errorf("table %d, unnamed since the last sweep, is still kept", i)
 		}
 	}
-	want := 2*tableCost(len(ids)) + renderingCharge
+	want := 2*tableCost(len(ids), false) + renderingCharge
 	if st := f.stats(); st.Bytes != want || st.Entries != 1 || st.Evictions != 1 {
 		t.Errorf("after dropping two tables: %+v; want %d bytes, 1 rendering kept and 1 evicted", st, want)
 	}
 
 	// A request still holding a dropped table may put in it: the store
 	// is not charged for it.
-	tabs[2].put(5, []byte(rendering))
+	tabs[2].put(5, []byte(rendering), nil)
 	if st := f.stats(); st.Bytes != want || st.Entries != 1 {
 		t.Errorf("a rendering put in a dropped table was charged: %+v", st)
 	}
 
 	// A rendering with no room marks the store short (a put does not read
 	// the clock), and the next table looked up sweeps, once it may.
-	filler := s.table(selectionID{8}, catalogue.ItemKind)
+	filler := s.table(selectionID{8}, catalogue.ItemKind, false)
 	if filler == nil {
 		t.Fatal("no room for a table where two were dropped")
 	}
 	long := bytes.Repeat([]byte("y"), 100)
-	filler.put(1, long)
+	filler.put(1, long, nil)
 	if _, ok := filler.get(ids[1]); ok || !s.short.Load() {
 		t.Fatalf("a rendering past the share: kept %t, the store short %t; want not kept, short", ok, s.short.Load())
 	}
 	s.swept.Store(0)
-	s.table(selectionID{9}, catalogue.ItemKind)
+	s.table(selectionID{9}, catalogue.ItemKind, false)
 	if _, ok := s.tables.Load(selectionID{0}); ok || s.short.Load() {
 		t.Errorf("after a lookup in a short store: table 0 (unnamed since the last sweep) kept %t, short %t; want it dropped", ok, s.short.Load())
 	}
-	filler.put(1, long)
+	filler.put(1, long, nil)
 	if _, ok := filler.get(ids[1]); !ok {
 		t.Error("the rendering found no room after the sweep")
 	}
@@ -209,17 +209,17 @@ func TestFragmentStoreSweeps(t *testing.T) {
 func TestFragmentStoreSweepsConcurrent(t *testing.T) {
 	snap, ids := embeddedItems(t)
 	const requests = 8
-	f := fragments{maxBytes: 5 * tableCost(len(ids))}
+	f := fragments{maxBytes: 5 * tableCost(len(ids), false)}
 	s := f.forSnapshot(snap)
 	var wg sync.WaitGroup
 	for g := range requests {
 		wg.Go(func() {
 			for i := range 3000 {
-				tab := s.table(selectionID{byte(g), byte(i % 13)}, catalogue.ItemKind)
+				tab := s.table(selectionID{byte(g), byte(i % 13)}, catalogue.ItemKind, false)
 				if tab == nil {
 					continue
 				}
-				tab.put((g*31+i)%len(ids), bytes.Repeat([]byte("x"), 1+i%200))
+				tab.put((g*31+i)%len(ids), bytes.Repeat([]byte("x"), 1+i%200), nil)
 			}
 		})
 	}
@@ -237,7 +237,7 @@ func TestFragmentStoreSweepsConcurrent(t *testing.T) {
 		if tab.entries.Load() != kept {
 			t.Errorf("a table is charged %d renderings and keeps %d", tab.entries.Load(), kept)
 		}
-		tableBytes += tableCost(len(ids))
+		tableBytes += tableCost(len(ids), false)
 		tableEntries += kept
 		return true
 	})
@@ -259,7 +259,7 @@ func TestFragmentStoreSweepsConcurrent(t *testing.T) {
 // the snapshot lacks has a table with no places.
 func TestFragmentStoreMissingKind(t *testing.T) {
 	f := fragments{maxBytes: 1 << 20}
-	tab := f.forSnapshot(catalogue.NewSnapshot()).table(selectionID{1}, catalogue.ItemKind)
+	tab := f.forSnapshot(catalogue.NewSnapshot()).table(selectionID{1}, catalogue.ItemKind, false)
 	if _, ok := tab.get(1); ok {
 		t.Error("a rendering found for a kind the snapshot lacks")
 	}
@@ -281,7 +281,7 @@ func TestFragmentStoreConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 2000 {
 				sel := byte(i % 7)
-				tab := s.table(selectionID{sel}, catalogue.ItemKind)
+				tab := s.table(selectionID{sel}, catalogue.ItemKind, false)
 				tables[g][sel] = tab
 				id := ids[i%97]
 				want := []byte(`{"id":` + strconv.Itoa(int(sel)) + `}`)
@@ -289,7 +289,7 @@ func TestFragmentStoreConcurrent(t *testing.T) {
 					t.Errorf("goroutine %d: get(%d) = %q, want %q", g, id, got, want)
 					return
 				}
-				tab.put(i%97, want)
+				tab.put(i%97, want, nil)
 			}
 		})
 	}
@@ -324,12 +324,12 @@ func TestRenderingChargeTracksTheHeap(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		for sel := range selections {
-			tab := s.table(selectionID{byte(sel)}, catalogue.ItemKind)
+			tab := s.table(selectionID{byte(sel)}, catalogue.ItemKind, false)
 			if size == 0 {
 				continue // the tables alone
 			}
 			for i := range ids {
-				tab.put(i, b)
+				tab.put(i, b, nil)
 			}
 		}
 		runtime.GC()

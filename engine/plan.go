@@ -61,6 +61,11 @@ type keepPlan struct {
 	slot int
 	// id reads a record's id, given a pointer to its struct.
 	id func(rec any) (int64, bool)
+	// keyed is set when writing the selection notes entity keys (a
+	// reference or a list under the record): its renderings are kept
+	// with the keys they noted, so that a rendering copied notes them
+	// too.
+	keyed bool
 }
 
 type valueKind uint8
@@ -94,6 +99,9 @@ type fieldPlan struct {
 	relation func(s *catalogue.Snapshot, v any) any
 	ref      *refPlan
 	value    *valuePlan
+	// lists is the collection a relation lists, whose key its answer
+	// carries (see catalogue.Key).
+	lists catalogue.Collection
 }
 
 // refPlan is a reference field: an id of the object, resolved through the
@@ -108,6 +116,11 @@ type refPlan struct {
 	// where the struct's plan keeps its renderings (nil for none).
 	target *valuePlan
 	keep   *keepPlan
+	// collection is the kind's, for the keys of the records named;
+	// byName names its records by name, a lookup among the whole
+	// collection (see catalogue.Key).
+	collection catalogue.Collection
+	byName     bool
 }
 
 // planSize estimates the heap a plan holds, for the memory budget: each

@@ -39,6 +39,12 @@ type runState struct {
 	// selection of the record they name.
 	pending []pendingGroup
 	ids     [catalogue.NumKinds][]int64
+	// keys are the entity keys of what the answer read (see
+	// catalogue.Key), noted as it is written, duplicates and all: the
+	// records its references and one-record fields name, found or not,
+	// and the collections its relations list. (A root list's resolver
+	// notes its own.)
+	keys []catalogue.Key
 }
 
 // pendingGroup is the references of one level that one selection names.
@@ -181,6 +187,7 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		return execution.Answer{}, execution.ErrResponseTooLarge
 	}
 	p.size.Store(int64(len(buf)))
+	loader.NoteKeys(ctx, ex.keys...)
 	return execution.Answer{Body: buf, Errors: errs}, nil
 }
 
@@ -192,6 +199,11 @@ func (ex *runState) callRoot(f rootPlan, vars map[string]any) (any, error) {
 		args = f.field.ArgumentMap(vars)
 	}
 	if f.byID {
+		if id, ok := execution.IntValue(args["id"]); ok {
+			// Found or not: a record that arrives later must drop the
+			// answer.
+			ex.keys = append(ex.keys, catalogue.RecordKey(catalogue.Kinds[f.idKind].Collection, id))
+		}
 		if v, ok := ex.loadRoot(f.idKind, args["id"]); ok {
 			return v, nil
 		}
@@ -347,6 +359,29 @@ func (ex *runState) walk(v any, p *valuePlan) bool {
 	return true
 }
 
+// notesKeys reports whether writing a value of the plan notes entity
+// keys: it holds a reference or a relation.
+func (p *valuePlan) notesKeys() bool {
+	switch p.kind {
+	case kindStruct:
+		for i := range p.object.fields {
+			f := &p.object.fields[i]
+			if f.ref != nil || f.relation != nil || f.value != nil && f.value.notesKeys() {
+				return true
+			}
+		}
+	case kindPointer, kindSlice:
+		return p.elem.notesKeys()
+	case kindUnion:
+		for _, m := range p.members {
+			if m.notesKeys() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasRefs reports whether a value of the plan can hold references to
 // resolve: walking anything else finds nothing (and would call methods,
 // such as a connection's Edges, once more than writing does).
@@ -473,12 +508,13 @@ func (ex *runState) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 		t, place, kept := ex.keptRecord(v, p.keep)
 		if kept {
 			b, _ := t.at(place)
+			ex.keys = append(ex.keys, t.keysAt(place)...)
 			return append(buf, b...), true
 		}
-		start := len(buf)
+		start, noted := len(buf), len(ex.keys)
 		buf, ok := ex.writeObject(buf, v, p.object)
 		if ok && t != nil {
-			t.put(place, buf[start:])
+			t.put(place, buf[start:], ex.keys[noted:])
 		}
 		return buf, ok
 	}
@@ -501,6 +537,10 @@ func (ex *runState) writeObject(buf []byte, v any, p *objectPlan) ([]byte, bool)
 			continue
 		case f.ref != nil:
 			buf, ok = ex.writeRef(buf, v, f.ref)
+		case f.relation != nil:
+			// A list: any change in its collection can change it.
+			ex.keys = append(ex.keys, catalogue.CollectionKey(f.lists))
+			buf, ok = ex.write(buf, ex.fieldValue(v, f), f.value)
 		default:
 			buf, ok = ex.write(buf, ex.fieldValue(v, f), f.value)
 		}
@@ -514,13 +554,23 @@ func (ex *runState) writeObject(buf []byte, v any, p *objectPlan) ([]byte, bool)
 // writeRef appends the record a reference of the struct v names: as kept
 // for the snapshot, or written (and kept, by the record's plan).
 func (ex *runState) writeRef(buf []byte, v any, r *refPlan) ([]byte, bool) {
+	if r.byName {
+		// A name is looked up among the whole collection's: a record
+		// that takes the name, or gives it up, changes what it names.
+		ex.keys = append(ex.keys, catalogue.CollectionKey(r.collection))
+	}
 	id, found := r.id(ex.snap, v)
 	if !found {
 		return ex.write(buf, nil, r.target)
 	}
+	// Found or not: a record that arrives later must drop the answer.
+	ex.keys = append(ex.keys, catalogue.RecordKey(r.collection, id))
 	if t := ex.renderingsOf(r.keep); t != nil {
-		if b, kept := t.get(id); kept {
-			return append(buf, b...), true
+		if i, ok := t.positions.Of(id); ok {
+			if b, kept := t.at(i); kept {
+				ex.keys = append(ex.keys, t.keysAt(i)...)
+				return append(buf, b...), true
+			}
 		}
 	}
 	rec, _ := ex.lookup(r.kind, id) // nil, null, if not loaded
@@ -559,7 +609,7 @@ func (ex *runState) renderingsOf(k *keepPlan) *renderings {
 	if t := ex.tables[k.slot]; t != nil {
 		return t
 	}
-	t := ex.fragments.table(k.sel, k.kind)
+	t := ex.fragments.table(k.sel, k.kind, k.keyed)
 	ex.tables[k.slot] = t
 	return t
 }

@@ -81,6 +81,13 @@ type Options struct {
 	// only requests reading the newest version read or fill the cache. An
 	// empty version caches nothing. Required with Cache.
 	Version func(ctx context.Context) (version string, newest bool)
+	// Keys, if set, returns the entity keys of what the request in ctx
+	// read, once it has run: space-separated, distinct and bounded in
+	// length, "" for none. A complete GET answer lists them in its
+	// Surrogate-Key header and, comma-separated, in its Cache-Tag header,
+	// for a cache in front of the gateway to purge it by; they are kept
+	// with the answer in Cache, so that a hit lists them too.
+	Keys func(ctx context.Context) string
 	// MaxAge is how long a browser or CDN may reuse a GET answer without
 	// asking again (Cache-Control max-age): how long the data is expected
 	// to stay as it is. The schema's @cacheControl hints may shorten it

@@ -182,7 +182,11 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 	res = e.execute(ctx, r, req)
 	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	if res.status == http.StatusOK && res.complete {
-		res.answer = answers.New(c, key, res.body, res.cacheControl)
+		keys := ""
+		if e.opts.Keys != nil {
+			keys = e.opts.Keys(ctx)
+		}
+		res.answer = answers.New(c, key, res.body, res.cacheControl, keys)
 		// Compressed here, in the operation's place among the cores,
 		// so that compressing answers has the same bound on
 		// concurrency as making them.
@@ -223,6 +227,12 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 			base += "-graphql"
 		}
 		h.Set("Cache-Control", a.CacheControl())
+		if keys, tags := a.Keys(); keys != "" {
+			// Set on a 304 too: a cache revalidating its copy
+			// updates its headers from it.
+			h["Surrogate-Key"] = []string{keys}
+			h["Cache-Tag"] = []string{tags}
+		}
 		// Checked before any variant is made: a revalidation costs no
 		// compressing. A client holding the variant of either effort
 		// holds this answer: a replica that has not served it before

@@ -65,6 +65,7 @@ type Loaders struct {
 	opts     batching
 
 	kinds kindLoaders // kinds_gen.go
+	keys  keySet      // keys.go
 }
 
 // New returns loaders reading snap, which may be nil before the first

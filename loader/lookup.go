@@ -38,6 +38,8 @@ func load[T any](ctx context.Context, k recordKind[T], id int64) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Found or not: a record that arrives later must drop the answer.
+	l.NoteKeys(catalogue.RecordKey(catalogue.Kinds[k.kind].Collection, id))
 	return k.slot(l).get(l, k).Load(ctx, id)()
 }
 
@@ -71,10 +73,15 @@ func loadRef[T any](ctx context.Context, k recordKind[T], r catalogue.Ref, rec a
 	if err != nil {
 		return nil, err
 	}
+	// A name is looked up among the whole collection's: a record that
+	// takes the name, or gives it up, changes what it names.
+	c := catalogue.Kinds[k.kind].Collection
+	l.NoteKeys(catalogue.CollectionKey(c))
 	id, ok := ref.ID(l.snapshot, rec)
 	if !ok {
 		return nil, nil
 	}
+	l.NoteKeys(catalogue.RecordKey(c, id))
 	return k.slot(l).get(l, k).Load(ctx, id)()
 }
 

@@ -64,6 +64,12 @@ func readEntities(ctx context.Context, et entityType, ids []int64) ([]any, error
 			distinct = append(distinct, id)
 		}
 	}
+	// Found or not: a record that arrives later must drop the answer.
+	keys := make([]catalogue.Key, len(distinct))
+	for i, id := range distinct {
+		keys[i] = catalogue.RecordKey(et.collection, id)
+	}
+	loader.NoteKeys(ctx, keys...)
 	recs, err := et.read(ctx, snap, distinct)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,9 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 		}
 		return snap.Version(), snap == src.Current()
 	}
+	// What the request read, noted by the resolvers, the loaders and the
+	// engine as they ran.
+	httpOpts.Keys = loader.Keys
 	// A WebSocket is one request carrying many operations over its life:
 	// each operation pins its own loaders, on the snapshot current when
 	// it starts, rather than the connection holding one snapshot for

@@ -40,6 +40,9 @@ func list[T any](ctx context.Context, c catalogue.Collection, table func(*catalo
 	if snap == nil || snap.Part(c) == nil {
 		return nil, unavailable(c)
 	}
+	// A page, a filter, an order, facets: any change in the collection
+	// can change them.
+	loader.NoteKeys(ctx, catalogue.CollectionKey(c))
 	t := table(snap)
 	sel, err := snap.Index(c).Select(q)
 	if err != nil {

@@ -14,6 +14,10 @@ func related[T any](ctx context.Context, rel func(*catalogue.Snapshot, int64) []
 	if err != nil {
 		return nil, err
 	}
+	// A list: any change in its collection can change it.
+	if c, ok := catalogue.CollectionOf[T](); ok {
+		loader.NoteKeys(ctx, catalogue.CollectionKey(c))
+	}
 	if snap != nil {
 		if l := rel(snap, id); l != nil {
 			return l, nil
@@ -32,6 +36,8 @@ func lookup[T any](ctx context.Context, c catalogue.Collection, load func(contex
 	if snap == nil || snap.Part(c) == nil {
 		return nil, unavailable(c)
 	}
+	// Found or not: a record that arrives later must drop the answer.
+	loader.NoteKeys(ctx, catalogue.RecordKey(c, int64(id)))
 	return load(ctx, int64(id))
 }
 

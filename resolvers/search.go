@@ -36,6 +36,13 @@ func search(ctx context.Context, text string, first *int) ([]*model.SearchResult
 	if snap == nil {
 		return nil, unavailable(catalogue.Items)
 	}
+	// Every collection searched: a name added anywhere can change the
+	// hits.
+	for c := range catalogue.NumCollections {
+		if snap.Searched(c) {
+			loader.NoteKeys(ctx, catalogue.CollectionKey(c))
+		}
+	}
 	hits := snap.Search(text, size)
 	out := make([]*model.SearchResult, len(hits))
 	for i, h := range hits {

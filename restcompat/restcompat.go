@@ -48,7 +48,8 @@ func Register(mux *http.ServeMux, src Source, opts Options) {
 		if opts.CacheControl[c] == "" {
 			opts.CacheControl[c] = defaultCacheControl
 		}
-		mux.Handle(c.Path(), &collectionHandler{collection: c, src: src, opts: opts})
+		key := []string{catalogue.CollectionKey(c).String()}
+		mux.Handle(c.Path(), &collectionHandler{collection: c, src: src, opts: opts, key: key})
 	}
 }
 
@@ -61,6 +62,11 @@ type collectionHandler struct {
 	collection catalogue.Collection
 	src        Source
 	opts       Options
+	// key is the collection's entity key (see catalogue.Key), the value
+	// of a body's Surrogate-Key and Cache-Tag headers: a refresh that
+	// changes any of its records purges it. Made once, shared by every
+	// response (net/http only reads a header's values).
+	key []string
 }
 
 // part returns the collection's current part, waiting for the upstream
@@ -102,6 +108,8 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Add("Vary", "Accept-Encoding")
 	hdr.Set("ETag", rep.ETag)
 	hdr.Set("Cache-Control", h.opts.CacheControl[h.collection])
+	hdr["Surrogate-Key"] = h.key
+	hdr["Cache-Tag"] = h.key
 	modified := part.Modified()
 	if !modified.IsZero() {
 		hdr.Set("Last-Modified", modified.Format(http.TimeFormat))

@@ -12,6 +12,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/base64"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -119,6 +120,9 @@ func (c *Cache) Once(version string, key Key, fn func() any) (v any, leader bool
 // on to another version meanwhile.
 func (c *Cache) Put(version string, a *Answer) {
 	size := memory.HeapSize(int64(cap(a.body))) + entryOverhead
+	if a.keys != "" {
+		size += 2 * memory.HeapSize(int64(len(a.keys)))
+	}
 	if size > c.maxEntryBytes {
 		return
 	}
@@ -183,6 +187,11 @@ type Answer struct {
 	// cacheControl is shared, one string for every answer of a document
 	// and operation: counted with the fields, not per answer.
 	cacheControl string
+	// keys are the entity keys of what the answer read, space-separated
+	// (a Surrogate-Key header's value), and tags the same
+	// comma-separated (a Cache-Tag header's): both are kept, so that a
+	// hit makes neither.
+	keys, tags string
 	// etag is made when a GET first needs it (see ETagBase): POST answers
 	// have no ETag, and hashing every answer cost an uncached one 4 %.
 	etag struct {
@@ -211,14 +220,20 @@ type Answer struct {
 }
 
 // New returns the answer body, under key, meant for c (nil: for no
-// cache), to be sent to a GET with cacheControl.
-func New(c *Cache, key Key, body []byte, cacheControl string) *Answer {
-	return &Answer{cache: c, key: key, body: body, cacheControl: cacheControl}
+// cache), to be sent to a GET with cacheControl, with the entity keys of
+// what it read, space-separated ("" for none).
+func New(c *Cache, key Key, body []byte, cacheControl, keys string) *Answer {
+	return &Answer{cache: c, key: key, body: body, cacheControl: cacheControl,
+		keys: keys, tags: strings.ReplaceAll(keys, " ", ",")}
 }
 
 // CacheControl is the answer's Cache-Control for a GET: the schema's
 // hints among the fields it read (HintOf).
 func (a *Answer) CacheControl() string { return a.cacheControl }
+
+// Keys returns the entity keys of what the answer read, space-separated,
+// and the same comma-separated; "" for none.
+func (a *Answer) Keys() (keys, tags string) { return a.keys, a.tags }
 
 // Body is the answer's bytes, uncompressed.
 func (a *Answer) Body() []byte { return a.body }

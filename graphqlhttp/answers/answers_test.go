@@ -15,7 +15,7 @@ import (
 func TestCacheVersions(t *testing.T) {
 	c := answers.NewCache(1 << 20)
 	k := answers.Key{1}
-	c.Put("v1", answers.New(c, k, []byte(`{"data":{}}`), ""))
+	c.Put("v1", answers.New(c, k, []byte(`{"data":{}}`), "", ""))
 	if a := c.Get("v1", k); a == nil || string(a.Body()) != `{"data":{}}` {
 		t.Fatalf("Get under the version it was put: %v", a)
 	}
@@ -37,7 +37,7 @@ func TestCacheBounded(t *testing.T) {
 	c := answers.NewCache(share)
 	body := bytes.Repeat([]byte(`{"name":"Feather"},`), 100) // about 1.9 KB
 	for i := range 100 {
-		a := answers.New(c, answers.Key{byte(i)}, body, "")
+		a := answers.New(c, answers.Key{byte(i)}, body, "", "")
 		a.CompressFast(contentcoding.NewCompressor(), contentcoding.Gzip)
 		c.Put("v", a)
 		if st := c.Stats(); st.Bytes > share {
@@ -47,7 +47,7 @@ func TestCacheBounded(t *testing.T) {
 	if c.Get("v", answers.Key{0}) != nil || c.Get("v", answers.Key{99}) == nil {
 		t.Error("want the oldest answer gone and the newest kept")
 	}
-	c.Put("v", answers.New(c, answers.Key{200}, make([]byte, share/8+1), ""))
+	c.Put("v", answers.New(c, answers.Key{200}, make([]byte, share/8+1), "", ""))
 	if c.Get("v", answers.Key{200}) != nil {
 		t.Error("an answer over an eighth of the cache was kept")
 	}
