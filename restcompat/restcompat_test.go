@@ -568,3 +568,31 @@ func TestLastModified(t *testing.T) {
 		t.Errorf("an undated body: %d, Last-Modified %q; want 200 and none", resp.StatusCode, resp.Header.Get("Last-Modified"))
 	}
 }
+
+// TestEntityKeys: every body, and its revalidation, carries its
+// collection's key, the upstream's name, as a CDN's purge names it.
+func TestEntityKeys(t *testing.T) {
+	srv := newServer(t, storeOf(embeddedSnapshot(t)))
+	want := map[catalogue.Collection]string{catalogue.Items: "items", catalogue.WorldBosses: "worldboss",
+		catalogue.DiscoveryLocations: "discovery", catalogue.EventChests: "event"}
+	for c := range catalogue.NumCollections {
+		t.Run(c.String(), func(t *testing.T) {
+			key := c.String()
+			if w, ok := want[c]; ok && w != key {
+				t.Fatalf("key %q, want %q", key, w)
+			}
+			get := do(t, srv, http.MethodGet, c.Path())
+			again := do(t, srv, http.MethodGet, c.Path(), "If-None-Match", get.header.Get("ETag"))
+			if again.status != http.StatusNotModified {
+				t.Fatalf("revalidation: status %d, want 304", again.status)
+			}
+			for name, r := range map[string]response{"200": get, "304": again} {
+				for _, h := range []string{"Surrogate-Key", "Cache-Tag"} {
+					if got := r.header.Get(h); got != key {
+						t.Errorf("%s: %s = %q, want %q", name, h, got, key)
+					}
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package answers_test
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -96,5 +97,22 @@ func TestCacheOnce(t *testing.T) {
 	wg.Wait()
 	if leaders != runs || runs < 1 || runs == 8 {
 		t.Errorf("8 callers at once: %d runs and %d leaders, want fewer runs than callers and one leader per run", runs, leaders)
+	}
+}
+
+// TestKeysCharged: an answer's entity keys are kept with it, as given and
+// comma-separated, and charged to the cache with it.
+func TestKeysCharged(t *testing.T) {
+	keys := strings.TrimSpace(strings.Repeat("Item:12345 ", 100))
+	body := []byte(`{"data":{}}`)
+	plain, keyed := answers.NewCache(1<<20), answers.NewCache(1<<20)
+	plain.Put("v", answers.New(plain, answers.Key{1}, body, "", ""))
+	keyed.Put("v", answers.New(keyed, answers.Key{1}, body, "", keys))
+	if extra := keyed.Stats().Bytes - plain.Stats().Bytes; extra < int64(2*len(keys)) {
+		t.Errorf("keys of %d bytes, kept twice, charged %d more bytes", len(keys), extra)
+	}
+	a := keyed.Get("v", answers.Key{1})
+	if k, tags := a.Keys(); k != keys || tags != strings.ReplaceAll(keys, " ", ",") {
+		t.Errorf("Keys() = %.40q, %.40q", k, tags)
 	}
 }
