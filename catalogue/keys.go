@@ -3,6 +3,7 @@ package catalogue
 import (
 	"slices"
 	"strconv"
+	"unsafe"
 )
 
 // A Key names what an answer was built from, for a cache in front of the
@@ -47,7 +48,7 @@ func (k Key) append(b []byte) []byte {
 // refuses a backend's header line longer than 8 KB by default
 // (http_resp_hdr_len), and Fastly's and Cloudflare's limits are 16 KB; 4 KB
 // leaves room for the header's name and the answer's other headers under
-// the smallest of them, and holds about 300 record keys, more than a page
+// the smallest of them, and holds about 350 record keys, more than a page
 // of 50 records with their references names.
 const MaxKeysBytes = 4 << 10
 
@@ -66,7 +67,8 @@ func FormatKeys(keys []Key, sep byte, maxBytes int) string {
 	slices.SortFunc(keys, CompareKeys)
 	keys = slices.Compact(keys)
 	for {
-		var b []byte
+		// About the longest key's length each: one allocation.
+		b := make([]byte, 0, len(keys)*20)
 		var records [NumCollections]int
 		for _, k := range keys {
 			if k.record {
@@ -78,7 +80,7 @@ func FormatKeys(keys []Key, sep byte, maxBytes int) string {
 			b = k.append(b)
 		}
 		if len(b) <= maxBytes {
-			return string(b)
+			return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 		}
 		most := Collection(0)
 		for c := range NumCollections {

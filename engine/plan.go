@@ -14,8 +14,10 @@ type operationPlan struct {
 	// tables is the number of selections of records whose renderings are
 	// kept: each has a slot (keepPlan.slot) in an execution's tables.
 	tables int
-	// size is the length of the last answer, to size the next one's buffer.
+	// size is the length of the last answer, to size the next one's buffer;
+	// keys, the number of entity keys it noted, to size the next one's.
 	size atomic.Int64
+	keys atomic.Int64
 }
 
 // rootPlan is one root field: a call of its Root, or __typename.

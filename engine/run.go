@@ -118,6 +118,10 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		return execution.Answer{}, &execution.Declined{Reason: execution.DeclineRun, Detail: "no snapshot: " + err.Error()}
 	}
 	ex := &runState{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
+	// Sized for what the last run noted, with room to spare: a copied
+	// rendering adds its keys at once, and growing the slice for them
+	// was most of what the engine's noting cost a monster's page.
+	ex.keys = make([]catalogue.Key, 0, max(2*p.keys.Load(), 16))
 	if ex.fragments != nil && p.tables > 0 {
 		ex.tables = make([]*renderings, p.tables)
 	}
@@ -187,7 +191,8 @@ func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[stri
 		return execution.Answer{}, execution.ErrResponseTooLarge
 	}
 	p.size.Store(int64(len(buf)))
-	loader.NoteKeys(ctx, ex.keys...)
+	p.keys.Store(int64(len(ex.keys)))
+	loader.AddKeys(ctx, ex.keys)
 	return execution.Answer{Body: buf, Errors: errs}, nil
 }
 

@@ -182,8 +182,10 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 	res = e.execute(ctx, r, req)
 	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	if res.status == http.StatusOK && res.complete {
+		// Only a GET answer lists its keys, and any answer the cache
+		// keeps may serve a GET.
 		keys := ""
-		if e.opts.Keys != nil {
+		if e.opts.Keys != nil && (r.Method == http.MethodGet || c != nil) {
 			keys = e.opts.Keys(ctx)
 		}
 		res.answer = answers.New(c, key, res.body, res.cacheControl, keys)
@@ -227,11 +229,12 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 			base += "-graphql"
 		}
 		h.Set("Cache-Control", a.CacheControl())
-		if keys, tags := a.Keys(); keys != "" {
+		if keys, tags := a.Keys(); keys != nil {
 			// Set on a 304 too: a cache revalidating its copy
-			// updates its headers from it.
-			h["Surrogate-Key"] = []string{keys}
-			h["Cache-Tag"] = []string{tags}
+			// updates its headers from it. The answer's own values,
+			// which net/http only reads: a hit allocates nothing.
+			h["Surrogate-Key"] = keys
+			h["Cache-Tag"] = tags
 		}
 		// Checked before any variant is made: a revalidation costs no
 		// compressing. A client holding the variant of either effort

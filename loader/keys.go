@@ -35,6 +35,24 @@ func (l *Loaders) NoteKeys(keys ...catalogue.Key) {
 	l.keys.mu.Unlock()
 }
 
+// AddKeys adds keys to what the request in ctx read, as NoteKeys, but
+// keeps them rather than copy them when the request noted none yet: the
+// caller hands them over and must not change them after (the engine, at
+// the end of a run, hands over all it noted).
+func AddKeys(ctx context.Context, keys []catalogue.Key) {
+	l, ok := For(ctx)
+	if !ok || len(keys) == 0 {
+		return
+	}
+	l.keys.mu.Lock()
+	if l.keys.keys == nil {
+		l.keys.keys = keys
+	} else {
+		l.keys.keys = append(l.keys.keys, keys...)
+	}
+	l.keys.mu.Unlock()
+}
+
 // Keys returns the entity keys of what the request in ctx read so far,
 // distinct and sorted, separated by spaces and bounded by
 // catalogue.MaxKeysBytes (see catalogue.FormatKeys); "" for none.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -191,4 +192,46 @@ func timePOST(b *testing.B, h http.Handler, body []byte) time.Duration {
 		b.Fatalf("status %d: %.300s", rec.Code, rec.Body)
 	}
 	return time.Since(start)
+}
+
+// monsterPage is the explorer's monster page, as bench/mix asks it: a
+// monster, its drops' items and the monsters that drop each of those.
+const monsterPage = `query Monster($id: Int!) { monster(id: $id) { id name drops { itemId item { id name rarity droppedByMonsters { id name } } } } }`
+
+// BenchmarkMonsterPage measures a random monster's page as a GET through
+// the handler and the engine (no network, the response cache off), with
+// no Accept-Encoding and with a browser's: the request path a CDN's
+// misses take, entity keys and all (docs/speed.md, Entity keys).
+//
+//	go test ./resolvers/ -run '^$' -bench MonsterPage -benchmem -count 6
+func BenchmarkMonsterPage(b *testing.B) {
+	snap := embedded(b)
+	monsters := snap.Monsters()
+	urls := make([]string, monsters.Len())
+	for i := range urls {
+		vars, _ := json.Marshal(map[string]int64{"id": monsters.IDAt(i)})
+		urls[i] = "/graphql?" + url.Values{"query": {monsterPage}, "variables": {string(vars)}}.Encode()
+	}
+	h := resolvers.NewHandler(storeOf(snap), loader.Options{}, graphqlhttp.Options{Executor: resolvers.NewEngine(nil)})
+	for _, enc := range []string{"", "gzip, deflate, br, zstd"} {
+		name := "identity"
+		if enc != "" {
+			name = "browser"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			r := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				req := httptest.NewRequest(http.MethodGet, urls[r.IntN(len(urls))], nil)
+				if enc != "" {
+					req.Header.Set("Accept-Encoding", enc)
+				}
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
 }

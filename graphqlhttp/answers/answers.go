@@ -120,8 +120,8 @@ func (c *Cache) Once(version string, key Key, fn func() any) (v any, leader bool
 // on to another version meanwhile.
 func (c *Cache) Put(version string, a *Answer) {
 	size := memory.HeapSize(int64(cap(a.body))) + entryOverhead
-	if a.keys != "" {
-		size += 2 * memory.HeapSize(int64(len(a.keys)))
+	if a.keys != nil {
+		size += 2*memory.HeapSize(int64(len(a.keys[0]))) + 32 // and the two strings' array
 	}
 	if size > c.maxEntryBytes {
 		return
@@ -189,9 +189,9 @@ type Answer struct {
 	cacheControl string
 	// keys are the entity keys of what the answer read, space-separated
 	// (a Surrogate-Key header's value), and tags the same
-	// comma-separated (a Cache-Tag header's): both are kept, so that a
-	// hit makes neither.
-	keys, tags string
+	// comma-separated (a Cache-Tag header's), each as a header's values:
+	// both are kept, so that a hit makes neither.
+	keys, tags []string
 	// etag is made when a GET first needs it (see ETagBase): POST answers
 	// have no ETag, and hashing every answer cost an uncached one 4 %.
 	etag struct {
@@ -223,8 +223,14 @@ type Answer struct {
 // cache), to be sent to a GET with cacheControl, with the entity keys of
 // what it read, space-separated ("" for none).
 func New(c *Cache, key Key, body []byte, cacheControl, keys string) *Answer {
-	return &Answer{cache: c, key: key, body: body, cacheControl: cacheControl,
-		keys: keys, tags: strings.ReplaceAll(keys, " ", ",")}
+	a := &Answer{cache: c, key: key, body: body, cacheControl: cacheControl}
+	if keys != "" {
+		// One array for both headers' values: a hit hands them to
+		// net/http as they are.
+		both := [2]string{keys, strings.ReplaceAll(keys, " ", ",")}
+		a.keys, a.tags = both[0:1:1], both[1:2:2]
+	}
+	return a
 }
 
 // CacheControl is the answer's Cache-Control for a GET: the schema's
@@ -232,8 +238,9 @@ func New(c *Cache, key Key, body []byte, cacheControl, keys string) *Answer {
 func (a *Answer) CacheControl() string { return a.cacheControl }
 
 // Keys returns the entity keys of what the answer read, space-separated,
-// and the same comma-separated; "" for none.
-func (a *Answer) Keys() (keys, tags string) { return a.keys, a.tags }
+// and the same comma-separated, each as a header's one value, to be read
+// and never changed; nil for none.
+func (a *Answer) Keys() (keys, tags []string) { return a.keys, a.tags }
 
 // Body is the answer's bytes, uncompressed.
 func (a *Answer) Body() []byte { return a.body }
