@@ -168,6 +168,13 @@ func (p *Purger) watch(ctx context.Context, store *catalogue.Store, snap *catalo
 		if snap == nil {
 			continue
 		}
+		if version == "" {
+			// The first snapshot this replica serves (start-up, the
+			// disk cache): nothing a cache holds came from it, so it
+			// purges nothing, and what comes after is told against it.
+			version, tags = snap.Version(), snap.BodyETags()
+			continue
+		}
 		ch, ok := snap.ChangeSince(version, tags)
 		if !ok {
 			p.o.Logger.Warn("purging whole collections: the snapshot does not remember what changed since the last purge",
