@@ -222,8 +222,12 @@ func TestVarnishCaches(t *testing.T) {
 // says so in a skip while either is missing.
 func TestVarnishPurges(t *testing.T) {
 	varnishd := needVarnish(t)
-	if _, err := config.Parse([]string{"-purge-url", "http://127.0.0.1:1"}, func(string) string { return "" }, io.Discard); err != nil {
-		t.Skipf("the gateway has no -purge-url yet (issue 35, item 3): %v", err)
+	if _, err := config.Parse([]string{"-base-url", "http://127.0.0.1:1", "-purge-url", "http://127.0.0.1:1"},
+		func(string) string { return "" }, io.Discard); err != nil {
+		if strings.Contains(err.Error(), "not defined") {
+			t.Skipf("the gateway has no -purge-url yet (issue 35, item 3): %v", err)
+		}
+		t.Fatal(err)
 	}
 	bodies := upstreamtest.EmbeddedBodies(t)
 	up := newUpstreams(t, bodies)
