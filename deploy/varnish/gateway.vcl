@@ -83,8 +83,8 @@ sub vcl_recv {
 }
 
 sub vcl_pipe {
-    # Varnish closes a piped connection's Connection header; a WebSocket
-    # handshake needs both headers as the client sent them.
+    # A piped request is sent with Connection: close; a WebSocket
+    # handshake needs Upgrade and Connection as the client sent them.
     if (req.http.Upgrade) {
         set bereq.http.Upgrade = req.http.Upgrade;
         set bereq.http.Connection = req.http.Connection;
