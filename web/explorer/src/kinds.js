@@ -1,6 +1,6 @@
-// The catalogue's 13 kinds of record as the explorer shows them: where
-// their pages live, what a record is called, and how their lists sort and
-// filter. The schema's names (list fields, order fields, filter inputs)
+// The catalogue's kinds of record as the explorer shows them: where their
+// pages live, what a record is called, and how their lists sort and
+// filter; which kinds there are is the schema's (filters.gen.json). The schema's names (list fields, order fields, filter inputs)
 // are used as they are; queries.js asks with them.
 
 // Which sorts and filters each list has is the schema's: filters.gen.json
@@ -28,18 +28,14 @@ export const SHOWN = {
 
 const CONTROLS = { String: 'text', Boolean: 'bool', Float: 'number', Int: 'number' };
 
-// words turns a field's name into a label: "questSeries" is "Quest series".
+// words turns a field's or a type's name into a label: "questSeries" is
+// "Quest series", "FarmingSeed" "Farming seed".
 const words = (name) => {
-  const s = name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  const s = name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`).trim();
   return s[0].toUpperCase() + s.slice(1);
 };
 
-// sortsOf and filtersOf read a list's sorts and filters from the schema's
-// description.
-function sortsOf(field) {
-  return (LISTS[field]?.order?.values ?? []).map((v) => v.value);
-}
-
+// filtersOf reads a list's filters from the schema's description.
 function filtersOf(field) {
   return (LISTS[field]?.filter?.fields ?? [])
     .filter((f) => f.test !== 'contains')
@@ -59,25 +55,52 @@ export const sortBy = (field, by) => LISTS[field]?.order?.values?.find((v) => v.
 // searches: the field its records are named by.
 export const nameField = (field) => LISTS[field]?.filter?.fields?.find((f) => f.test === 'contains')?.field;
 
-// kind is a kind of record: its path, its names, and its list's sorts and
-// filters as the schema gives them.
-const kind = (field, path, label, one, name) => ({ path, label, one, name, sorts: sortsOf(field), filters: filtersOf(field) });
-
-export const KINDS = {
-  items: kind('items', 'items', 'Items', 'item', (r) => r.name),
-  monsters: kind('monsters', 'monsters', 'Monsters', 'monster', (r) => r.name ?? `Monster ${r.id}`),
-  quests: kind('quests', 'quests', 'Quests', 'quest', (r) => r.questName),
-  baseCamps: kind('baseCamps', 'base-camps', 'Base camp levels', 'base camp level', (r) => r.baseTowerLevel),
-  discoveryLocations: kind('discoveryLocations', 'discovery', 'Discovery locations', 'discovery location', (r) => r.discoveryLocation),
-  miningRocks: kind('miningRocks', 'mining', 'Mining rocks', 'mining rock', (r) => r.miningRock),
-  cookingRecipes: kind('cookingRecipes', 'cooking', 'Cooking recipes', 'cooking recipe', (r) => r.name),
-  fletchingRecipes: kind('fletchingRecipes', 'fletching', 'Fletching recipes', 'fletching recipe', (r) => r.name),
-  farmingSeeds: kind('farmingSeeds', 'farming', 'Farming seeds', 'farming seed', (r) => r.seedName),
-  forestryTrees: kind('forestryTrees', 'forestry', 'Forestry trees', 'forestry tree', (r) => r.tree),
-  eventChests: kind('eventChests', 'event-chests', 'Event chests', 'event chest', (r) => r.name),
-  secretRares: kind('secretRares', 'secret-rares', 'Secret rares', 'secret rare', (r) => r.itemName),
-  worldBosses: kind('worldBosses', 'world-bosses', 'World bosses', 'world boss', (r) => r.name),
+// How the explorer shows each kind: its path segment, its list's label,
+// what one record is called and how a record is named, where the schema's
+// names will not do, in the order the home page lists them. A list the
+// schema adds (a 14th collection, in filters.gen.json) is shown all the
+// same, from its names alone: see kindOf.
+const PRESENTED = {
+  items: { path: 'items', label: 'Items', one: 'item', name: (r) => r.name },
+  monsters: { path: 'monsters', label: 'Monsters', one: 'monster', name: (r) => r.name ?? `Monster ${r.id}` },
+  quests: { path: 'quests', label: 'Quests', one: 'quest', name: (r) => r.questName },
+  baseCamps: { path: 'base-camps', label: 'Base camp levels', one: 'base camp level', name: (r) => r.baseTowerLevel },
+  discoveryLocations: { path: 'discovery', label: 'Discovery locations', one: 'discovery location', name: (r) => r.discoveryLocation },
+  miningRocks: { path: 'mining', label: 'Mining rocks', one: 'mining rock', name: (r) => r.miningRock },
+  cookingRecipes: { path: 'cooking', label: 'Cooking recipes', one: 'cooking recipe', name: (r) => r.name },
+  fletchingRecipes: { path: 'fletching', label: 'Fletching recipes', one: 'fletching recipe', name: (r) => r.name },
+  farmingSeeds: { path: 'farming', label: 'Farming seeds', one: 'farming seed', name: (r) => r.seedName },
+  forestryTrees: { path: 'forestry', label: 'Forestry trees', one: 'forestry tree', name: (r) => r.tree },
+  eventChests: { path: 'event-chests', label: 'Event chests', one: 'event chest', name: (r) => r.name },
+  secretRares: { path: 'secret-rares', label: 'Secret rares', one: 'secret rare', name: (r) => r.itemName },
+  worldBosses: { path: 'world-bosses', label: 'World bosses', one: 'world boss', name: (r) => r.name },
 };
+
+// kindOf is the kind of list field as the explorer shows it: what
+// presented says of it, and for anything it leaves out, what the
+// schema's names give: "farmingSeeds" under /farming-seeds, labelled
+// "Farming seeds", a record of type FarmingSeed a "farming seed", named by
+// the field its name filter searches. Its sorts and filters are the
+// schema's.
+export function kindOf(field, list, presented = {}) {
+  const one = presented.one ?? words(list.type).toLowerCase();
+  const byName = list.filter?.fields?.find((f) => f.test === 'contains')?.field;
+  return {
+    path: presented.path ?? field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    label: presented.label ?? words(field),
+    one,
+    name: presented.name ?? ((r) => (byName ? r[byName] : undefined) ?? `${words(one)} ${r.id}`),
+    sorts: (list.order?.values ?? []).map((v) => v.value),
+    filters: filtersOf(field),
+  };
+}
+
+// KINDS are every list of the schema: those presented first, in their
+// order, then any other, in the schema's.
+export const KINDS = Object.fromEntries(
+  [...Object.keys(PRESENTED).filter((f) => f in LISTS), ...Object.keys(LISTS).filter((f) => !(f in PRESENTED))]
+    .map((field) => [field, kindOf(field, LISTS[field], PRESENTED[field])]),
+);
 
 export const FIELDS = Object.keys(KINDS);
 

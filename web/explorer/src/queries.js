@@ -4,24 +4,40 @@
 // the text. Nothing here touches the DOM, so `npm test` loads this module
 // in Node and validates each operation against graph/*.graphqls.
 
-// The collections, as the schema names them: list field, one-record field,
-// type, and the fields a list row shows. The list and page queries below
-// are built from this table.
-export const COLLECTIONS = {
-  items: { one: 'item', type: 'Item', row: 'id name type rarity value tradable' },
-  monsters: { one: 'monster', type: 'Monster', row: 'id name area combatLevel slayerLevel health isGod' },
-  quests: { one: 'quest', type: 'Quest', row: 'id questName questSeries prerequisite { id questName }' },
-  baseCamps: { one: 'baseCamp', type: 'BaseCamp', row: 'id baseTowerLevel baseTowerBenefit' },
-  discoveryLocations: { one: 'discoveryLocation', type: 'DiscoveryLocation', row: 'id discoveryLocation discoveryLevel discoveryExp' },
-  miningRocks: { one: 'miningRock', type: 'MiningRock', row: 'id miningRock minimumMiningLevel miningExp item { id name }' },
-  cookingRecipes: { one: 'cookingRecipe', type: 'CookingRecipe', row: 'id name requiredLevel cookingExp burntChance item { id name }' },
-  fletchingRecipes: { one: 'fletchingRecipe', type: 'FletchingRecipe', row: 'id name category fletchingLevel fletchingExp item { id name }' },
-  farmingSeeds: { one: 'farmingSeed', type: 'FarmingSeed', row: 'id seedName seedLevel seedExp seedDurationInSeconds rewardItem { id name }' },
-  forestryTrees: { one: 'forestryTree', type: 'ForestryTree', row: 'id tree minimumForestryLevel forestryExp item { id name }' },
-  eventChests: { one: 'eventChest', type: 'EventChest', row: 'id name item { id name }' },
-  secretRares: { one: 'secretRare', type: 'SecretRare', row: 'id itemName item { id name rarity }' },
-  worldBosses: { one: 'worldBoss', type: 'WorldBoss', row: 'id name level status battleStartsAt battleEndsAt location { id name }' },
+import LISTS from './filters.gen.json' with { type: 'json' };
+
+// The fields a list row shows, where the record's id and name will not do.
+const ROWS = {
+  items: 'id name type rarity value tradable',
+  monsters: 'id name area combatLevel slayerLevel health isGod',
+  quests: 'id questName questSeries prerequisite { id questName }',
+  baseCamps: 'id baseTowerLevel baseTowerBenefit',
+  discoveryLocations: 'id discoveryLocation discoveryLevel discoveryExp',
+  miningRocks: 'id miningRock minimumMiningLevel miningExp item { id name }',
+  cookingRecipes: 'id name requiredLevel cookingExp burntChance item { id name }',
+  fletchingRecipes: 'id name category fletchingLevel fletchingExp item { id name }',
+  farmingSeeds: 'id seedName seedLevel seedExp seedDurationInSeconds rewardItem { id name }',
+  forestryTrees: 'id tree minimumForestryLevel forestryExp item { id name }',
+  eventChests: 'id name item { id name }',
+  secretRares: 'id itemName item { id name rarity }',
+  worldBosses: 'id name level status battleStartsAt battleEndsAt location { id name }',
 };
+
+// nameOf is the field a list's records are named by: the one its name
+// filter (@contains) searches.
+const nameOf = (list) => list.filter?.fields?.find((f) => f.test === 'contains')?.field;
+
+// The collections, as the schema names them (filters.gen.json, generated
+// from it): list field, one-record field, type, and the fields a list row
+// shows, in ROWS' order, then any other list the schema adds. The list and
+// page queries below are built from this table.
+export const COLLECTIONS = Object.fromEntries(
+  [...Object.keys(ROWS).filter((f) => f in LISTS), ...Object.keys(LISTS).filter((f) => !(f in ROWS))].map((field) => [field, LISTS[field]]).map(([field, list]) => [field, {
+    one: list.type[0].toLowerCase() + list.type.slice(1),
+    type: list.type,
+    row: ROWS[field] ?? ['id', nameOf(list)].filter(Boolean).join(' '),
+  }]),
+);
 
 const opName = (type, suffix) => `${type}${suffix}`;
 
@@ -113,7 +129,7 @@ export const SEARCH = {
     name
     record {
       __typename
-      ${Object.entries(COLLECTIONS).map(([f, c]) => `... on ${c.type} { ${SEARCH_FIELDS[f]} }`).join('\n      ')}
+      ${Object.entries(COLLECTIONS).map(([f, c]) => `... on ${c.type} { ${SEARCH_FIELDS[f] ?? 'id'} }`).join('\n      ')}
     }
   }
 }`,
