@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
 type mapLengths map[string]int
@@ -56,7 +57,7 @@ func costOf(t *testing.T, query string, varSets ...map[string]any) (costs []int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := validator.Validate(schema, doc); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, doc, rules.NewDefaultRules()); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	op := doc.Operations[0]
