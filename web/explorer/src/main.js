@@ -278,17 +278,37 @@ main.addEventListener('submit', (e) => {
   navigate(filterURL(f));
 });
 
-// The site's navigation: every collection's list, in one line that
-// scrolls sideways when the screen is narrower. A fade at a cut edge
-// (style.css) shows that there is more that way: data-more-before and
+// The site's navigation: every collection's list. Where the links do
+// not fit a line they wrap, but on a phone they stay on one line that
+// scrolls sideways and rests only where a link starts (style.css). A fade
+// at a cut edge shows that there is more that way: data-more-before and
 // data-more-after say which edges cut links off, kept as the line
 // scrolls and as its size changes.
 const nav = document.querySelector('.site-nav');
 const navList = document.getElementById('site-nav-list');
 replace(
   navList,
-  FIELDS.map((f) => h('li', null, h('a', { href: paths.list(f), 'data-field': f }, KINDS[f].label))),
+  FIELDS.map((f) => h('li', null, h('a', { href: paths.list(f), 'data-field': f, 'data-label': KINDS[f].label }, KINDS[f].label))),
 );
+
+// navStops are the scroll positions at which a link starts the line,
+// just after its padding: the only places the line rests.
+function navStops() {
+  const left = navList.getBoundingClientRect().left + navList.clientLeft - navList.scrollLeft;
+  const pad = parseFloat(getComputedStyle(navList).scrollPaddingLeft) || 0;
+  return [...navList.children].map((li) => li.getBoundingClientRect().left - left - pad);
+}
+
+// navRoom lengthens the line's end (--nav-room) just enough that its
+// furthest scroll is where a link starts, so that showing the last links
+// does not cut the first one seen mid-word.
+function navRoom() {
+  navList.style.setProperty('--nav-room', '0px');
+  const max = navList.scrollWidth - navList.clientWidth;
+  if (max <= 0) return;
+  const stop = navStops().find((s) => s >= max - 0.5) ?? max;
+  navList.style.setProperty('--nav-room', `${stop - max}px`);
+}
 
 function navHint() {
   const max = navList.scrollWidth - navList.clientWidth;
@@ -296,20 +316,35 @@ function navHint() {
   nav.toggleAttribute('data-more-after', navList.scrollLeft < max - 1);
 }
 navList.addEventListener('scroll', navHint, { passive: true });
-new ResizeObserver(navHint).observe(navList);
+new ResizeObserver(() => {
+  navRoom();
+  navHint();
+}).observe(navList);
 
 // markCollection marks the navigation's link to the collection on screen
-// (aria-current) and scrolls the line, not the page, to show it.
+// (aria-current) and, when the line scrolls, rests it where a link starts
+// with that link whole and clear of the fades, as near the middle as
+// such a place allows; the page does not scroll.
 function markCollection(field) {
   for (const a of navList.querySelectorAll('a[aria-current]')) a.removeAttribute('aria-current');
   const a = field && navList.querySelector(`a[data-field="${field}"]`);
   if (!a) return;
   a.setAttribute('aria-current', 'page');
+  navRoom();
+  const max = navList.scrollWidth - navList.clientWidth;
+  if (max <= 0) return;
+  const fade = (side) => parseFloat(getComputedStyle(nav, side).width) || 0;
+  const [before, after] = [fade('::before'), fade('::after')];
   const list = navList.getBoundingClientRect();
   const link = a.getBoundingClientRect();
-  if (link.left < list.left || link.right > list.right) {
-    navList.scrollLeft += link.left - list.left - (list.width - link.width) / 2;
-  }
+  const from = link.left - list.left - navList.clientLeft + navList.scrollLeft;
+  const to = from + link.width;
+  const width = navList.clientWidth;
+  const clear = (s) => from >= s + (s > 1 ? before : 0) - 0.5 && to <= s + width - (s < max - 1 ? after : 0) + 0.5;
+  const middle = (from + to - width) / 2;
+  const stops = navStops().filter((s) => s <= max + 0.5 && clear(s));
+  if (stops.length === 0) return;
+  navList.scrollLeft = stops.reduce((best, s) => (Math.abs(s - middle) < Math.abs(best - middle) ? s : best));
 }
 
 const suggestions = typeahead({ input, form, navigate: (to) => navigate(to) });
