@@ -672,17 +672,8 @@ func validHeader(name, value string) bool {
 // checkPurgeURL checks a cache's address: http or https, with a host. It
 // may hold a path and a query, as a cache's purge endpoint may want.
 func checkPurgeURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil {
-		return errors.New("not a URL")
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return errors.New("want an http or https URL")
-	}
-	if u.Host == "" {
-		return errors.New("no host")
-	}
-	return nil
+	_, err := httpURL(s)
+	return err
 }
 
 // checkPictures checks how the records' pictures are fetched and kept.
@@ -729,18 +720,28 @@ func (cfg *Config) setTrustedMode(trustedMode string) error {
 }
 
 func checkUpstreamURL(s string) error {
-	u, err := url.Parse(s)
+	u, err := httpURL(s)
 	if err != nil {
-		return errors.New("not a URL")
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return errors.New("want an http or https URL")
-	}
-	if u.Host == "" {
-		return errors.New("no host")
+		return err
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return errors.New("a base URL takes no query or fragment")
 	}
 	return nil
+}
+
+// httpURL parses s as an http or https URL with a host, or says which of
+// those it is not.
+func httpURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, errors.New("want an http or https URL")
+	}
+	if u.Host == "" {
+		return nil, errors.New("no host")
+	}
+	return u, nil
 }
