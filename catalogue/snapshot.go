@@ -18,8 +18,10 @@ type Part struct {
 	table      any // *Table[T] of the collection's record type
 	index      *Index
 	// modified is when the upstream says the body last changed (its
-	// Last-Modified); zero when it did not say.
-	modified time.Time
+	// Last-Modified); zero when it did not say. lastModified is the same
+	// as an HTTP date, made once rather than for every response.
+	modified     time.Time
+	lastModified string
 
 	// digested are the records' digests, made once, when the part is
 	// first compared with another (changes.go).
@@ -56,6 +58,18 @@ func (p *Part) Body() *Body { return p.body }
 // that read the same body from the same upstream has the same time.
 func (p *Part) Modified() time.Time { return p.modified }
 
+// LastModified is Modified as a Last-Modified header's value, "" when the
+// upstream did not say.
+func (p *Part) LastModified() string { return p.lastModified }
+
+// httpDate is t as an HTTP date, "" for the zero time.
+func httpDate(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(http.TimeFormat)
+}
+
 // WithModified returns p with the upstream's Last-Modified header value
 // lastModified, or p itself when the value is empty or no HTTP date.
 func (p *Part) WithModified(lastModified string) *Part {
@@ -65,7 +79,8 @@ func (p *Part) WithModified(lastModified string) *Part {
 	}
 	// A new part rather than a copy: the digests' Once must not be
 	// copied, and are made for the part that is kept.
-	return &Part{collection: p.collection, body: p.body, table: p.table, index: p.index, modified: t.UTC()}
+	return &Part{collection: p.collection, body: p.body, table: p.table, index: p.index,
+		modified: t.UTC(), lastModified: httpDate(t)}
 }
 
 // Records returns the part's records in upstream order, as a slice of the
@@ -250,8 +265,10 @@ type Snapshot struct {
 	relations relations
 	integrity []Dangling
 	// modified is the newest of the parts' Modified, or zero when a
-	// collection is missing or its upstream said no time.
-	modified time.Time
+	// collection is missing or its upstream said no time; lastModified,
+	// the same as an HTTP date.
+	modified     time.Time
+	lastModified string
 
 	// history is what the latest snapshots made by With changed, oldest
 	// first, this one's change last; at most historyLength.
@@ -300,6 +317,7 @@ func (s *Snapshot) index() {
 	}
 	s.version = hex.EncodeToString(h.Sum(nil)[:8])
 	s.modified = newestModified(&s.parts)
+	s.lastModified = httpDate(s.modified)
 
 	s.tables.fill(&s.parts)
 	for c, p := range s.parts {
@@ -339,6 +357,10 @@ func newestModified(parts *[NumCollections]*Part) time.Time {
 // is missing or its upstream gave none. Derived from the bodies' own
 // headers, it is the same on every replica holding the same data.
 func (s *Snapshot) Modified() time.Time { return s.modified }
+
+// LastModified is Modified as a Last-Modified header's value, "" when it
+// is zero: made once per snapshot, not per response.
+func (s *Snapshot) LastModified() string { return s.lastModified }
 
 // Version identifies the snapshot's data: it is derived from the bodies
 // alone, so replicas holding the same data report the same version.

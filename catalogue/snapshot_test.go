@@ -397,6 +397,9 @@ func TestSnapshotModified(t *testing.T) {
 	if want := time.Date(2026, 11, 23, 8, 30, 0, 0, time.UTC); !all.Modified().Equal(want) {
 		t.Errorf("every body dated: Modified %v, want the newest, %v", all.Modified(), want)
 	}
+	if got := all.LastModified(); got != "Mon, 23 Nov 2026 08:30:00 GMT" {
+		t.Errorf("LastModified %q, want the newest as an HTTP date", got)
+	}
 	if got := all.With(snap.Part(catalogue.Quests)).Modified(); !got.IsZero() {
 		t.Errorf("one body undated: Modified %v, want zero", got)
 	}

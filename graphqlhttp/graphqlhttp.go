@@ -95,10 +95,11 @@ type Options struct {
 	// no-cache: reuse only after a 304.
 	MaxAge time.Duration
 	// Modified, if set, returns when the data the request reads last
-	// changed, as every replica sees it (zero: not known): a complete GET
+	// changed, as every replica sees it (zero: not known), and the same as
+	// an HTTP date, made once per version of the data: a complete GET
 	// answer's Last-Modified, against which If-Modified-Since is answered
 	// 304.
-	Modified func(ctx context.Context) time.Time
+	Modified func(ctx context.Context) (at time.Time, header string)
 	// StaleWhileRevalidate and StaleIfError let a shared cache serve a
 	// public GET answer past its max-age while it asks again, and while
 	// the gateway fails (RFC 5861). 0 leaves each out.

@@ -242,8 +242,9 @@ func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, ac
 		// gives the fast variant, one that has, the dense one.
 		var modified time.Time
 		if e.opts.Modified != nil {
-			if modified = e.opts.Modified(r.Context()); !modified.IsZero() {
-				h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
+			var lm string
+			if modified, lm = e.opts.Modified(r.Context()); lm != "" {
+				h["Last-Modified"] = []string{lm}
 			}
 		}
 		if r.Header.Get("If-None-Match") == "" && contentcoding.NotModified(r.Header, "", modified) {

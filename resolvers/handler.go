@@ -30,11 +30,11 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 	resolver := &Resolver{src: src}
 	schema := graph.NewExecutableSchema(graph.Config{Resolvers: resolver, Schema: graph.ServedSchema()})
 	httpOpts.Lengths = newLengthsCache().forRequest
-	httpOpts.Modified = func(ctx context.Context) time.Time {
+	httpOpts.Modified = func(ctx context.Context) (time.Time, string) {
 		if snap, err := loader.Snapshot(ctx); err == nil && snap != nil {
-			return snap.Modified()
+			return snap.Modified(), snap.LastModified()
 		}
-		return time.Time{}
+		return time.Time{}, ""
 	}
 	httpOpts.Version = func(ctx context.Context) (string, bool) {
 		snap, err := loader.Snapshot(ctx)

@@ -110,11 +110,10 @@ func (h *collectionHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Cache-Control", h.opts.CacheControl[h.collection])
 	hdr["Surrogate-Key"] = h.key
 	hdr["Cache-Tag"] = h.key
-	modified := part.Modified()
-	if !modified.IsZero() {
-		hdr.Set("Last-Modified", modified.Format(http.TimeFormat))
+	if lm := part.LastModified(); lm != "" {
+		hdr["Last-Modified"] = []string{lm}
 	}
-	if contentcoding.NotModified(r.Header, rep.ETag, modified) {
+	if contentcoding.NotModified(r.Header, rep.ETag, part.Modified()) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
