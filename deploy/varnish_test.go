@@ -52,7 +52,7 @@ const chickenFeather = 786
 func TestVarnishCaches(t *testing.T) {
 	varnishd := needVarnish(t)
 	bodies := upstreamtest.EmbeddedBodies(t)
-	up := newUpstreams(t, bodies)
+	up := upstreamtest.NewPair(t, bodies)
 	// A refresh longer than the test: every answer's max-age outlives it,
 	// so a miss after warm-up is Varnish's doing, not an expiry.
 	replicas := startReplicas(t, up, 2, "-refresh", "2m")
@@ -230,7 +230,7 @@ func TestVarnishPurges(t *testing.T) {
 		t.Fatal(err)
 	}
 	bodies := upstreamtest.EmbeddedBodies(t)
-	up := newUpstreams(t, bodies)
+	up := upstreamtest.NewPair(t, bodies)
 
 	// One recording proxy per replica between it and Varnish: it shows
 	// which replica purged what, and whether Varnish took it. Until
@@ -284,7 +284,7 @@ sub vcl_backend_response {
 	oldPrice := priceOf(t, client, replicas[0].URL)
 
 	items, newPrice := withPrice(t, bodies[catalogue.Items], chickenFeather)
-	up.of(catalogue.Items).SetBody(catalogue.Items, items)
+	up.Of(catalogue.Items).SetBody(catalogue.Items, items)
 
 	// Both replicas refresh (within one refresh of the change) and purge
 	// the item and its collection: waited for, bounded.
@@ -496,39 +496,14 @@ func do(t *testing.T, client *http.Client, req *http.Request) (*http.Response, [
 	return resp, body
 }
 
-// upstreams are the two stand-ins a gateway reads: the base address and
-// the world boss's.
-type upstreams struct{ base, boss *upstreamtest.Server }
-
-func newUpstreams(t *testing.T, bodies map[catalogue.Collection][]byte) *upstreams {
-	t.Helper()
-	base := map[catalogue.Collection][]byte{}
-	for c, b := range bodies {
-		if !c.FromWorldBossAddress() {
-			base[c] = b
-		}
-	}
-	return &upstreams{
-		base: upstreamtest.New(t, base),
-		boss: upstreamtest.New(t, map[catalogue.Collection][]byte{catalogue.WorldBosses: bodies[catalogue.WorldBosses]}),
-	}
-}
-
-func (u *upstreams) of(c catalogue.Collection) *upstreamtest.Server {
-	if c.FromWorldBossAddress() {
-		return u.boss
-	}
-	return u.base
-}
-
 // startReplicas starts n gateways in process reading up, with args, and
 // waits until each is ready.
-func startReplicas(t *testing.T, up *upstreams, n int, args ...string) []*gatewaytest.Gateway {
+func startReplicas(t *testing.T, up upstreamtest.Pair, n int, args ...string) []*gatewaytest.Gateway {
 	t.Helper()
 	var gs []*gatewaytest.Gateway
 	for range n {
 		g := gatewaytest.Start(t, gatewaytest.Options{Args: append([]string{
-			"-base-url", up.base.URL, "-worldboss-url", up.boss.URL,
+			"-base-url", up.Base.URL, "-worldboss-url", up.Boss.URL,
 			"-access-log=false", "-cold-wait", "60s"}, args...)})
 		gs = append(gs, g)
 	}

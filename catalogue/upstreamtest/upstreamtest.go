@@ -288,3 +288,32 @@ func FixtureBodies(t testing.TB) map[catalogue.Collection][]byte {
 	}
 	return m
 }
+
+// Pair is the two stand-ins a gateway reads, as the real service serves
+// it: Base at {base_url} with every collection but /worldboss, and Boss at
+// {world_boss_url} with /worldboss.
+type Pair struct{ Base, Boss *Server }
+
+// NewPair starts the two stand-ins serving bodies; they stop when the test
+// ends.
+func NewPair(t testing.TB, bodies map[catalogue.Collection][]byte) Pair {
+	t.Helper()
+	base := map[catalogue.Collection][]byte{}
+	for c, b := range bodies {
+		if !c.FromWorldBossAddress() {
+			base[c] = b
+		}
+	}
+	return Pair{
+		Base: New(t, base),
+		Boss: New(t, map[catalogue.Collection][]byte{catalogue.WorldBosses: bodies[catalogue.WorldBosses]}),
+	}
+}
+
+// Of returns the stand-in serving c.
+func (p Pair) Of(c catalogue.Collection) *Server {
+	if c.FromWorldBossAddress() {
+		return p.Boss
+	}
+	return p.Base
+}

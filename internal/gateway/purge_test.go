@@ -107,7 +107,7 @@ func TestPurgeOnRefresh(t *testing.T) {
 			g := startGateway(t, cfg, nil)
 			g.waitReady(t, readyWithin)
 
-			up.of(catalogue.Items).SetBody(catalogue.Items, repriced(t, up.bodies[catalogue.Items]))
+			up.Of(catalogue.Items).SetBody(catalogue.Items, repriced(t, up.bodies[catalogue.Items]))
 			keys, headers := cache.waitPurged(t, 2)
 			if want := []string{"Item:2", "items"}; !slices.Equal(keys, want) {
 				t.Errorf("purged keys %q, want %q (start-up purges nothing)", keys, want)
@@ -152,7 +152,7 @@ func TestPurgeEndpointDown(t *testing.T) {
 	g.waitReady(t, readyWithin)
 
 	changed := repriced(t, up.bodies[catalogue.Items])
-	up.of(catalogue.Items).SetBody(catalogue.Items, changed)
+	up.Of(catalogue.Items).SetBody(catalogue.Items, changed)
 	gatewaytest.WaitFor(t, readyWithin, "the new items served", func() (bool, string) {
 		body := g.restBody(t, catalogue.Items)
 		return bytes.Equal(body, changed), fmt.Sprintf("%.100s", body)
@@ -165,7 +165,7 @@ func TestPurgeEndpointDown(t *testing.T) {
 	})
 	// Another change is read and served while purges fail.
 	again := bytes.Replace(changed, []byte(`"value":13.5`), []byte(`"value":14`), 1)
-	up.of(catalogue.Items).SetBody(catalogue.Items, again)
+	up.Of(catalogue.Items).SetBody(catalogue.Items, again)
 	gatewaytest.WaitFor(t, readyWithin, "the next items served", func() (bool, string) {
 		body := g.restBody(t, catalogue.Items)
 		return bytes.Equal(body, again), fmt.Sprintf("%.100s", body)
@@ -190,7 +190,7 @@ func TestPurgeSplitsKeys(t *testing.T) {
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 
-	up.of(catalogue.Items).SetBody(catalogue.Items, manyItems(t, up.bodies[catalogue.Items], n, "2"))
+	up.Of(catalogue.Items).SetBody(catalogue.Items, manyItems(t, up.bodies[catalogue.Items], n, "2"))
 	keys, headers := cache.waitPurged(t, n+1)
 	if len(headers) < 3 {
 		t.Errorf("%d PURGEs for %d keys, want at least 3", len(headers), len(keys))

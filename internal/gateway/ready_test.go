@@ -66,7 +66,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 			setup: func(t *testing.T, up *upstreams, _ *config.Config) []string {
 				elsewhere := upstreamtest.New(t, up.bodies)
 				for c := range catalogue.NumCollections {
-					up.of(c).SetRedirect(c, elsewhere.URL+c.Path())
+					up.Of(c).SetRedirect(c, elsewhere.URL+c.Path())
 				}
 				return []string{elsewhere.URL}
 			},
@@ -78,7 +78,7 @@ func TestReadyzNamesNoUpstreamAddress(t *testing.T) {
 			t.Parallel()
 			up := newUpstreams(t)
 			cfg := up.config(time.Second, "")
-			hidden := append([]string{up.base.URL, up.boss.URL}, tt.setup(t, up, &cfg)...)
+			hidden := append([]string{up.Base.URL, up.Boss.URL}, tt.setup(t, up, &cfg)...)
 			var log logtest.Buffer
 			g := startGateway(t, cfg, slog.New(slog.NewJSONHandler(io.MultiWriter(t.Output(), &log), nil)))
 

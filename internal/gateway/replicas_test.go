@@ -57,7 +57,7 @@ func TestReplicasBehindNginx(t *testing.T) {
 	replicas := make([]*gatewaytest.Gateway, 3)
 	for i := range replicas {
 		replicas[i] = gatewaytest.Start(t, gatewaytest.Options{Binary: bin, Cold: true, Args: []string{
-			"-base-url", up.base.URL, "-worldboss-url", up.boss.URL,
+			"-base-url", up.Base.URL, "-worldboss-url", up.Boss.URL,
 			"-refresh", refresh.String(), "-shutdown-delay", "500ms", "-access-log=false"}})
 	}
 	for _, r := range replicas {
@@ -93,7 +93,7 @@ func TestReplicasBehindNginx(t *testing.T) {
 	t.Run("the upstream sees one conditional request per replica per collection per refresh", func(t *testing.T) {
 		before := map[catalogue.Collection][2]int{}
 		for c := range catalogue.NumCollections {
-			before[c] = [2]int{up.of(c).Requests(c), up.of(c).NotModified(c)}
+			before[c] = [2]int{up.Of(c).Requests(c), up.Of(c).NotModified(c)}
 		}
 		window := 3 * refresh
 		time.Sleep(window)
@@ -101,8 +101,8 @@ func TestReplicasBehindNginx(t *testing.T) {
 		// most 4 rounds each (a round may straddle each edge).
 		maxRequests := len(replicas) * int(window/refresh+1)
 		for c := range catalogue.NumCollections {
-			n := up.of(c).Requests(c) - before[c][0]
-			notMod := up.of(c).NotModified(c) - before[c][1]
+			n := up.Of(c).Requests(c) - before[c][0]
+			notMod := up.Of(c).NotModified(c) - before[c][1]
 			if n < len(replicas) || n > maxRequests || notMod != n {
 				t.Errorf("%s: %d requests (%d answered 304) in %s from %d replicas refreshing every %s; want %d to %d, all conditional",
 					c.Path(), n, notMod, window, len(replicas), refresh, len(replicas), maxRequests)

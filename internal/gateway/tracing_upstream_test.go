@@ -24,7 +24,7 @@ import (
 // attributes, and that a 503 marks its span failed.
 func TestTracingUpstreamRequests(t *testing.T) {
 	u := newUpstreams(t)
-	u.base.SetFault(catalogue.FarmingSeeds, upstreamtest.Status503)
+	u.Base.SetFault(catalogue.FarmingSeeds, upstreamtest.Status503)
 	cfg := u.config(time.Hour, "")
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -59,7 +59,7 @@ func TestTracingUpstreamRequests(t *testing.T) {
 		if s.Parent.IsValid() {
 			t.Errorf("%s: parent %v, want a root: a refresh is part of no request", name, s.Parent.SpanID())
 		}
-		status, server := "200", u.of(c)
+		status, server := "200", u.Of(c)
 		if c == catalogue.FarmingSeeds {
 			status = "503"
 		}

@@ -74,7 +74,7 @@ func renamed(t *testing.T, c catalogue.Collection, body []byte) []byte {
 
 // upstreams are the two stand-in addresses the gateway reads.
 type upstreams struct {
-	base, boss *upstreamtest.Server
+	upstreamtest.Pair
 	// bodies are the fixture's bytes, as both stand-ins first serve them.
 	bodies map[catalogue.Collection][]byte
 }
@@ -89,31 +89,13 @@ func newUpstreams(t *testing.T) *upstreams {
 // newUpstreamsOf starts the two stand-ins serving bodies.
 func newUpstreamsOf(t *testing.T, bodies map[catalogue.Collection][]byte) *upstreams {
 	t.Helper()
-	base := map[catalogue.Collection][]byte{}
-	for c, b := range bodies {
-		if !c.FromWorldBossAddress() {
-			base[c] = b
-		}
-	}
-	return &upstreams{
-		base:   upstreamtest.New(t, base),
-		boss:   upstreamtest.New(t, map[catalogue.Collection][]byte{catalogue.WorldBosses: bodies[catalogue.WorldBosses]}),
-		bodies: bodies,
-	}
-}
-
-// of returns the stand-in serving c.
-func (u *upstreams) of(c catalogue.Collection) *upstreamtest.Server {
-	if c.FromWorldBossAddress() {
-		return u.boss
-	}
-	return u.base
+	return &upstreams{Pair: upstreamtest.NewPair(t, bodies), bodies: bodies}
 }
 
 // setFaultAll gives every collection, on both addresses, the fault f.
 func (u *upstreams) setFaultAll(f upstreamtest.Fault) {
-	u.base.SetFaultAll(f)
-	u.boss.SetFaultAll(f)
+	u.Base.SetFaultAll(f)
+	u.Boss.SetFaultAll(f)
 }
 
 // config returns the default gateway configuration, reading the two
@@ -127,7 +109,7 @@ const readyWithin = 30 * time.Second
 
 func (u *upstreams) config(refresh time.Duration, cacheDir string) config.Config {
 	cfg := config.Default()
-	cfg.BaseURL, cfg.WorldBossURL = u.base.URL, u.boss.URL
+	cfg.BaseURL, cfg.WorldBossURL = u.Base.URL, u.Boss.URL
 	cfg.Refresh, cfg.CacheDir = refresh, cacheDir
 	cfg.AccessLog = false
 	// A hung upstream costs this per try; the default 30s would make the
@@ -409,7 +391,7 @@ func TestUpstreamFaults(t *testing.T) {
 					}
 					goods[c] = good{body: body, answer: g.graphQLOK(t, queryOf(c)).Raw, etag: resp.Header.Get("ETag")}
 
-					srv := up.of(c)
+					srv := up.Of(c)
 					srv.SetBody(c, renamed(t, c, up.bodies[c]))
 					srv.SetFault(c, tt.fault)
 					requested[c] = srv.Requests(c) // later requests meet the fault
@@ -419,7 +401,7 @@ func TestUpstreamFaults(t *testing.T) {
 				if tt.fault == upstreamtest.Hang {
 					gatewaytest.WaitFor(t, 10*time.Second, "requests hanging at both addresses", func() (bool, string) {
 						for _, c := range faulty {
-							if n := up.of(c).Requests(c); n <= requested[c] {
+							if n := up.Of(c).Requests(c); n <= requested[c] {
 								return false, fmt.Sprintf("%d requests of %s, %d before the fault", n, c.Path(), requested[c])
 							}
 						}
@@ -491,7 +473,7 @@ func TestUpstreamChanges(t *testing.T) {
 			}
 
 			changed := renamed(t, c, up.bodies[c])
-			up.of(c).SetBody(c, changed)
+			up.Of(c).SetBody(c, changed)
 			gatewaytest.WaitFor(t, 10*time.Second, "the changed body on "+c.Path(), func() (bool, string) {
 				body := g.restBody(t, c)
 				return bytes.Equal(body, changed), fmt.Sprintf("%.120s", body)
@@ -522,7 +504,7 @@ func TestUpstreamNotModified(t *testing.T) {
 	before := g.waitReady(t, readyWithin)
 	var notModified [catalogue.NumCollections]int
 	for c := range catalogue.NumCollections {
-		notModified[c] = up.of(c).NotModified(c)
+		notModified[c] = up.Of(c).NotModified(c)
 	}
 	rounds := g.metrics(t)[refreshRounds]
 	gatewaytest.WaitFor(t, 15*time.Second, "three more refresh rounds", func() (bool, string) {
@@ -533,7 +515,7 @@ func TestUpstreamNotModified(t *testing.T) {
 	m := g.metrics(t)
 	_, rd, _ := g.readyz(t)
 	for c := range catalogue.NumCollections {
-		if n := up.of(c).NotModified(c); n < notModified[c]+2 {
+		if n := up.Of(c).NotModified(c); n < notModified[c]+2 {
 			t.Errorf("%s: the upstream answered 304 %d times, %d before three rounds; want at least 2 more", c, n, notModified[c])
 		}
 		if n := m[upstreamRequests(c, "304")]; n < 2 {
@@ -605,14 +587,14 @@ func TestColdStartCoalesces(t *testing.T) {
 	wg.Wait()
 
 	for c := range catalogue.NumCollections {
-		if got := up.of(c).Requests(c); got != 1 {
+		if got := up.Of(c).Requests(c); got != 1 {
 			t.Errorf("the upstream had %d requests of %s, want 1", got, c.Path())
 		}
 	}
-	if got := up.base.Requests(catalogue.WorldBosses); got != 0 {
+	if got := up.Base.Requests(catalogue.WorldBosses); got != 0 {
 		t.Errorf("the base address had %d requests of /worldboss, want 0", got)
 	}
-	if got := up.boss.TotalRequests(); got != 1 {
+	if got := up.Boss.TotalRequests(); got != 1 {
 		t.Errorf("the world boss address had %d requests, want 1", got)
 	}
 
@@ -749,7 +731,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 	t.Run("upstream healthy", func(t *testing.T) {
 		var notModified [catalogue.NumCollections]int
 		for c := range catalogue.NumCollections {
-			notModified[c] = up.of(c).NotModified(c)
+			notModified[c] = up.Of(c).NotModified(c)
 		}
 		g := startGateway(t, up.config(time.Second, dir), nil)
 		g.waitReady(t, fromCache)
@@ -769,7 +751,7 @@ func TestRestartFromDiskCache(t *testing.T) {
 			if n := m[upstreamRequests(c, "200")]; n != 0 {
 				t.Errorf("/metrics %s = %v, want 0: the cached body needs no full read", upstreamRequests(c, "200"), n)
 			}
-			if n := up.of(c).NotModified(c); n <= notModified[c] {
+			if n := up.Of(c).NotModified(c); n <= notModified[c] {
 				t.Errorf("%s: the upstream answered 304 %d times, as before the restart", c, n)
 			}
 		}
@@ -865,7 +847,7 @@ func TestUpstreamUserAgent(t *testing.T) {
 		return s
 	}
 	cfg := up.config(time.Minute, "")
-	cfg.BaseURL, cfg.WorldBossURL = front(up.base.URL).URL, front(up.boss.URL).URL
+	cfg.BaseURL, cfg.WorldBossURL = front(up.Base.URL).URL, front(up.Boss.URL).URL
 	g := startGateway(t, cfg, nil)
 	g.waitReady(t, readyWithin)
 	g.Stop()
@@ -1015,7 +997,7 @@ func TestSubscriptionSeesUpstreamChange(t *testing.T) {
 		}
 	}
 
-	up.of(catalogue.WorldBosses).SetBody(catalogue.WorldBosses, renamed(t, catalogue.WorldBosses, up.bodies[catalogue.WorldBosses]))
+	up.Of(catalogue.WorldBosses).SetBody(catalogue.WorldBosses, renamed(t, catalogue.WorldBosses, up.bodies[catalogue.WorldBosses]))
 	event, data := nextEvent()
 	var got struct {
 		Data struct {
