@@ -52,6 +52,10 @@ type Hit struct {
 	Match    Match
 	// Name is the record's name as the upstream spells it.
 	Name string
+	// Suggestion, for a MatchFuzzy hit, is the words of the name that are
+	// one typo from the text, lower-cased: what a client offers as "did
+	// you mean". Empty for the other matches.
+	Suggestion string
 }
 
 // searchColumns are what a search reads of a collection's names, made
@@ -116,17 +120,28 @@ func (sc *searchColumns) direct(i int, lowerName, text string, textRunes []rune)
 // typo: whether a prefix of a word (of one rune fewer to one more than
 // the text) is within one edit of it.
 func (sc *searchColumns) fuzzy(i int, textRunes []rune) bool {
+	_, ok := sc.fuzzyAt(i, textRunes)
+	return ok
+}
+
+// fuzzyAt is fuzzy, also returning the name's runes from the word start
+// that matched to the end of the word the match ends in.
+func (sc *searchColumns) fuzzyAt(i int, textRunes []rune) ([]rune, bool) {
 	name := sc.runes[sc.runeAt[i]:sc.runeAt[i+1]]
 	k := len(textRunes)
 	for _, s := range sc.starts[sc.startAt[i]:sc.startAt[i+1]] {
 		word := name[s:]
 		for l := k - 1; l <= k+1 && l <= len(word); l++ {
 			if withinOneEdit(textRunes, word[:l]) {
-				return true
+				end := l
+				for end < len(word) && isWordRune(word[end]) {
+					end++
+				}
+				return word[:end], true
 			}
 		}
 	}
-	return false
+	return nil, false
 }
 
 func hasPrefix(s, prefix []rune) bool {
@@ -182,6 +197,18 @@ func (s *Snapshot) Searched(c Collection) bool {
 // nothing. Everything it reads of the names was made when the snapshot's
 // parts were decoded.
 func (s *Snapshot) Search(text string, limit int) []Hit {
+	return s.SearchIn(text, nil, limit)
+}
+
+// SearchIn is Search among the collections in kinds only, or every one
+// when kinds is empty.
+func (s *Snapshot) SearchIn(text string, kinds []Collection, limit int) []Hit {
+	var skip [NumCollections]bool
+	if len(kinds) > 0 {
+		for c := range NumCollections {
+			skip[c] = !slices.Contains(kinds, c)
+		}
+	}
 	text = strings.ToLower(strings.TrimSpace(text))
 	if text == "" || limit <= 0 || !utf8.ValidString(text) {
 		return []Hit{}
@@ -194,7 +221,7 @@ func (s *Snapshot) Search(text string, limit int) []Hit {
 	n := 0
 	for c := range NumCollections {
 		ix := s.indexes[c]
-		if ix == nil || ix.search == nil {
+		if ix == nil || ix.search == nil || skip[c] {
 			continue
 		}
 		for i, lower := range ix.names {
@@ -210,7 +237,7 @@ func (s *Snapshot) Search(text string, limit int) []Hit {
 	if n < limit && len(textRunes) >= MinFuzzyText {
 		for c := range NumCollections {
 			ix := s.indexes[c]
-			if ix == nil || ix.search == nil {
+			if ix == nil || ix.search == nil || skip[c] {
 				continue
 			}
 			for i, lower := range ix.names {
@@ -230,7 +257,14 @@ func (s *Snapshot) Search(text string, limit int) []Hit {
 		}
 		slices.SortFunc(cands, func(a, b candidate) int { return s.compareNames(a, b) })
 		for _, cd := range cands[:min(len(cands), limit-len(out))] {
-			out = append(out, Hit{Collection: cd.c, Position: int(cd.pos), Match: Match(m), Name: s.indexes[cd.c].search.display[cd.pos]})
+			sc := s.indexes[cd.c].search
+			h := Hit{Collection: cd.c, Position: int(cd.pos), Match: Match(m), Name: sc.display[cd.pos]}
+			if h.Match == MatchFuzzy {
+				// Only for the hits returned: a page's worth.
+				words, _ := sc.fuzzyAt(int(cd.pos), textRunes)
+				h.Suggestion = string(words)
+			}
+			out = append(out, h)
 		}
 	}
 	return out

@@ -135,6 +135,21 @@ func TestSearchRanks(t *testing.T) {
 			}
 		})
 	}
+	// A typo's hits suggest the whole words they were one edit from; the
+	// other matches suggest nothing.
+	for text, want := range map[string][]string{
+		"bnoe":       {"bones", "bones"},
+		"dargon bon": {"dragon bones"},
+		"trol":       {"", "tro", "trout"}, // Troll Tooth, then two typos
+	} {
+		var got []string
+		for _, h := range s.Search(text, 10) {
+			got = append(got, h.Suggestion)
+		}
+		if diff := gocmp.Diff(want, got); diff != "" {
+			t.Errorf("Search(%q) suggestions (-want +got):\n%s", text, diff)
+		}
+	}
 }
 
 func TestEqualityIgnoresCaseOnlyWhenNoneIsExact(t *testing.T) {

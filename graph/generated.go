@@ -654,7 +654,7 @@ type ComplexityRoot struct {
 		Monsters           func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.MonsterFilter, orderBy *model.MonsterOrder) int
 		Quest              func(childComplexity int, id int) int
 		Quests             func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.QuestFilter, orderBy *model.QuestOrder) int
-		Search             func(childComplexity int, text string, first *int) int
+		Search             func(childComplexity int, text string, first *int, after *string, kinds []model.SearchKind) int
 		SecretRare         func(childComplexity int, id int) int
 		SecretRares        func(childComplexity int, first *int, after *string, last *int, before *string, filter *model.SecretRareFilter, orderBy *model.SecretRareOrder) int
 		WorldBoss          func(childComplexity int, id int) int
@@ -706,9 +706,11 @@ type ComplexityRoot struct {
 	}
 
 	SearchResult struct {
-		Match  func(childComplexity int) int
-		Name   func(childComplexity int) int
-		Record func(childComplexity int) int
+		Cursor     func(childComplexity int) int
+		Match      func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Record     func(childComplexity int) int
+		Suggestion func(childComplexity int) int
 	}
 
 	SecretChances struct {
@@ -997,7 +999,7 @@ type QueryResolver interface {
 	FletchingRecipe(ctx context.Context, id int) (*catalogue.FletchingRecipe, error)
 	EventChests(ctx context.Context, first *int, after *string, last *int, before *string, filter *model.EventChestFilter, orderBy *model.EventChestOrder) (*model.Connection[catalogue.EventChest], error)
 	EventChest(ctx context.Context, id int) (*catalogue.EventChest, error)
-	Search(ctx context.Context, text string, first *int) ([]*model.SearchResult, error)
+	Search(ctx context.Context, text string, first *int, after *string, kinds []model.SearchKind) ([]*model.SearchResult, error)
 }
 type QuestResolver interface {
 	Prerequisite(ctx context.Context, obj *catalogue.Quest) (*catalogue.Quest, error)
@@ -3733,7 +3735,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["first"].(*int)), true
+		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["first"].(*int), args["after"].(*string), args["kinds"].([]model.SearchKind)), true
 	case "Query.secretRare":
 		if e.ComplexityRoot.Query.SecretRare == nil {
 			break
@@ -3963,6 +3965,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SafeDrop.SafeName(childComplexity), true
 
+	case "SearchResult.cursor":
+		if e.ComplexityRoot.SearchResult.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Cursor(childComplexity), true
 	case "SearchResult.match":
 		if e.ComplexityRoot.SearchResult.Match == nil {
 			break
@@ -3981,6 +3989,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchResult.Record(childComplexity), true
+	case "SearchResult.suggestion":
+		if e.ComplexityRoot.SearchResult.Suggestion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Suggestion(childComplexity), true
 
 	case "SecretChances.chance":
 		if e.ComplexityRoot.SecretChances.Chance == nil {
@@ -6063,6 +6077,10 @@ func (ec *executionContext) childFields_SearchResult(ctx context.Context, field 
 		return ec.fieldContext_SearchResult_name(ctx, field)
 	case "record":
 		return ec.fieldContext_SearchResult_record(ctx, field)
+	case "suggestion":
+		return ec.fieldContext_SearchResult_suggestion(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SearchResult_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchResult", field.Name)
 }
@@ -7482,6 +7500,22 @@ func (ec *executionContext) field_Query_search_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "kinds",
+		func(ctx context.Context, v any) ([]model.SearchKind, error) {
+			return ec.unmarshalOSearchKind2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKindᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kinds"] = arg3
 	return args, nil
 }
 
@@ -18998,7 +19032,7 @@ func (ec *executionContext) _Query_search(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Search(ctx, fc.Args["text"].(string), fc.Args["first"].(*int))
+			return ec.Resolvers.Query().Search(ctx, fc.Args["text"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["kinds"].([]model.SearchKind))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchResult) graphql.Marshaler {
@@ -19971,6 +20005,52 @@ func (ec *executionContext) _SearchResult_record(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_SearchResult_record(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchResult", field, false, false, "SearchRecord")
+}
+
+func (ec *executionContext) _SearchResult_suggestion(ctx context.Context, field graphql.CollectedField, obj *model.SearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_suggestion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Suggestion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_suggestion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SearchResult_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchResult", field, false, false, "String")
 }
 
 func (ec *executionContext) _SecretChances_chance(ctx context.Context, field graphql.CollectedField, obj *catalogue.SecretChances) (ret graphql.Marshaler) {
@@ -29833,6 +29913,16 @@ func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "suggestion":
+			out.Values[i] = ec._SearchResult_suggestion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SearchResult_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -32496,6 +32586,16 @@ func (ec *executionContext) marshalNSafeDrop2githubᚗcomᚋcatalogueᚑgateway�
 	return ec._SafeDrop(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNSearchKind2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKind(ctx context.Context, v any) (model.SearchKind, error) {
+	var res model.SearchKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSearchKind2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKind(ctx context.Context, sel ast.SelectionSet, v model.SearchKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNSearchMatch2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchMatch(ctx context.Context, v any) (model.SearchMatch, error) {
 	var res model.SearchMatch
 	err := res.UnmarshalGQL(v)
@@ -34043,6 +34143,42 @@ func (ec *executionContext) marshalOSafeDrop2ᚕgithubᚗcomᚋcatalogueᚑgatew
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSafeDrop2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐSafeDrop(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOSearchKind2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKindᚄ(ctx context.Context, v any) ([]model.SearchKind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.SearchKind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSearchKind2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOSearchKind2ᚕgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKindᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SearchKind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchKind2githubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋgraphᚋmodelᚐSearchKind(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

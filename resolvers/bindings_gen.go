@@ -1245,9 +1245,11 @@ func newBindings() *boundTypes {
 	}
 	t.SearchResult.Object = "SearchResult"
 	t.SearchResult.Fields = map[string]engine.Field{
-		"match":  {Type: t.enum_SearchMatch, Get: func(v any) any { return &v.(*model.SearchResult).Match }},
-		"name":   {Type: t.go_string, Get: func(v any) any { return &v.(*model.SearchResult).Name }},
-		"record": {Type: t.union_SearchRecord, Get: func(v any) any { return &v.(*model.SearchResult).Record }},
+		"match":      {Type: t.enum_SearchMatch, Get: func(v any) any { return &v.(*model.SearchResult).Match }},
+		"name":       {Type: t.go_string, Get: func(v any) any { return &v.(*model.SearchResult).Name }},
+		"record":     {Type: t.union_SearchRecord, Get: func(v any) any { return &v.(*model.SearchResult).Record }},
+		"suggestion": {Type: t.ptr_go_string, Get: func(v any) any { return v.(*model.SearchResult).Suggestion }},
+		"cursor":     {Type: t.go_string, Get: func(v any) any { return &v.(*model.SearchResult).Cursor }},
 	}
 	t.SecretChances.Object = "SecretChances"
 	t.SecretChances.Fields = map[string]engine.Field{

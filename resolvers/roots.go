@@ -50,6 +50,30 @@ func optionalStringArgument(args map[string]any, name string) (*string, error) {
 	return &s, err
 }
 
+// enumsArgument decodes a list of an enum, as the enum's Go type: its
+// values come as their names, in a list, or alone (GraphQL's input
+// coercion makes one value a list of one).
+func enumsArgument[T ~string](args map[string]any, name string) ([]T, error) {
+	switch v := args[name].(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []T{T(v)}, nil
+	case []any:
+		out := make([]T, len(v))
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("argument %s: %v is not an enum value", name, e)
+			}
+			out[i] = T(s)
+		}
+		return out, nil
+	default:
+		return nil, fmt.Errorf("argument %s: a list of enum values, got %T", name, v)
+	}
+}
+
 // inputArgument decodes an input object into its model type by
 // decodeInput (filters_gen.go, generated): every input of the schema is a
 // list's filter or order, declared by the directives that generate it.

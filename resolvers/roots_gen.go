@@ -568,7 +568,15 @@ func (r *Resolver) RootFields() map[string]engine.Root {
 			if err != nil {
 				return nil, err
 			}
-			res, err := q.Search(ctx, aText, aFirst)
+			aAfter, err := optionalStringArgument(args, "after")
+			if err != nil {
+				return nil, err
+			}
+			aKinds, err := enumsArgument[model.SearchKind](args, "kinds")
+			if err != nil {
+				return nil, err
+			}
+			res, err := q.Search(ctx, aText, aFirst, aAfter, aKinds)
 			return &res, err
 		}},
 	}

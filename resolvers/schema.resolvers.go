@@ -118,8 +118,8 @@ func (r *queryResolver) EventChest(ctx context.Context, id int) (*catalogue.Even
 	return lookup(ctx, catalogue.EventChests, loader.EventChest, id)
 }
 
-func (r *queryResolver) Search(ctx context.Context, text string, first *int) ([]*model.SearchResult, error) {
-	return search(ctx, text, first)
+func (r *queryResolver) Search(ctx context.Context, text string, first *int, after *string, kinds []model.SearchKind) ([]*model.SearchResult, error) {
+	return search(ctx, text, first, after, kinds)
 }
 
 func (r *subscriptionResolver) CatalogueChanged(ctx context.Context) (<-chan *model.CatalogueChange, error) {

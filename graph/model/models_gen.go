@@ -250,6 +250,13 @@ type SearchResult struct {
 	Name string `json:"name"`
 	// The record.
 	Record SearchRecord `json:"record"`
+	// For a `FUZZY` match, the words of the name that are one typo from the
+	// text, lower-cased ("dragon" for "drgon"): the word a client offers as
+	// "did you mean", whatever record bears it. Null for the other matches.
+	Suggestion *string `json:"suggestion,omitempty"`
+	// Where this result stands in the answer: give it as `after`, with the
+	// same text and `kinds`, for the results that follow it.
+	Cursor string `json:"cursor"`
 }
 
 type SecretRareByIDsInput struct {
@@ -1095,6 +1102,97 @@ func (e *QuestOrderField) UnmarshalJSON(b []byte) error {
 }
 
 func (e QuestOrderField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A kind of record `search` can be limited to, one per collection.
+type SearchKind string
+
+const (
+	// `Item`, of `/items`.
+	SearchKindItem SearchKind = "ITEM"
+	// `Monster`, of `/monsters`.
+	SearchKindMonster SearchKind = "MONSTER"
+	// `SecretRare`, of `/secretrares`.
+	SearchKindSecretRare SearchKind = "SECRET_RARE"
+	// `WorldBoss`, of `/worldboss`.
+	SearchKindWorldBoss SearchKind = "WORLD_BOSS"
+	// `Quest`, of `/quests`.
+	SearchKindQuest SearchKind = "QUEST"
+	// `BaseCamp`, of `/basecamp`.
+	SearchKindBaseCamp SearchKind = "BASE_CAMP"
+	// `DiscoveryLocation`, of `/discovery`.
+	SearchKindDiscoveryLocation SearchKind = "DISCOVERY_LOCATION"
+	// `MiningRock`, of `/mining`.
+	SearchKindMiningRock SearchKind = "MINING_ROCK"
+	// `CookingRecipe`, of `/cooking`.
+	SearchKindCookingRecipe SearchKind = "COOKING_RECIPE"
+	// `FarmingSeed`, of `/farming`.
+	SearchKindFarmingSeed SearchKind = "FARMING_SEED"
+	// `ForestryTree`, of `/forestry`.
+	SearchKindForestryTree SearchKind = "FORESTRY_TREE"
+	// `FletchingRecipe`, of `/fletching`.
+	SearchKindFletchingRecipe SearchKind = "FLETCHING_RECIPE"
+	// `EventChest`, of `/event`.
+	SearchKindEventChest SearchKind = "EVENT_CHEST"
+)
+
+var AllSearchKind = []SearchKind{
+	SearchKindItem,
+	SearchKindMonster,
+	SearchKindSecretRare,
+	SearchKindWorldBoss,
+	SearchKindQuest,
+	SearchKindBaseCamp,
+	SearchKindDiscoveryLocation,
+	SearchKindMiningRock,
+	SearchKindCookingRecipe,
+	SearchKindFarmingSeed,
+	SearchKindForestryTree,
+	SearchKindFletchingRecipe,
+	SearchKindEventChest,
+}
+
+func (e SearchKind) IsValid() bool {
+	switch e {
+	case SearchKindItem, SearchKindMonster, SearchKindSecretRare, SearchKindWorldBoss, SearchKindQuest, SearchKindBaseCamp, SearchKindDiscoveryLocation, SearchKindMiningRock, SearchKindCookingRecipe, SearchKindFarmingSeed, SearchKindForestryTree, SearchKindFletchingRecipe, SearchKindEventChest:
+		return true
+	}
+	return false
+}
+
+func (e SearchKind) String() string {
+	return string(e)
+}
+
+func (e *SearchKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SearchKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SearchKind", str)
+	}
+	return nil
+}
+
+func (e SearchKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SearchKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SearchKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

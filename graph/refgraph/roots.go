@@ -81,6 +81,13 @@ func argDecoder(t types.Type, qualify func(*types.Package) string) (string, erro
 				return "inputArgument[" + types.TypeString(e, qualify) + "]", nil
 			}
 		}
+	case *types.Slice:
+		// A list of an enum: gqlgen's model enums are named strings.
+		if e, ok := t.Elem().(*types.Named); ok {
+			if b, ok := e.Underlying().(*types.Basic); ok && b.Kind() == types.String {
+				return "enumsArgument[" + types.TypeString(e, qualify) + "]", nil
+			}
+		}
 	}
 	return "", fmt.Errorf("no decoder of an argument of Go type %s: add one to resolvers/roots.go and to graph/refgraph/roots.go", t)
 }
