@@ -75,3 +75,10 @@ export function bestDrop(drops) {
   }
   return best;
 }
+
+// hiddenColumnsText names the columns a phone leaves out of a drop table,
+// for the button that shows them: "Amount, With luck and Drop rarity".
+export function hiddenColumnsText(labels) {
+  if (labels.length <= 1) return labels.join('');
+  return `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}

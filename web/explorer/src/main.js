@@ -17,6 +17,7 @@ import { RequestError, requestURL, runQuery } from './graphql.js';
 import { FIELDS, KINDS } from './kinds.js';
 import { startLive } from './live.js';
 import { isExplorerPath, match, paths } from './routes.js';
+import { themeToggle } from './theme.js';
 import { typeahead } from './typeahead.js';
 import { home } from './views/home.js';
 import { item } from './views/item.js';
@@ -140,14 +141,30 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
     const focused = document.activeElement?.closest?.('main') ? document.activeElement : null;
     const path = focused?.getAttribute('href');
     const y = window.scrollY;
-    finish([partial, view.render(data, route)], view.title(data, route), { focus: false, scrollY: y });
+    finish([crumbs(route, data, view), partial, view.render(data, route)], view.title(data, route), { focus: false, scrollY: y });
     view.mounted?.(main);
     const again = path && main.querySelector(`a[href="${CSS.escape(path)}"]`);
     if (again) again.focus({ preventScroll: true });
     return;
   }
-  finish([partial, view.render(data, route)], view.title(data, route), { focus, scrollY });
+  finish([crumbs(route, data, view), partial, view.render(data, route)], view.title(data, route), { focus, scrollY });
   view.mounted?.(main);
+}
+
+// A record page's breadcrumbs: Explorer › its collection › the record,
+// every one a link (the last to the page itself, as the current one).
+function crumbs(route, data, view) {
+  if (route.name !== 'record') return null;
+  const trail = [
+    [paths.home(), 'Explorer'],
+    [paths.list(route.field), KINDS[route.field].label],
+    [paths.record(route.field, route.id), view.title(data, route)],
+  ];
+  return h(
+    'nav',
+    { class: 'breadcrumbs', 'aria-label': 'Breadcrumb', 'data-testid': 'breadcrumbs' },
+    h('ol', null, trail.map(([href, text], i) => h('li', null, h('a', { href, 'aria-current': i === trail.length - 1 ? 'page' : null }, text)))),
+  );
 }
 
 function finish(content, title, { focus, scrollY }) {
@@ -347,6 +364,7 @@ function markCollection(field) {
   navList.scrollLeft = stops.reduce((best, s) => (Math.abs(s - middle) < Math.abs(best - middle) ? s : best));
 }
 
+themeToggle(document.getElementById('theme-select'));
 const suggestions = typeahead({ input, form, navigate: (to) => navigate(to) });
 
 window.addEventListener('popstate', (e) => {

@@ -123,10 +123,12 @@ const SEARCH_FIELDS = {
 // fewer. `record` is a union: each kind's fields by its type.
 export const SEARCH = {
   operationName: 'Search',
-  query: `query Search($text: String!, $first: Int!) {
-  search(text: $text, first: $first) {
+  query: `query Search($text: String!, $first: Int!, $after: String, $kinds: [SearchKind!]) {
+  search(text: $text, first: $first, after: $after, kinds: $kinds) {
     match
     name
+    suggestion
+    cursor
     record {
       __typename
       ${Object.entries(COLLECTIONS).map(([f, c]) => `... on ${c.type} { ${SEARCH_FIELDS[f] ?? 'id'} }`).join('\n      ')}
@@ -134,6 +136,20 @@ export const SEARCH = {
   }
 }`,
 };
+
+// searchKind is the schema's SearchKind of a list field: its record
+// type in capitals, words split by underscores (SecretRare: SECRET_RARE).
+export const searchKind = (field) => COLLECTIONS[field].type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+
+// searchVariables are the search page's: one more result than it shows,
+// so that it knows whether there is a next page; a kind and a cursor only
+// when chosen.
+export function searchVariables({ text, first, kind = null, after = null }) {
+  const v = { text, first: first + 1 };
+  if (kind) v.kinds = [searchKind(kind)];
+  if (after) v.after = after;
+  return v;
+}
 
 // The list field (items, monsters, …) of a search result's record type.
 export const FIELD_OF_TYPE = Object.fromEntries(Object.entries(COLLECTIONS).map(([f, c]) => [c.type, f]));

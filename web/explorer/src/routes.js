@@ -1,6 +1,6 @@
 // The explorer's URLs, under the base Vite builds it for (/explorer/):
 //   /explorer                        home: every collection, the world bosses
-//   /explorer/search?q=TEXT          every kind of record whose name has TEXT
+//   /explorer/search?q=TEXT          every kind of record whose name has TEXT: &kind=KIND, &after=&start= page
 //   /explorer/KIND                   a list: ?q=&sort=&dir=&after=|before=|last=1 and filters
 //   /explorer/KIND/ID                a record's page
 // KIND is a path of kinds.js (items, monsters, quests, base-camps, …). A
@@ -14,7 +14,10 @@ export const BASE = (import.meta.env?.BASE_URL ?? '/explorer/').replace(/\/+$/, 
 
 export const paths = {
   home: () => BASE,
-  search: (q) => `${BASE}/search?${new URLSearchParams({ q })}`,
+  // kind (a list field), after (a cursor) and start (how many results
+  // came before) narrow and page a search.
+  search: (q, { kind = null, after = null, start = 0 } = {}) =>
+    `${BASE}/search?${new URLSearchParams({ q, ...(kind ? { kind: KINDS[kind].path } : {}), ...(after ? { after, start: String(start) } : {}) })}`,
   record: (field, id) => `${BASE}/${KINDS[field].path}/${encodeURIComponent(id)}`,
   list: (field, params = {}) => {
     const query = String(new URLSearchParams(Object.entries(params).filter(([, v]) => v != null && v !== '')));
@@ -39,7 +42,10 @@ export function match(location) {
   const params = new URLSearchParams(location.search);
   if (rest.length === 1 && rest[0] === 'search') {
     const q = (params.get('q') || '').trim();
-    return q ? { name: 'search', q } : { name: 'home' };
+    if (!q) return { name: 'home' };
+    const after = params.get('after') || null;
+    const start = Number(params.get('start'));
+    return { name: 'search', q, kind: BY_PATH[params.get('kind')] ?? null, after, start: after && Number.isInteger(start) && start > 0 ? start : 0 };
   }
   const field = BY_PATH[rest[0]];
   if (!field) return { name: 'not-found' };

@@ -9,7 +9,7 @@ import { runQuery } from './graphql.js';
 import { KINDS } from './kinds.js';
 import { SEARCH } from './queries.js';
 import { paths } from './routes.js';
-import { didYouMean, hint, results } from './views/search.js';
+import { didYouMean, hint, results, suggestedWords } from './views/search.js';
 
 const DEBOUNCE_MS = 200;
 const FIRST = 8;
@@ -103,7 +103,7 @@ export function typeahead({ input, form, navigate }) {
     active = -1;
     input.removeAttribute('aria-activedescendant');
     status.textContent = found.length
-      ? `${guess ? `Did you mean ${guess.name}? ` : ''}${found.length} suggested. Use the arrow keys to choose.`
+      ? `${guess && suggestedWords(found, text).length ? `Did you mean ${suggestedWords(found, text).join(' or ')}? ` : ''}${found.length} suggested. Use the arrow keys to choose.`
       : 'Nothing found.';
     if (document.activeElement === input) open();
   }
@@ -143,15 +143,13 @@ export function typeahead({ input, form, navigate }) {
         close();
       }
     } else if (e.key === 'Escape') {
-      if (!listbox.hidden) {
-        e.preventDefault();
-        close();
-      } else if (input.value) {
-        e.preventDefault();
-        input.value = '';
-        options = [];
-        cancel();
-      }
+      // Escape closes the suggestions and drops any on their way, and
+      // nothing else: a search box's own Escape would wipe the text,
+      // pressed before the suggestions came, and leave Search nothing
+      // to send.
+      e.preventDefault();
+      cancel();
+      close();
     }
   });
 

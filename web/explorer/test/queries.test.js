@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { buildSchema, getOperationAST, getVariableValues, parse, validate } from 'graphql';
 import { requestURL } from '../src/graphql.js';
 import { KINDS, SHOWN } from '../src/kinds.js';
-import { ALL_QUERIES, CATALOGUE_CHANGED, LIST_QUERIES, PAGES, SEARCH, listVariables } from '../src/queries.js';
+import { ALL_QUERIES, CATALOGUE_CHANGED, LIST_QUERIES, PAGES, SEARCH, listVariables, searchVariables } from '../src/queries.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const graphDir = join(root, 'graph');
@@ -74,7 +74,7 @@ test('every list query validates with every state a list URL can hold', () => {
 test('every record page, the home page and the search validate', () => {
   for (const operation of Object.values(PAGES)) check(operation, [{ id: 1 }, { id: 2147483647 }]);
   check(ALL_QUERIES.find((o) => o.operationName === 'Home'), [{}]);
-  check(SEARCH, [{ text: 'troll', first: 5 }, { text: 'x'.repeat(100), first: 20 }]);
+  check(SEARCH, [{ text: 'troll', first: 5 }, { text: 'x'.repeat(100), first: 20 }, searchVariables({ text: 'x'.repeat(100), first: 50, kind: 'fletchingRecipes', after: cursor })]);
 });
 
 test('the change subscription validates', () => {

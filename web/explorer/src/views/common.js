@@ -1,5 +1,5 @@
 import { h } from '../dom.js';
-import { dropRarityRank, expectedCoins, meanAmount, sortRows } from '../drops.js';
+import { dropRarityRank, expectedCoins, hiddenColumnsText, meanAmount, sortRows } from '../drops.js';
 import { amount, chance, chanceCell, num, rarityBadge } from '../format.js';
 import { KINDS } from '../kinds.js';
 import { paths } from '../routes.js';
@@ -133,7 +133,24 @@ export function dropTable(tableAttrs, firstColumn, drops, row, { value = false }
       { label: 'Coins per kill', num: true, desc: true, key: coins, cell: (x) => coinsText(coins(x)) },
     );
   }
-  return sortableTable(tableAttrs, columns, rows, { column: 2, desc: true });
+  // A phone hides the extra columns (style.css); a toggle shows them,
+  // the table then scrolling sideways in its box.
+  const extras = hiddenColumnsText(columns.filter((c) => c.extra).map((c) => c.label));
+  const box = h('div', { class: 'drop-table' });
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'columns-toggle',
+      'aria-pressed': 'false',
+      'data-testid': 'columns-toggle',
+      onclick: () => toggle.setAttribute('aria-pressed', String(box.classList.toggle('all-columns'))),
+    },
+    'Show all columns',
+    h('span', { class: 'muted' }, ` (${extras})`),
+  );
+  box.append(toggle, sortableTable(tableAttrs, columns, rows, { column: 2, desc: true }));
+  return box;
 }
 
 const numeric = (v) => (v == null || !Number.isFinite(Number(v)) ? null : Number(v));
