@@ -407,6 +407,7 @@ var Relations = [...]Relation{
 	{Owner: "Item", Field: "droppedAtDiscoveryLocations", Element: "DiscoveryLocation"},
 	{Owner: "Item", Field: "inEventChests", Element: "EventChest"},
 	{Owner: "Item", Field: "secretRares", Element: "SecretRare"},
+	{Owner: "Item", Field: "droppedByWorldBosses", Element: "WorldBoss"},
 	{Owner: "Monster", Field: "droppedItems", Element: "Item"},
 	{Owner: "Quest", Field: "unlocks", Element: "Quest"},
 }
@@ -425,10 +426,17 @@ type relations struct {
 	itemDroppedAtDiscoveryLocations map[int64][]*DiscoveryLocation
 	itemInEventChests               map[int64][]*EventChest
 	itemSecretRares                 map[int64][]*SecretRare
+	itemDroppedByWorldBosses        map[int64][]*WorldBoss
 	monsterDroppedItems             map[int64][]*Item
 	questUnlocks                    map[int64][]*Quest
 	itemByName                      map[string]*Item
-	questByName                     map[string]*Quest
+	// itemSameName holds the records after the first of a name
+	// several share, for @reverse(everyNamed:); most names have none.
+	itemSameName map[string][]*Item
+	questByName  map[string]*Quest
+	// questSameName holds the records after the first of a name
+	// several share, for @reverse(everyNamed:); most names have none.
+	questSameName map[string][]*Quest
 }
 
 // ItemDroppedByMonsters answers Item.droppedByMonsters: Monsters whose `drops` list this item, in `/monsters` order. Computed by the gateway from the monsters' own drops; not in the upstream record.
@@ -481,6 +489,11 @@ func (s *Snapshot) ItemInEventChests(id int64) []*EventChest {
 
 // ItemSecretRares answers Item.secretRares: Secret rare records (`/secretrares`) whose `itemId` is this item, in upstream order. Computed by the gateway; not in the upstream record.
 func (s *Snapshot) ItemSecretRares(id int64) []*SecretRare { return s.relations.itemSecretRares[id] }
+
+// ItemDroppedByWorldBosses answers Item.droppedByWorldBosses: World bosses (`/worldboss`) whose `loot` names this item, in upstream order. The loot names its item by name only (`WorldBossLoot.name`, as `WorldBossLoot.item` matches it), so this lists the bosses whose loot has this item's exact name: when several items share a name, each of them lists the boss (where `WorldBossLoot.item` is the first). Computed by the gateway; not in the upstream record.
+func (s *Snapshot) ItemDroppedByWorldBosses(id int64) []*WorldBoss {
+	return s.relations.itemDroppedByWorldBosses[id]
+}
 
 // MonsterDroppedItems answers Monster.droppedItems: The items this monster's `drops` name, each once, in drop order; drops without an `itemId` or naming no item are left out. Computed by the gateway; not in the upstream record.
 func (s *Snapshot) MonsterDroppedItems(id int64) []*Item { return s.relations.monsterDroppedItems[id] }
@@ -536,22 +549,29 @@ func (s *Snapshot) buildRelations() {
 		itemDroppedAtDiscoveryLocations: map[int64][]*DiscoveryLocation{},
 		itemInEventChests:               map[int64][]*EventChest{},
 		itemSecretRares:                 map[int64][]*SecretRare{},
+		itemDroppedByWorldBosses:        map[int64][]*WorldBoss{},
 		monsterDroppedItems:             map[int64][]*Item{},
 		questUnlocks:                    map[int64][]*Quest{},
 		itemByName:                      map[string]*Item{},
+		itemSameName:                    map[string][]*Item{},
 		questByName:                     map[string]*Quest{},
+		questSameName:                   map[string][]*Quest{},
 	}
 	// The indexes by name first: references by name read them.
 	for t, i := table[Item](s.parts[itemRecords]), 0; i < t.Len(); i++ {
 		rec := t.At(i)
 		if _, dup := r.itemByName[rec.Name]; !dup {
 			r.itemByName[rec.Name] = rec
+		} else {
+			r.itemSameName[rec.Name] = append(r.itemSameName[rec.Name], rec)
 		}
 	}
 	for t, i := table[Quest](s.parts[questRecords]), 0; i < t.Len(); i++ {
 		rec := t.At(i)
 		if _, dup := r.questByName[rec.QuestName]; !dup {
 			r.questByName[rec.QuestName] = rec
+		} else {
+			r.questSameName[rec.QuestName] = append(r.questSameName[rec.QuestName], rec)
 		}
 	}
 	// Item.droppedByMonsters
@@ -685,6 +705,19 @@ func (s *Snapshot) buildRelations() {
 		rec := t.At(i)
 		if id, ok := refSecretRareItem(s, rec); ok {
 			relate(r.itemSecretRares, id, rec)
+		}
+	}
+	// Item.droppedByWorldBosses
+	for t, i := table[WorldBoss](s.parts[worldBossRecords]), 0; i < t.Len(); i++ {
+		rec := t.At(i)
+		for i2 := range rec.Loot {
+			v2 := &rec.Loot[i2]
+			if first, ok := r.itemByName[v2.Name]; ok && v2.Name != "" {
+				relate(r.itemDroppedByWorldBosses, first.ID, rec)
+				for _, x := range r.itemSameName[v2.Name] {
+					relate(r.itemDroppedByWorldBosses, x.ID, rec)
+				}
+			}
 		}
 	}
 	// Monster.droppedItems

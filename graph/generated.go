@@ -382,6 +382,7 @@ type ComplexityRoot struct {
 		DiscoveryDrops              func(childComplexity int) int
 		DroppedAtDiscoveryLocations func(childComplexity int) int
 		DroppedByMonsters           func(childComplexity int) int
+		DroppedByWorldBosses        func(childComplexity int) int
 		EventDrops                  func(childComplexity int) int
 		ExplorationDrops            func(childComplexity int) int
 		Farming                     func(childComplexity int) int
@@ -956,6 +957,7 @@ type ItemResolver interface {
 	DroppedAtDiscoveryLocations(ctx context.Context, obj *catalogue.Item) ([]*catalogue.DiscoveryLocation, error)
 	InEventChests(ctx context.Context, obj *catalogue.Item) ([]*catalogue.EventChest, error)
 	SecretRares(ctx context.Context, obj *catalogue.Item) ([]*catalogue.SecretRare, error)
+	DroppedByWorldBosses(ctx context.Context, obj *catalogue.Item) ([]*catalogue.WorldBoss, error)
 }
 type ItemAmountResolver interface {
 	Item(ctx context.Context, obj *catalogue.ItemAmount) (*catalogue.Item, error)
@@ -2373,6 +2375,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Item.DroppedByMonsters(childComplexity), true
+	case "Item.droppedByWorldBosses":
+		if e.ComplexityRoot.Item.DroppedByWorldBosses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Item.DroppedByWorldBosses(childComplexity), true
 	case "Item.eventDrops":
 		if e.ComplexityRoot.Item.EventDrops == nil {
 			break
@@ -5557,6 +5565,8 @@ func (ec *executionContext) childFields_Item(ctx context.Context, field graphql.
 		return ec.fieldContext_Item_inEventChests(ctx, field)
 	case "secretRares":
 		return ec.fieldContext_Item_secretRares(ctx, field)
+	case "droppedByWorldBosses":
+		return ec.fieldContext_Item_droppedByWorldBosses(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Item", field.Name)
 }
@@ -14281,6 +14291,38 @@ func (ec *executionContext) fieldContext_Item_secretRares(_ context.Context, fie
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SecretRare(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Item_droppedByWorldBosses(ctx context.Context, field graphql.CollectedField, obj *catalogue.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Item_droppedByWorldBosses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Item().DroppedByWorldBosses(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*catalogue.WorldBoss) graphql.Marshaler {
+			return ec.marshalNWorldBoss2ᚕᚖgithubᚗcomᚋcatalogueᚑgatewayᚋgatewayᚋcatalogueᚐWorldBossᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Item_droppedByWorldBosses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Item",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WorldBoss(ctx, field)
 		},
 	}
 	return fc, nil
@@ -28016,6 +28058,12 @@ func (ec *executionContext) _Item(ctx context.Context, sel ast.SelectionSet, obj
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Item_secretRares(ctx, field, obj)
+				})
+		case "droppedByWorldBosses":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Item_droppedByWorldBosses(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))

@@ -239,6 +239,7 @@ type boundTypes struct {
 	value_list_ptr_Monster           *engine.Type
 	value_list_ptr_Quest             *engine.Type
 	value_list_ptr_SecretRare        *engine.Type
+	value_list_ptr_WorldBoss         *engine.Type
 	// kinds are the struct types of each kind's records.
 	kinds [catalogue.NumKinds]*engine.Type
 }
@@ -469,6 +470,7 @@ func newBindings() *boundTypes {
 	t.value_list_ptr_Monster = &engine.Type{Name: "[]*catalogue.Monster", Shape: engine.List}
 	t.value_list_ptr_Quest = &engine.Type{Name: "[]*catalogue.Quest", Shape: engine.List}
 	t.value_list_ptr_SecretRare = &engine.Type{Name: "[]*catalogue.SecretRare", Shape: engine.List}
+	t.value_list_ptr_WorldBoss = &engine.Type{Name: "[]*catalogue.WorldBoss", Shape: engine.List}
 	t.AlchemyMaterial.Object = "AlchemyMaterial"
 	t.AlchemyMaterial.Fields = map[string]engine.Field{
 		"itemId":   {Type: t.go_int64, Get: func(v any) any { return &v.(*catalogue.AlchemyMaterial).ItemID }},
@@ -934,6 +936,12 @@ func newBindings() *boundTypes {
 				return []*catalogue.SecretRare(nil)
 			}
 			return s.ItemSecretRares(v.(*catalogue.Item).ID)
+		}},
+		"droppedByWorldBosses": {Type: t.value_list_ptr_WorldBoss, Relation: func(s *catalogue.Snapshot, v any) any {
+			if s == nil {
+				return []*catalogue.WorldBoss(nil)
+			}
+			return s.ItemDroppedByWorldBosses(v.(*catalogue.Item).ID)
 		}},
 	}
 	t.ItemAlchemy.Object = "ItemAlchemy"
@@ -1958,6 +1966,10 @@ func newBindings() *boundTypes {
 	t.value_list_ptr_SecretRare.IsNil = func(v any) bool { return v.([]*catalogue.SecretRare) == nil }
 	t.value_list_ptr_SecretRare.Len = func(v any) int { return len(v.([]*catalogue.SecretRare)) }
 	t.value_list_ptr_SecretRare.Index = func(v any, i int) any { return v.([]*catalogue.SecretRare)[i] }
+	t.value_list_ptr_WorldBoss.Elem = t.ptr_WorldBoss
+	t.value_list_ptr_WorldBoss.IsNil = func(v any) bool { return v.([]*catalogue.WorldBoss) == nil }
+	t.value_list_ptr_WorldBoss.Len = func(v any) int { return len(v.([]*catalogue.WorldBoss)) }
+	t.value_list_ptr_WorldBoss.Index = func(v any, i int) any { return v.([]*catalogue.WorldBoss)[i] }
 	return t
 }
 

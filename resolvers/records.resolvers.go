@@ -121,6 +121,10 @@ func (r *itemResolver) SecretRares(ctx context.Context, obj *catalogue.Item) ([]
 	return related(ctx, (*catalogue.Snapshot).ItemSecretRares, obj.ID)
 }
 
+func (r *itemResolver) DroppedByWorldBosses(ctx context.Context, obj *catalogue.Item) ([]*catalogue.WorldBoss, error) {
+	return related(ctx, (*catalogue.Snapshot).ItemDroppedByWorldBosses, obj.ID)
+}
+
 func (r *itemAmountResolver) Item(ctx context.Context, obj *catalogue.ItemAmount) (*catalogue.Item, error) {
 	return loader.ItemRef(ctx, catalogue.RefItemAmountItem, obj)
 }

@@ -1,10 +1,14 @@
 package resolvers_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/catalogue-gateway/gateway/catalogue"
+	"github.com/catalogue-gateway/gateway/catalogue/upstreamtest"
 	"github.com/catalogue-gateway/gateway/loader"
 )
 
@@ -143,4 +147,112 @@ func TestReverseRelations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDroppedByWorldBosses checks Item.droppedByWorldBosses, which matches
+// a boss's loot to items by name: every item of a shared name lists the
+// boss (WorldBossLoot.item resolves to the first only), a boss naming an
+// item twice is listed once, bosses come in upstream order, and a name no
+// item has is nobody's.
+func TestDroppedByWorldBosses(t *testing.T) {
+	bodies := upstreamtest.FixtureBodies(t)
+	// A second "Copper Ore" (id 6), after item 1 of that name.
+	var items []map[string]any
+	decodeJSON(t, bodies[catalogue.Items], &items)
+	twin := map[string]any{}
+	for k, v := range items[0]["results"].([]any)[0].(map[string]any) {
+		twin[k] = v
+	}
+	twin["id"] = 6
+	items[0]["results"] = append(items[0]["results"].([]any), twin)
+	bodies[catalogue.Items] = encodeJSON(t, items)
+	// Boss 1's loot names Copper Ore twice, Bronze Bar and an unknown
+	// item; boss 2, a copy, names Copper Ore only.
+	var envs []map[string]any
+	decodeJSON(t, bodies[catalogue.WorldBosses], &envs)
+	boss := envs[0]["world_bosses"].([]any)[0].(map[string]any)
+	shard := boss["loot"].([]any)[0].(map[string]any)
+	lootNamed := func(name string) map[string]any {
+		l := map[string]any{}
+		for k, v := range shard {
+			l[k] = v
+		}
+		l["name"] = name
+		return l
+	}
+	boss["loot"] = []any{lootNamed("Copper Ore"), lootNamed("Bronze Bar"), lootNamed("Copper Ore"), lootNamed("Nowhere")}
+	boss2 := map[string]any{}
+	for k, v := range boss {
+		boss2[k] = v
+	}
+	boss2["id"] = 2
+	boss2["loot"] = []any{lootNamed("Copper Ore")}
+	envs[0]["world_bosses"] = []any{boss, boss2}
+	bodies[catalogue.WorldBosses] = encodeJSON(t, envs)
+
+	var parts []*catalogue.Part
+	for c, raw := range bodies {
+		p, err := catalogue.Decode(c, raw)
+		if err != nil {
+			t.Fatalf("decoding %s: %v", c, err)
+		}
+		parts = append(parts, p)
+	}
+	srv := serve(t, storeOf(catalogue.NewSnapshot(parts...)), loader.Options{})
+	tests := []struct {
+		name, query, want string
+	}{
+		{"the first of a shared name, each boss once, in upstream order",
+			`{ item(id: 1) { droppedByWorldBosses { id } } }`,
+			`{"item":{"droppedByWorldBosses":[{"id":1},{"id":2}]}}`},
+		{"the other of the shared name lists them too",
+			`{ item(id: 6) { name droppedByWorldBosses { id } } }`,
+			`{"item":{"name":"Copper Ore","droppedByWorldBosses":[{"id":1},{"id":2}]}}`},
+		{"a name only one boss gives",
+			`{ item(id: 2) { droppedByWorldBosses { id name } } }`,
+			`{"item":{"droppedByWorldBosses":[{"id":1,"name":"Colossus"}]}}`},
+		{"an item no loot names",
+			`{ item(id: 3) { droppedByWorldBosses { id } } }`,
+			`{"item":{"droppedByWorldBosses":[]}}`},
+		{"the loot's own item stays the first of the name",
+			`{ worldBoss(id: 2) { loot { name item { id } } } }`,
+			`{"worldBoss":{"loot":[{"name":"Copper Ore","item":{"id":1}}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := data(t, srv, tt.query, nil)
+			if diff := cmp.Diff(jsonValue(t, tt.want), any(got)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDroppedByWorldBossesEmbedded checks the case the explorer shows:
+// Kraken Ink (item 772) is the Kraken of the Abyss's loot.
+func TestDroppedByWorldBossesEmbedded(t *testing.T) {
+	srv := serve(t, storeOf(embedded(t)), loader.Options{})
+	got := data(t, srv, `{ item(id: 772) { name droppedByWorldBosses { id name } } }`, nil)
+	want := `{"item":{"name":"Kraken Ink","droppedByWorldBosses":[{"id":5,"name":"Kraken of the Abyss"}]}}`
+	if diff := cmp.Diff(jsonValue(t, want), any(got)); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func decodeJSON(t testing.TB, b []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("decoding the fixture: %v", err)
+	}
+}
+
+func encodeJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("encoding the fixture: %v", err)
+	}
+	return b
 }

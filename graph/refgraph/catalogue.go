@@ -30,7 +30,7 @@ func (g *graph) catalogueFile(occs []occurrence) string {
 			ElemGo: r.element.goName, Map: r.mapField(), Method: r.method(), Desc: oneLine(r.desc), Walk: r.walk()})
 	}
 	for _, k := range g.named {
-		v.Named = append(v.Named, namedView{Method: namedMethod(k), Map: namedMap(k), Type: k.name, Go: k.goName,
+		v.Named = append(v.Named, namedView{Method: namedMethod(k), Map: namedMap(k), RestMap: namedRestMap(k), Type: k.name, Go: k.goName,
 			NameGQL: k.nameField.gql, NameGo: k.nameField.name, IDGo: k.idField.name, KindConst: k.kindConst(),
 			Collection: collectionVar(k)})
 	}
@@ -78,7 +78,7 @@ type relView struct{ Owner, Field, Element, ElemGo, Map, Method, Desc, Walk stri
 
 // namedView is a kind references name by name, with its index by name.
 type namedView struct {
-	Method, Map, Type, Go, NameGQL, NameGo, IDGo, KindConst, Collection string
+	Method, Map, RestMap, Type, Go, NameGQL, NameGo, IDGo, KindConst, Collection string
 }
 
 // integrityView is the loop checking every reference of one record type.
@@ -114,6 +114,13 @@ func (rel *relation) walk() string {
 				l := fmt.Sprintf("r.%s[rec.%s]", rel.mapField(), rel.owner.idField.name)
 				return fmt.Sprintf("if id, ok := %s(s, %s); ok {\nif x, ok := targets.Get(id); ok && !contains(%s, x) {\n%s = append(%s, x)\n}\n}\n",
 					ref.accessor(), p, l, l, l)
+			}
+			if rel.everyNamed {
+				// The first of the name, then the others the index keeps apart.
+				// An empty name names nothing, as for the @ref itself.
+				return fmt.Sprintf("if first, ok := r.%s[%s.%s]; ok && %s.%s != \"\" {\nrelate(r.%s, first.%s, rec)\nfor _, x := range r.%s[%s.%s] {\nrelate(r.%s, x.%s, rec)\n}\n}\n",
+					namedMap(ref.target), p, ref.source.name, p, ref.source.name, rel.mapField(), ref.target.idField.name,
+					namedRestMap(ref.target), p, ref.source.name, rel.mapField(), ref.target.idField.name)
 			}
 			return fmt.Sprintf("if id, ok := %s(s, %s); ok {\nrelate(r.%s, id, rec)\n}\n", ref.accessor(), p, rel.mapField())
 		})
@@ -175,5 +182,9 @@ func collectionVar(r *record) string { return lcFirst(r.name) + "Records" }
 func namedMethod(k *record) string { return k.name + "Named" }
 
 func namedMap(k *record) string { return lcFirst(k.name) + "ByName" }
+
+// namedRestMap is the index of the records after the first of a shared
+// name.
+func namedRestMap(k *record) string { return lcFirst(k.name) + "SameName" }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -97,8 +97,11 @@ type relation struct {
 	source *record
 	paths  [][]step
 	follow bool
-	desc   string
-	pos    position
+	// everyNamed lists a record under every record of the name its
+	// paths give (they end at a @ref by name), not only the first.
+	everyNamed bool
+	desc       string
+	pos        position
 }
 
 // method is the name of the snapshot's accessor of the relation.
@@ -325,6 +328,12 @@ func (r *reader) reverse(def *ast.Definition, f *ast.FieldDefinition, d *ast.Dir
 		steps, err := r.path(elem.name, path, owner)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if every := d.Arguments.ForName("everyNamed"); every != nil && every.Value != nil && every.Value.Raw == "true" {
+			if !steps[len(steps)-1].ref.byName {
+				return nil, fmt.Errorf("%s: everyNamed on path %q, which ends at a @ref by id", where, c.Value.Raw)
+			}
+			rel.everyNamed = true
 		}
 		rel.paths = append(rel.paths, steps)
 	}

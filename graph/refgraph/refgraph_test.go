@@ -182,6 +182,7 @@ func TestMistakesAreReported(t *testing.T) {
 		{"id of the wrong type", "  name: String!\n", "  name: String!\n  self: Item @ref(id: \"name\")\n", `Item.self: @ref(id: "name") is a string`},
 		{"path to another type", `@reverse(of: ["Item.parts.item"])`, `@reverse(of: ["Box.contents.item"])`, `does not start at Item`},
 		{"path through nothing", `@reverse(of: ["Item.parts.item"])`, `@reverse(of: ["Item.nope.item"])`, "Item has no field nope"},
+		{"every named through an id", `@reverse(of: ["Item.parts.item"])`, `@reverse(of: ["Item.parts.item"], everyNamed: true)`, "everyNamed on path \"Item.parts.item\", which ends at a @ref by id"},
 		{"by name without a name field", `item: Item @ref(id: "itemId")`, `item: Item @ref(name: "itemId")`, "is not a string field"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
