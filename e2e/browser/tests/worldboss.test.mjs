@@ -22,9 +22,12 @@ after(async () => {
 });
 
 // In the embedded catalogue, Frostmaw (world boss 3) is upcoming, its
-// battle at 06:00 UTC on 23 November 2026: 3 PM in Tokyo.
+// battle at 06:00 UTC on 23 November 2026: 3 PM in Tokyo. The page's
+// clock is set to the day before (the explorer's window.explorerNow), as
+// its badge is the battle by its times.
 test('a world boss page shows local battle times and takes a status change live', async () => {
-  const { page, check } = await openPage(browser, { timezoneId: 'Asia/Tokyo' });
+  const { page, context, check } = await openPage(browser, { timezoneId: 'Asia/Tokyo' });
+  await context.addInitScript(() => { window.explorerNow = '2026-11-22T12:00:00Z'; });
   const subscribed = page.waitForRequest((req) => req.method() === 'POST' &&
     new URL(req.url()).pathname === '/graphql' && req.headers().accept?.includes('text/event-stream'));
   await page.goto(`${gateway.url}/explorer/world-bosses/3`);
@@ -40,7 +43,9 @@ test('a world boss page shows local battle times and takes a status change live'
   page.on('framenavigated', (f) => { if (f === page.mainFrame()) navigations.push(f.url()); });
   upstream.change('worldboss', (body) => {
     const envelopes = JSON.parse(body);
-    for (const e of envelopes) for (const b of e.world_bosses) if (b.id === 3) b.status = 'active';
+    for (const e of envelopes) {
+      for (const b of e.world_bosses) if (b.id === 3) Object.assign(b, { status: 'active', battle_starts_at: '2026-11-22T11:30:00.000Z' });
+    }
     return JSON.stringify(envelopes, null, 2);
   });
 

@@ -2,6 +2,7 @@
 // reads the same for everyone (and in tests).
 
 import { h } from './dom.js';
+import { battleState, clockNow, gameDisagrees } from './sources.js';
 
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
@@ -79,7 +80,7 @@ export function localTime(iso) {
 }
 
 // "in 3 hours", "20 minutes ago", from now.
-export function fromNow(iso, now = Date.now()) {
+export function fromNow(iso, now = clockNow()) {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return '';
   const diff = (t - now) / 1000;
@@ -98,6 +99,27 @@ export function timeCell(iso) {
     localTime(iso),
     h('span', { class: 'sub', 'data-from-now': iso }, fromNow(iso)),
   );
+}
+
+// A world boss's battle as its times say against the explorer's clock
+// (sources.js): upcoming, active or ended; the game's own status word
+// (as of its last update, which may be days old) beside it when it says
+// otherwise. refreshBattles redraws it as time passes.
+export function battleBadge(b, now = clockNow()) {
+  const state = battleState(b.battleStartsAt, b.battleEndsAt, now);
+  return h(
+    'span',
+    { class: 'battle-state', 'data-starts': b.battleStartsAt, 'data-ends': b.battleEndsAt, 'data-status': b.status ?? '' },
+    statusBadge(state ?? b.status),
+    gameDisagrees(state, b.status) ? h('span', { class: 'sub', 'data-testid': 'game-status' }, `the game says ${b.status}`) : null,
+  );
+}
+
+export function refreshBattles(root, now = clockNow()) {
+  for (const el of root.querySelectorAll('.battle-state')) {
+    const d = el.dataset;
+    el.replaceWith(battleBadge({ battleStartsAt: d.starts, battleEndsAt: d.ends, status: d.status || null }, now));
+  }
 }
 
 export function statusBadge(status) {

@@ -12,7 +12,7 @@
 
 import './style.css';
 import { h, replace } from './dom.js';
-import { fromNow } from './format.js';
+import { fromNow, refreshBattles } from './format.js';
 import { RequestError, requestURL, runQuery } from './graphql.js';
 import { FIELDS, KINDS } from './kinds.js';
 import { startLive } from './live.js';
@@ -399,9 +399,10 @@ const liveText = { connecting: 'Live updates: connecting…', live: 'Live update
 // Start
 // ---------------------------------------------------------------------------
 
-// "in 3 hours" stays true while the page is open.
+// "in 3 hours", and a battle's "active", stay true while the page is open.
 setInterval(() => {
   for (const el of main.querySelectorAll('[data-from-now]')) el.textContent = fromNow(el.dataset.fromNow);
+  refreshBattles(main);
 }, 30_000);
 
 if ('scrollRestoration' in history) history.scrollRestoration = 'manual';

@@ -175,8 +175,8 @@ export const PAGES = {
     theivingDrops { locationName locationLevel baseChance }
     safesDrops { safeName amount chance }
     explorationDrops { explorationName amount chance }
-    eventDrops { chestId amount chanceText chest { id name } }
-    foundInChests { chestId minAmount maxAmount chanceText chest { id name } }
+    eventDrops { chestId chestName amount chancePercentage chanceText chest { id name } }
+    foundInChests { chestId chestName minAmount maxAmount chancePercentage chanceText chest { id name } }
     chest { min max text item { id name } name }
     secrets { chanceText impactedByWishingWell conditions }
     secretRares { id }
@@ -193,12 +193,13 @@ export const PAGES = {
     forestry { tree forestryLevel forestryExp forestryBurnExp }
     blessed { level description requirement originalCost }
     usedIn {
-      cooking { cooking { id name requiredLevel } }
-      fletching { fletching { id name fletchingLevel } }
+      cooking { cooking { id itemId name requiredLevel } }
+      fletching { fletching { id itemId name fletchingLevel } }
       farming { farming { id seedName seedLevel } }
       forestry { forestry { id tree minimumForestryLevel } }
     }
     ingredientOf { id name type }
+    droppedByWorldBosses { id name level loot { name quantity chance } }
   }
 }`),
   monsters: page('MonsterPage', `query MonsterPage($id: Int!) {
@@ -273,7 +274,7 @@ export const PAGES = {
 }`),
   eventChests: page('EventChestPage', `query EventChestPage($id: Int!) {
   eventChest(id: $id) {
-    id name itemId item { id name rarity }
+    id name itemId item { id name rarity image { url } }
     drops { itemId name amount percentage text item { id name rarity } }
   }
 }`),

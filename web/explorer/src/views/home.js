@@ -1,5 +1,5 @@
 import { h } from '../dom.js';
-import { num, rarityBadge, statusBadge, timeCell } from '../format.js';
+import { battleBadge, num, rarityBadge, timeCell } from '../format.js';
 import { FIELDS, KINDS } from '../kinds.js';
 import { HOME } from '../queries.js';
 import { paths } from '../routes.js';
@@ -30,7 +30,7 @@ export const home = {
           'World bosses',
           table({ 'data-testid': 'home-bosses' }, [
             { label: 'Boss', cell: (b) => [ref('worldBosses', b), h('span', { class: 'sub' }, `level ${num(b.level)} · ${b.location?.name ?? ''}`)] },
-            { label: 'Status', cell: (b) => statusBadge(b.status) },
+            { label: 'Status', cell: (b) => battleBadge(b) },
             { label: 'Battle', cell: (b) => timeCell(b.battleStartsAt) },
           ], data.worldBosses.nodes),
         ),

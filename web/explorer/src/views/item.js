@@ -1,8 +1,8 @@
 import { h } from '../dom.js';
-import { bestDrop } from '../drops.js';
 import { amount, chance, num, rarityBadge } from '../format.js';
 import { PAGES } from '../queries.js';
 import { paths } from '../routes.js';
+import { bestSource, bossDrops, chestSources, counted, limitedText, usedIn } from '../sources.js';
 import { dropTable, empty, infobox, itemRef, link, pageHeader, ref, section, stats, table, withInfobox } from './common.js';
 
 export const item = {
@@ -33,29 +33,31 @@ export const item = {
   },
 };
 
-// The infobox: rarity, type, value, tradability, and where the item is
-// most likely to drop (the monster drop of the highest chance, and the
-// monster's area).
+// The infobox: rarity, type, value, tradability, whether it is a limited
+// item, and where it is most likely got (sources.js, bestSource: the
+// monster or world boss drop of the highest chance, else a chest).
 function itemBox(it) {
-  const best = bestDrop(it.monsterDrops);
   return infobox('item', it.name, [
     ['Rarity', it.rarity ? link(paths.list('items', { rarity: it.rarity }), rarityBadge(it.rarity)) : null],
     ['Type', it.type ? link(paths.list('items', { type: it.type }), it.type) : null],
     ['Value', `${num(it.value)} coins`],
     ['Tradable', it.tradable ? 'Yes' : 'No'],
-    [
-      'Obtained from',
-      best
-        ? h(
-            'span',
-            { 'data-testid': 'obtained-from' },
-            best.monster ? link(paths.monster(best.monster.id), best.monster.name ?? best.monsterName) : best.monsterName,
-            ` (${chance(best.baseChance)})`,
-            best.monster?.area ? h('span', { class: 'sub' }, `in ${best.monster.area}`) : null,
-          )
-        : null,
-    ],
+    ['Limited edition', limitedText(it.limited)],
+    ['Obtained from', obtainedFrom(bestSource(it))],
   ], {}, it.image);
+}
+
+function obtainedFrom(best) {
+  if (!best) return null;
+  const { kind, drop } = best;
+  const where =
+    kind === 'monster'
+      ? [drop.monster ? link(paths.monster(drop.monster.id), drop.monster.name ?? drop.monsterName) : drop.monsterName,
+        ` (${chance(drop.baseChance)})`, drop.monster?.area ? h('span', { class: 'sub' }, `in ${drop.monster.area}`) : null]
+      : kind === 'boss'
+        ? [ref('worldBosses', drop.boss), ` (${chance(drop.chance)})`, h('span', { class: 'sub' }, 'world boss')]
+        : [ref('eventChests', drop.chest) ?? drop.chestName, drop.chanceText ? ` (${drop.chanceText})` : null, h('span', { class: 'sub' }, 'event chest')];
+  return h('span', { 'data-testid': 'obtained-from' }, where);
 }
 
 // The stats that mean something for this item beyond its infobox: the
@@ -73,19 +75,39 @@ function itemStats(it) {
     nonZero('Bow critical', it.bowCrit),
     nonZero('Bow accuracy', it.bowAccuracy),
     nonZero('Bow speed', it.bowSpeed),
-    ['Limited', it.limited != null ? num(it.limited) : null],
   ];
   if (!pairs.some(([, v]) => v != null)) return null;
   return section('item-section-stats', 'Stats', stats('item-stats', pairs));
 }
 
+// Who drops the item: monsters and world bosses in one table, sorted by
+// chance. No section when nobody does.
 function droppedBy(it) {
   const drops = it.monsterDrops ?? [];
-  if (drops.length === 0) return section('dropped-by', 'Dropped by', empty('No monster drops this item.'));
+  const bosses = bossDrops(it);
+  if (drops.length === 0 && bosses.length === 0) return null;
+  const counts = [
+    drops.length ? (drops.length === 1 ? '1 monster' : `${drops.length} monsters`) : null,
+    bosses.length ? (bosses.length === 1 ? '1 world boss' : `${bosses.length} world bosses`) : null,
+  ].filter(Boolean);
+  // A boss's loot gives a quantity and a chance; no luck, no drop rarity.
+  const bossRows = bosses.map((b) => ({ baseChance: b.chance, boss: b.boss, quantity: b.quantity }));
   return section(
     'dropped-by',
-    `Dropped by ${drops.length === 1 ? '1 monster' : `${drops.length} monsters`}`,
-    dropTable({}, 'Monster', drops, (d) => {
+    `Dropped by ${counts.join(' and ')}`,
+    dropTable({}, bosses.length ? 'Monster or boss' : 'Monster', [...drops, ...bossRows], (d) => {
+      if (d.boss) {
+        return {
+          name: d.boss.name,
+          head: [
+            ref('worldBosses', d.boss, null, { 'data-testid': 'boss-dropper-link', 'aria-describedby': `drop-chance-boss-${d.boss.id}` }),
+            h('span', { class: 'sub' }, `world boss · level ${num(d.boss.level)}`),
+          ],
+          min: d.quantity,
+          max: d.quantity,
+          chanceAttrs: { id: `drop-chance-boss-${d.boss.id}`, 'data-testid': 'drop-chance' },
+        };
+      }
       const m = d.monster;
       const name = m?.name ?? d.monsterName;
       return {
@@ -107,8 +129,9 @@ function droppedBy(it) {
   );
 }
 
-// Where else the item comes from: discovery, fishing and thieving spots and
-// chests. These have no page of their own here.
+// Where else the item comes from: discovery, fishing and thieving spots,
+// safes, explorations and chests (each chest once: sources.js,
+// chestSources). "Obtained from" when nothing drops it.
 function otherSources(it) {
   const rows = [
     ...(it.discoveryDrops ?? []).map((d) => ['Discovery', d.location ? ref('discoveryLocations', d.location) : d.locationName, chance(d.baseChance)]),
@@ -116,17 +139,17 @@ function otherSources(it) {
     ...(it.theivingDrops ?? []).map((d) => ['Thieving', d.locationName, chance(d.baseChance)]),
     ...(it.safesDrops ?? []).map((d) => ['Safe', `${d.safeName} (×${num(d.amount)})`, d.chance]),
     ...(it.explorationDrops ?? []).map((d) => ['Exploration', `${d.explorationName} (×${num(d.amount)})`, d.chance]),
-    ...(it.foundInChests ?? []).map((c) => ['Chest', [ref('eventChests', c.chest) ?? c.chestName, ` ×${amount(c.minAmount, c.maxAmount)}`], c.chanceText]),
-    ...(it.eventDrops ?? []).map((c) => ['Event', [ref('eventChests', c.chest) ?? c.chestName, ` ×${num(c.amount)}`], c.chanceText]),
+    ...chestSources(it).map((c) => ['Event chest', [ref('eventChests', c.chest) ?? c.chestName, ` ×${amount(c.min, c.max)}`], c.chanceText]),
     ...(it.secrets ? [['Secret', it.secretRares?.[0] ? ref('secretRares', it.secretRares[0], 'secret rare drop') : 'secret rare drop', it.secrets.chanceText]] : []),
   ];
   if (rows.length === 0) return null;
+  const dropped = (it.monsterDrops ?? []).length > 0 || (it.droppedByWorldBosses ?? []).length > 0;
   return section(
     'other-sources',
-    'Also found',
+    dropped ? 'Also obtained from' : 'Obtained from',
     h(
       'ul',
-      { class: 'plain-list' },
+      { class: 'plain-list', 'data-testid': 'sources-list' },
       rows.map(([kind, where, odds]) => h('li', null, h('span', { class: 'kind' }, kind), ' ', where, h('span', { class: 'muted' }, ` ${odds}`))),
     ),
   );
@@ -147,9 +170,7 @@ function quests(it) {
       h('span', { class: 'muted' }, amountText),
       q.questSeries ? h('span', { class: 'sub' }, q.questSeries) : null,
     );
-  if (rewarded.length === 0 && required.length === 0) {
-    return section('quests', 'Quests', empty('No quest needs or rewards this item.'));
-  }
+  if (rewarded.length === 0 && required.length === 0) return null;
   return section(
     'quests',
     'Quests',
@@ -196,7 +217,8 @@ function madeFrom(it) {
         h(
           'ul',
           { class: 'inline-list' },
-          materials.map((mat) => {
+          // Cooking's ingredients come with no amount: each counts once.
+          counted(materials).map((mat) => {
             const name = mat.item?.name ?? mat.name ?? mat.itemName;
             return h(
               'li',
@@ -211,22 +233,20 @@ function madeFrom(it) {
   );
 }
 
-// The recipes that use the item: cooking and fletching recipes (with their
-// levels), then the other items it goes into (crafting, alchemy).
+// The recipes that use the item, each once (sources.js, usedIn): cooking
+// and fletching recipes (with their levels), then the other items it goes
+// into (crafting, alchemy). No section when none does.
+const DETAIL = {
+  cookingRecipes: (r) => `level ${num(r.requiredLevel)}`,
+  fletchingRecipes: (r) => `level ${num(r.fletchingLevel)}`,
+  farmingSeeds: (r) => `level ${num(r.seedLevel)}`,
+  forestryTrees: (r) => `level ${num(r.minimumForestryLevel)}`,
+  items: (r) => r.type,
+};
+const NAME = { farmingSeeds: (r) => r.seedName, forestryTrees: (r) => r.tree };
 function recipes(it) {
-  const seen = new Set();
-  const rows = [];
-  const used = it.usedIn ?? {};
-  for (const u of used.cooking ?? []) if (u.cooking) rows.push(['Cooking', paths.record('cookingRecipes', u.cooking.id), u.cooking.name, `level ${num(u.cooking.requiredLevel)}`]);
-  for (const u of used.fletching ?? []) if (u.fletching) rows.push(['Fletching', paths.record('fletchingRecipes', u.fletching.id), u.fletching.name, `level ${num(u.fletching.fletchingLevel)}`]);
-  for (const u of used.farming ?? []) if (u.farming) rows.push(['Farming', paths.record('farmingSeeds', u.farming.id), u.farming.seedName, `level ${num(u.farming.seedLevel)}`]);
-  for (const u of used.forestry ?? []) if (u.forestry) rows.push(['Forestry', paths.record('forestryTrees', u.forestry.id), u.forestry.tree, `level ${num(u.forestry.minimumForestryLevel)}`]);
-  for (const other of it.ingredientOf ?? []) {
-    if (seen.has(other.id)) continue;
-    seen.add(other.id);
-    rows.push(['Ingredient of', paths.item(other.id), other.name, other.type]);
-  }
-  if (rows.length === 0) return section('recipes', 'Used in recipes', empty('No recipe uses this item.'));
+  const rows = usedIn(it).map(({ kind, field, record }) => [kind, paths.record(field, record.id), (NAME[field] ?? ((r) => r.name))(record), DETAIL[field](record)]);
+  if (rows.length === 0) return null;
   return section(
     'recipes',
     `Used in ${rows.length === 1 ? '1 recipe' : `${rows.length} recipes`}`,

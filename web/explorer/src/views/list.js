@@ -3,7 +3,7 @@
 // on its filter input. The whole state is in the URL (routes.js).
 
 import { h } from '../dom.js';
-import { duration, num, rarityBadge, statusBadge, timeCell } from '../format.js';
+import { battleBadge, duration, num, rarityBadge, timeCell } from '../format.js';
 import { KINDS, nameField, sortBy } from '../kinds.js';
 import { LIST_QUERIES, listVariables } from '../queries.js';
 import { listParams, paths } from '../routes.js';
@@ -59,7 +59,7 @@ const COLUMNS = {
   secretRares: [{ label: 'Item', cell: (r) => (r.item ? [ref('items', r.item), ' ', rarityBadge(r.item.rarity)] : '—') }],
   worldBosses: [
     lvl('Level', 'level'),
-    { label: 'Status', cell: (r) => statusBadge(r.status) },
+    { label: 'Status', cell: (r) => battleBadge(r) },
     { label: 'Battle', cell: (r) => timeCell(r.battleStartsAt) },
     { label: 'Location', extra: true, cell: (r) => r.location?.name },
   ],

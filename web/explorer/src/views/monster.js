@@ -61,8 +61,8 @@ function monsterStats(m) {
     ['Defence', n(m.defence)],
     ['Slayer experience', n(m.slayerExp)],
     ['Treasure scroll', m.treasureScrollChance == null ? null : chance(m.treasureScrollChance)],
-    ['… max wishing well', m.treasureScrollChanceWithWwMax == null ? null : chance(m.treasureScrollChanceWithWwMax)],
-    ['… and base camp 72', m.treasureScrollChanceWithWwMaxAndBC72 == null ? null : chance(m.treasureScrollChanceWithWwMaxAndBC72)],
+    ['Treasure scroll with max wishing well', m.treasureScrollChanceWithWwMax == null ? null : chance(m.treasureScrollChanceWithWwMax)],
+    ['Treasure scroll with max wishing well and base camp 72', m.treasureScrollChanceWithWwMaxAndBC72 == null ? null : chance(m.treasureScrollChanceWithWwMaxAndBC72)],
   ]);
 }
 

@@ -3,11 +3,12 @@
 
 import { h } from '../dom.js';
 import { bossTiming } from '../drops.js';
-import { chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, statusBadge, timeCell } from '../format.js';
+import { battleBadge, chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, timeCell } from '../format.js';
 import { KINDS } from '../kinds.js';
 import { COLLECTIONS, PAGES } from '../queries.js';
 import { paths } from '../routes.js';
-import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, picture, ref, section, skills, sortableTable, stats, table, withInfobox } from './common.js';
+import { clockNow, counted } from '../sources.js';
+import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, picture, ref, section, skills, sortableTable, stats, withInfobox } from './common.js';
 
 // recordView makes the view of one kind's page from its title and body:
 // the operation is the kind's page query, and a null record is "not found".
@@ -138,7 +139,8 @@ export const RECORD_VIEWS = {
         ['No burning from level', n(c.burntLevel)],
       ]),
     ),
-    section('materials', 'Ingredients', materials('materials-list', c.materials)),
+    // The upstream gives cooking's ingredients no amount: each counts once.
+    section('materials', 'Ingredients', materials('materials-list', counted(c.materials))),
   ]),
 
   fletchingRecipes: recordView('fletchingRecipes', (f, title) => [
@@ -179,21 +181,21 @@ export const RECORD_VIEWS = {
     ),
   ]),
 
-  eventChests: recordView('eventChests', (c, title) => [
+  eventChests: recordView('eventChests', (c, title) => withInfobox(
     head('eventChests', c, title),
-    c.item ? h('p', null, 'Opened from ', itemRef(c.item), '.') : null,
+    chestBox(c, title),
     section(
       'contents',
       `Contents (${c.drops.length})`,
       c.drops.length
-        ? table({ 'data-testid': 'chest-contents' }, [
-            { label: 'Item', cell: (d) => itemRef(d.item, d.name) },
-            { label: 'Amount', num: true, cell: (d) => num(d.amount) },
-            { label: 'Chance', num: true, cell: (d) => chanceCell(d.percentage) },
-          ], c.drops)
+        ? sortableTable({ 'data-testid': 'chest-contents' }, [
+            { label: 'Item', key: (d) => d.item?.name ?? d.name, cell: (d) => itemRef(d.item, d.name) },
+            { label: 'Amount', num: true, desc: true, key: (d) => Number(d.amount), cell: (d) => num(d.amount) },
+            { label: 'Chance', num: true, desc: true, key: (d) => Number(d.percentage), cell: (d) => chanceCell(d.percentage) },
+          ], c.drops, { column: 2, desc: true })
         : empty('This chest holds nothing.'),
     ),
-  ]),
+  ), 'with-infobox'),
 
   secretRares: recordView('secretRares', (s, title) => [
     head('secretRares', s, title),
@@ -204,10 +206,10 @@ export const RECORD_VIEWS = {
         s.secretDrops.length > 1 ? `Chance ${i + 1}` : 'Chance',
         stats('record-stats', [
           ['Base', d.chanceText],
-          ['Max wishing well', d.chanceWithMaxWwText],
-          ['… and base camp 65', d.chanceWithMaxWwAndBC65Text],
-          ['… and ring of secrets', d.chanceWithMaxWwAndBC65AndRingOfSecretsText],
-          ['Soul reaper potion', d.chanceWithSoulReaperPotionText],
+          ['With max wishing well', d.chanceWithMaxWwText],
+          ['With max wishing well and base camp 65', d.chanceWithMaxWwAndBC65Text],
+          ['With those and a ring of secrets', d.chanceWithMaxWwAndBC65AndRingOfSecretsText],
+          ['With a soul reaper potion', d.chanceWithSoulReaperPotionText],
           ['Wishing well helps', d.impactedByWishingWell ? 'Yes' : 'No'],
         ]),
         d.conditions.length ? [h('h3', null, 'Conditions'), h('ul', null, d.conditions.map((x) => h('li', null, x)))] : null,
@@ -216,7 +218,7 @@ export const RECORD_VIEWS = {
   ]),
 
   worldBosses: recordView('worldBosses', (b, title) => withInfobox(
-    head('worldBosses', b, title, statusBadge(b.status)),
+    head('worldBosses', b, title, battleBadge(b)),
     infobox('boss', title, [
       ['Status', h('span', { 'data-testid': 'boss-status-note' }, bossStatusNote(b))],
       ['Level', n(b.level)],
@@ -255,7 +257,7 @@ export const RECORD_VIEWS = {
 // The boss's status is the game's word, as of its last update; the
 // battle's times may tell another story by now (an "active" battle that
 // ended days ago), so the note says both.
-function bossStatusNote(b, now = Date.now()) {
+function bossStatusNote(b, now = clockNow()) {
   const timing = bossTiming(b.battleStartsAt, b.battleEndsAt, now);
   const byTimes =
     timing === 'after'
@@ -266,4 +268,20 @@ function bossStatusNote(b, now = Date.now()) {
           ? `starts ${fromNow(b.battleStartsAt, now)} by its start time`
           : null;
   return `${b.status ?? 'unknown'} (as of the game's last update${byTimes ? `; ${byTimes}` : ''})`;
+}
+
+// An event chest's infobox: the item it is opened from (its picture), how
+// many things it holds, and its likeliest and rarest.
+function chestBox(c, title) {
+  const byChance = c.drops.filter((d) => Number.isFinite(Number(d.percentage)));
+  const pick = (better) => byChance.reduce((a, d) => (a == null || better(Number(d.percentage), Number(a.percentage)) ? d : a), null);
+  const likeliest = pick((x, y) => x > y);
+  const rarest = pick((x, y) => x < y);
+  const drop = (d) => (d ? [ref('items', d.item) ?? d.name, ` (${chance(d.percentage)})`] : null);
+  return infobox('chest', title, [
+    ['Opened from', c.item ? ref('items', c.item) : null],
+    ['Contents', `${num(c.drops.length)} ${c.drops.length === 1 ? 'item' : 'items'}`],
+    ['Likeliest', drop(likeliest)],
+    ['Rarest', byChance.length > 1 ? drop(rarest) : null],
+  ], {}, c.item?.image ?? null);
 }
