@@ -50,6 +50,7 @@ func (e *endpoint) newExecutor(es graphql.ExecutableSchema, apq *documents.Persi
 	}
 	opts.Memory.Register("persisted_queries", apq.Stats)
 	opts.Memory.Register("websocket_buffers", e.websocketStats)
+	opts.Memory.Register("live_queries", e.lives.stats)
 	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
 	srv.Use(guard{e})
 	// Variables are coerced once the guard has passed the document and

@@ -3,7 +3,8 @@
 // common clients expect it (POST with JSON, GET for queries, automatic
 // persisted queries, and trusted documents: only the operations a
 // manifest lists, asked by id or text), subscriptions as Server-Sent Events (POST and GET)
-// and over WebSockets (graphql-transport-ws), the schema as SDL for code
+// and over WebSockets (graphql-transport-ws), live queries (@live) over
+// both, the schema as SDL for code
 // generators, with every request bounded before it runs (body, URL,
 // tokens, depth, fields, aliases, directives, complexity, time), errors
 // shaped once so that no stack, path, host or Go type leaks, and a request
@@ -11,7 +12,7 @@
 //
 // This package is the transports and their wiring: reading a request
 // (request.go, body.go), answering it (response.go), event streams
-// (streams.go), WebSockets (websocket.go), the executor and its
+// (streams.go), WebSockets (websocket.go), live queries (live.go), the executor and its
 // extensions (executor.go, execute.go), errors and traces. What it asks
 // is in packages of their own below it, which never import it:
 // admission (the limits, the cost, the cores' turns), documents (each
@@ -88,6 +89,18 @@ type Options struct {
 	// for a cache in front of the gateway to purge it by; they are kept
 	// with the answer in Cache, so that a hit lists them too.
 	Keys func(ctx context.Context) string
+	// Changes, if set, serves live queries (a query marked @live, asked
+	// for as an event stream or over a WebSocket): it returns a channel on
+	// which, for each change of the data after the call, it sends the
+	// keys of what changed (as Keys names them: a changed record's and its
+	// collection's), until ctx ends, then closes it. It lets go of
+	// whatever PerRequest or PerOperation pinned in ctx, which the stream
+	// outlives: each run of the query pins the data of its own time. A
+	// live query is run again when a change names a key its last answer
+	// read (Keys), and its answer sent when it differs from the last sent;
+	// it holds a stream's places and ends at StreamMaxAge. Nil: a live
+	// query is answered once.
+	Changes func(ctx context.Context) <-chan []string
 	// MaxAge is how long a browser or CDN may reuse a GET answer without
 	// asking again (Cache-Control max-age): how long the data is expected
 	// to stay as it is. The schema's @cacheControl hints may shorten it
@@ -280,6 +293,7 @@ func New(es graphql.ExecutableSchema, opts Options) http.Handler {
 		running: admission.NewQueue(runtime.GOMAXPROCS(0)), streams: semaphore.NewWeighted(int64(opts.MaxStreams)),
 		compressor: contentcoding.NewCompressor()}
 	e.clientStreams = admission.NewClientStreams(opts.MaxStreamsPerClient)
+	e.lives = &liveStore{share: shares.LiveQueries}
 	e.wsInitWait = 10 * time.Second
 	e.cacheControl = answers.Hint{MaxAge: opts.MaxAge}.CacheControl(opts.StaleWhileRevalidate, opts.StaleIfError)
 	e.hinted = hasHints(es.Schema())
@@ -367,6 +381,8 @@ type endpoint struct {
 	costs *admission.Coster
 	// clientStreams counts each client's open streams.
 	clientStreams *admission.ClientStreams
+	// lives charges what the open live queries keep between their runs.
+	lives *liveStore
 	// wsBytes is what waits to be sent, or is being written, to all
 	// WebSockets (Options.WebSocketBudgetBytes).
 	wsBytes atomic.Int64

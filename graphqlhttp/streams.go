@@ -24,8 +24,8 @@ import (
 )
 
 // notSubscription says why req, asked for as an event stream, is not
-// served as one, or returns nil for a subscription. Only an operation
-// seen to be a subscription is streamed: a document that does not parse,
+// served as one, or returns nil for a subscription or a live query. Only
+// an operation seen to be one of those is streamed: a document that does not parse,
 // or does not name one of its operations, is refused rather than left
 // for gqlgen to report, since the report would take a stream's place.
 func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError {
@@ -70,9 +70,12 @@ func (e *endpoint) notSubscription(ctx context.Context, req *request) *httpError
 	case op == nil:
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
 			"the query has no operation of that name, or several and no operationName"}}
+	case op.Operation == ast.Query && op.Directives.ForName("live") != nil:
+		// A live query: streamed too, even with if: false (then answered
+		// once, and the stream completes).
 	case op.Operation != ast.Subscription:
 		return &httpError{http.StatusBadRequest, limitError{CodeBadRequest, "stream_operation",
-			"only subscriptions are served as Server-Sent Events; ask for queries as application/json"}}
+			"only subscriptions are served as Server-Sent Events; ask for queries as application/json, or mark them @live"}}
 	}
 	return nil
 }
@@ -215,6 +218,22 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 		return "rejected"
 	}
 	defer e.releasePlace(client)
+	var exec graphql.GraphExecutor = checkedOperation{e.chooser, oc}
+	if oc.Operation.Operation == ast.Query {
+		// Live: its runs pin the data of their time, and it keeps what
+		// it needs between them, charged to its share.
+		pin := func(ctx context.Context) context.Context { return ctx }
+		if e.opts.PerRequest != nil {
+			pin = e.opts.PerRequest
+		}
+		q := e.startLive(ctx, oc, client, liveOf(oc), pin)
+		if q == nil {
+			e.opts.Observer.Rejected("live_queries")
+			e.refusePlace(w, r, liveRefusal())
+			return "rejected"
+		}
+		exec = liveOperation{checkedOperation{e.chooser, oc}, q}
+	}
 	// Proxies that buffer responses (nginx does by default) would hold
 	// the events back.
 	w.Header().Set("X-Accel-Buffering", "no")
@@ -242,7 +261,7 @@ func (e *endpoint) stream(w http.ResponseWriter, r *http.Request, req *request) 
 	r.Method = http.MethodPost
 	r.Header.Set("Content-Type", typeJSON)
 	r.Body = io.NopCloser(strings.NewReader("{}"))
-	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, checkedOperation{e.chooser, oc})
+	gqltransport.SSE{KeepAlivePingInterval: e.opts.KeepAlive}.Do(sw, r, exec)
 	sw.close()
 	return "ok"
 }

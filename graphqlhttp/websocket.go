@@ -821,10 +821,10 @@ func (c *wsConn) keepAlive(ctx context.Context) {
 	}
 }
 
-// enter counts an operation checked; a subscription beyond the first open
-// takes a place of its own, or is refused.
+// enter counts an operation checked; a subscription (or a live query)
+// beyond the first open takes a place of its own, or is refused.
 func (c *wsConn) enter(oc *graphql.OperationContext, with func(context.Context) context.Context) *gqlerror.Error {
-	sub := oc.Operation.Operation == ast.Subscription
+	sub := c.e.streamed(oc)
 	// Decided and counted under one lock, as leave gives places back:
 	// two subscriptions starting at once must not both see none open
 	// and both go without a place. (takePlace never blocks.)
@@ -900,12 +900,28 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 			Extensions: map[string]any{"code": CodeInternal}}}}), ctx
 	}
 	ctx = with(ctx)
-	sub := oc.Operation.Operation == ast.Subscription
+	sub := e.streamed(oc)
 	context.AfterFunc(ctx, func() { c.leave(sub) })
 	if sub {
 		ctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(c.ending, cancel)
 		context.AfterFunc(ctx, func() { stop() })
+		if oc.Operation.Operation == ast.Query {
+			// Live: each run pins the data of its time, in the
+			// connection's turn for a core.
+			pin := func(ctx context.Context) context.Context { return ctx }
+			if e.opts.PerOperation != nil {
+				pin = func(ctx context.Context) context.Context { return e.opts.PerOperation(ctx)(ctx) }
+			}
+			q := e.startLive(ctx, oc, c.client, liveOf(oc), pin)
+			if q == nil {
+				e.opts.Observer.Rejected("live_queries")
+				herr := liveRefusal()
+				return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{Message: herr.message,
+					Extensions: map[string]any{"code": herr.code}}}}), ctx
+			}
+			return q.next, ctx
+		}
 		return x.choose.DispatchOperation(ctx, oc)
 	}
 	// A query (or mutation) runs as over HTTP: within its time budget, in

@@ -81,3 +81,28 @@ func versionOf(s *catalogue.Snapshot) string {
 	}
 	return s.Version()
 }
+
+// changedKeys sends, for each snapshot src swaps in after the call, the
+// keys of what it changed, as watchChanges tells them (a collection's
+// first body, which has no keys, by its collection's key), until ctx
+// ends; then it closes the channel. Like watchChanges, it lets go of the
+// snapshot the request in ctx pinned.
+func changedKeys(ctx context.Context, src Source) <-chan []string {
+	events := watchChanges(ctx, src)
+	keys := make(chan []string)
+	go func() {
+		defer close(keys)
+		for ev := range events {
+			k := ev.Keys
+			if len(k) == 0 {
+				k = ev.Collections
+			}
+			select {
+			case keys <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return keys
+}

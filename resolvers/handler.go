@@ -46,6 +46,9 @@ func NewHandler(src Source, loaderOpts loader.Options, httpOpts graphqlhttp.Opti
 	// What the request read, noted by the resolvers, the loaders and the
 	// engine as they ran.
 	httpOpts.Keys = loader.Keys
+	// Live queries are run again on the keys of what each refresh
+	// changed, as catalogueChanged tells them.
+	httpOpts.Changes = func(ctx context.Context) <-chan []string { return changedKeys(ctx, src) }
 	// A WebSocket is one request carrying many operations over its life:
 	// each operation pins its own loaders, on the snapshot current when
 	// it starts, rather than the connection holding one snapshot for

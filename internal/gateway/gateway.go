@@ -109,7 +109,7 @@ func New(cfg config.Config, logger *slog.Logger) (*Gateway, error) {
 	logger.Info("memory budget", "budget_mib", budget>>20, "documents_mib", shares.Documents>>20,
 		"renderings_mib", shares.Renderings>>20, "response_cache_mib", g.cache.Stats().Share>>20,
 		"persisted_queries_mib", shares.PersistedQueries>>20, "websocket_buffers_mib", shares.WebSocketBuffers>>20,
-		"pictures_mib", shares.Pictures>>20)
+		"pictures_mib", shares.Pictures>>20, "live_queries_mib", shares.LiveQueries>>20)
 	done := make(chan struct{})
 	g.streamsDone, g.closeStreams = done, sync.OnceFunc(func() { close(done) })
 	if err := g.loadTrustedDocuments(); err != nil {

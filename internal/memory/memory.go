@@ -1,7 +1,7 @@
 // Package memory is the one budget that everything outliving a request
 // draws from, and each store's stated share of it. The stores (the
 // endpoint's documents, response cache and persisted queries, the engine's
-// renderings, the WebSockets' buffers, the pictures) charge their entries
+// renderings, the WebSockets' buffers, the live queries, the pictures) charge their entries
 // against their share and register what they hold, which /metrics shows.
 // It imports nothing of this module.
 package memory
@@ -15,8 +15,8 @@ import (
 // Budget is the one budget that everything outliving a request draws
 // from: the parsed documents (and the engine's plans, which live and are
 // charged with their document), the engine's kept renderings, the response
-// cache, the persisted queries, the WebSockets' outbound buffers and the
-// catalogue's pictures (package pictures, which the wiring registers). Each
+// cache, the persisted queries, the WebSockets' outbound buffers, the live
+// queries' state between runs and the catalogue's pictures (package pictures, which the wiring registers). Each
 // store has a stated share of it (see Shares) and charges each entry at
 // what it keeps on the heap: a parse by walking it, an entry with its key
 // and the map and list that hold it, not only its payload. So the heap the
@@ -59,6 +59,10 @@ type Shares struct {
 	// Pictures holds the catalogue's pictures the gateway fetched, and
 	// the verdicts on those it could not (package pictures).
 	Pictures int64
+	// LiveQueries holds what each open live query (a query marked @live,
+	// streamed) keeps between its runs: its text and variables, the keys
+	// its last answer read and that answer's hash.
+	LiveQueries int64
 }
 
 // Percentages of the budget, one per store; they add up to 100. The
@@ -76,9 +80,10 @@ const (
 	documentsPercent        = 20
 	renderingsPercent       = 15
 	ResponseCachePercent    = 40
-	persistedQueriesPercent = 5
+	persistedQueriesPercent = 3
 	webSocketBuffersPercent = 10
 	picturesPercent         = 10
+	liveQueriesPercent      = 2
 )
 
 // LimitDivisor is what DefaultBudget divides a memory limit by: the budget
@@ -120,6 +125,7 @@ func NewBudget(budget int64) *Budget {
 		PersistedQueries: pct(persistedQueriesPercent),
 		WebSocketBuffers: pct(webSocketBuffersPercent),
 		Pictures:         pct(picturesPercent),
+		LiveQueries:      pct(liveQueriesPercent),
 	}}
 }
 
@@ -152,7 +158,7 @@ func (b *Budget) ResponseCacheBytes(capBytes int64) int64 {
 // StoreStats is what a store holds now.
 type StoreStats struct {
 	// Store names it: documents, renderings, response_cache,
-	// persisted_queries, websocket_buffers, pictures.
+	// persisted_queries, websocket_buffers, live_queries, pictures.
 	Store string
 	// Bytes is what its entries are charged, Share its bound.
 	Bytes, Share int64

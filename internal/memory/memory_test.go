@@ -25,7 +25,7 @@ func TestShares(t *testing.T) {
 	}
 	m := memory.NewBudget(72 << 20)
 	s := m.Shares()
-	if sum := s.Documents + s.Renderings + s.ResponseCache + s.PersistedQueries + s.WebSocketBuffers + s.Pictures; sum > m.Bytes() || sum < m.Bytes()*99/100 {
+	if sum := s.Documents + s.Renderings + s.ResponseCache + s.PersistedQueries + s.WebSocketBuffers + s.Pictures + s.LiveQueries; sum > m.Bytes() || sum < m.Bytes()*99/100 {
 		t.Errorf("shares %+v add up to %d, want the budget %d", s, sum, m.Bytes())
 	}
 	if got := m.ResponseCacheBytes(64 << 20); got != s.ResponseCache {

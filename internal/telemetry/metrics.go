@@ -494,7 +494,7 @@ type storeCollector struct{ memory *memory.Budget }
 
 var (
 	storeBytesDesc = prometheus.NewDesc("gateway_store_bytes",
-		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries, websocket_buffers, pictures): entries at their real size, keys and overhead included.", []string{"store"}, nil)
+		"Memory charged to a store that outlives requests (documents, renderings, response_cache, persisted_queries, websocket_buffers, live_queries, pictures): entries at their real size, keys and overhead included.", []string{"store"}, nil)
 	storeShareDesc = prometheus.NewDesc("gateway_store_share_bytes",
 		"A store's share of the memory budget (-memory-budget), the most it may be charged.", []string{"store"}, nil)
 	storeEntriesDesc = prometheus.NewDesc("gateway_store_entries",

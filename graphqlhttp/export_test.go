@@ -1,0 +1,4 @@
+package graphqlhttp
+
+// HasKey is hasKey, for the tests of the live queries' keys.
+var HasKey = hasKey
