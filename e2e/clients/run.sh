@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The real GraphQL clients against the real gateway on 127.0.0.1:
 # graphql-ws (over ws) and graphql-sse subscribe and get catalogueChanged
-# when a stand-in upstream changes; graphql-js builds /schema.graphql. The
+# when a stand-in upstream changes, and their live queries (@live) are
+# answered again when it changes what they read; graphql-js builds
+# /schema.graphql. The
 # gateways' logs land in e2e/clients/artifacts/ (ARTIFACTS_DIR to put them
 # elsewhere).
 #
