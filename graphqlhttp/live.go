@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"math/rand/v2"
+	"net/http"
 	"net/netip"
 	"slices"
 	"strings"
@@ -164,9 +165,9 @@ type liveQuery struct {
 	// What the last run left, for the next to compare with.
 	ran      bool
 	sum      [sha256.Size]byte
-	keys     string // space-separated, sorted; see hasKey
-	all      bool   // the keys were too many to keep: every change touches it
-	lastSent time.Time
+	keys     string    // space-separated, sorted; see hasKey
+	all      bool      // the keys were too many to keep: every change touches it
+	lastSent time.Time // when the last answer was sent, for throttle
 }
 
 // liveCharge is what a live query of oc keeps between its runs.
@@ -205,7 +206,7 @@ func (e *endpoint) startLive(ctx context.Context, oc *graphql.OperationContext, 
 // liveRefusal is the error of a live query refused for want of room in
 // its share.
 func liveRefusal() *httpError {
-	return &httpError{503, limitError{CodeTooManyStreams, "live_queries",
+	return &httpError{http.StatusServiceUnavailable, limitError{CodeTooManyStreams, "live_queries",
 		"live queries hold all the memory the server gives them; try again later"}}
 }
 
@@ -215,6 +216,7 @@ func liveRefusal() *httpError {
 // the changes do.
 func (q *liveQuery) next(ctx context.Context) *graphql.Response {
 	if !q.ran {
+		q.lastSent = time.Now()
 		return q.run(ctx)
 	}
 	if q.changes == nil {
@@ -262,6 +264,7 @@ func (q *liveQuery) next(ctx context.Context) *graphql.Response {
 			return nil
 		}
 		if q.sum != prev {
+			q.lastSent = time.Now()
 			return resp
 		}
 	}
@@ -335,7 +338,6 @@ func (q *liveQuery) run(ctx context.Context) *graphql.Response {
 		resp = &graphql.Response{}
 	}
 	q.sum = sha256.Sum256(marshal(resp))
-	q.lastSent = time.Now()
 	if q.changes != nil {
 		q.keep(runCtx, e.opts.Keys)
 	}

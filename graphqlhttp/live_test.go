@@ -136,3 +136,24 @@ func TestLiveQueryKeys(t *testing.T) {
 		t.Error("a key found in none")
 	}
 }
+
+// TestLiveQueryThrottle: @live(throttle: N) sends no two answers within N
+// milliseconds: a change just after the first answer is sent when they
+// end, not at once.
+func TestLiveQueryThrottle(t *testing.T) {
+	srv, st := streamServer(t, graphqlhttp.Options{MaxStreams: 10})
+	s := openStream(t, srv.URL, `query @live(throttle: 3000) { item(id: 1) { name } }`)
+	if ev, ok := s.next(t, 10*time.Second); !ok || ev.event != "next" {
+		t.Fatalf("first event %+v, want the answer", ev)
+	}
+	first := time.Now()
+	st.Publish(changedSnapshot(t, st.Current()))
+	ev, ok := s.next(t, 10*time.Second)
+	if !ok || !strings.Contains(ev.data, "Copper Nugget") {
+		t.Fatalf("after the change %+v, want the new answer", ev)
+	}
+	// The first answer was sent a run's time before it was read.
+	if d := time.Since(first); d < 2500*time.Millisecond {
+		t.Errorf("the second answer came %v after the first, want no sooner than the throttle's 3 s", d)
+	}
+}
