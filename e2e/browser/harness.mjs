@@ -80,6 +80,37 @@ export async function axeViolations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
 }
 
+// viewQuery is the operation name of an explorer view's one GraphQL
+// request: a GET, or a live view's (a list's, a world boss's) event
+// stream, a POST whose query is marked @live; null for any other request
+// (the change subscription, a picture).
+export function viewQuery(req) {
+  const u = new URL(req.url());
+  if (u.pathname !== '/graphql') return null;
+  if (req.method() === 'GET') return u.searchParams.get('operationName');
+  if (req.method() !== 'POST') return null;
+  let body = null;
+  try {
+    body = req.postDataJSON();
+  } catch {
+    return null;
+  }
+  return /@live\b/.test(body?.query ?? '') ? body.operationName : null;
+}
+
+// viewURL is the URL of a view's request (see viewQuery): a GET's own, or,
+// for a live view's stream, the GET URL that asks the same operation
+// (answered once), built as the explorer builds its GETs.
+export function viewURL(req) {
+  if (req.method() === 'GET') return req.url();
+  const body = req.postDataJSON();
+  const params = new URLSearchParams();
+  params.set('query', body.query);
+  if (body.variables && Object.keys(body.variables).length > 0) params.set('variables', JSON.stringify(body.variables));
+  if (body.operationName) params.set('operationName', body.operationName);
+  return `${new URL(req.url()).origin}/graphql?${params}`;
+}
+
 // screenshot saves the page as ARTIFACTS_DIR/<name>.png.
 export async function screenshot(page, name) {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });

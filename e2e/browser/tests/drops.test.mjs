@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, startUpstream } from '../harness.mjs';
+import { axeViolations, launchBrowser, openPage, screenshot, startGateway, startUpstream, viewQuery } from '../harness.mjs';
 
 let upstream, gateway, browser;
 
@@ -36,8 +36,7 @@ const byTestId = (id) => `[data-testid="${id}"]`;
 function countGets(page) {
   const gets = [];
   page.on('request', (req) => {
-    const u = new URL(req.url());
-    if (u.pathname === '/graphql' && req.method() === 'GET') gets.push(u.searchParams.get('operationName'));
+    if (viewQuery(req)) gets.push(viewQuery(req));
   });
   return gets;
 }

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+import { launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -32,8 +32,7 @@ test('search, item page, monster page, back, reload', async () => {
   const { page, check } = await openPage(browser);
   const views = []; // the GraphQL requests, each view's one query
   page.on('request', (req) => {
-    const u = new URL(req.url());
-    if (u.pathname === '/graphql' && req.method() === 'GET') views.push(u.searchParams.get('operationName'));
+    if (viewQuery(req)) views.push(viewQuery(req));
   });
   // viewsDuring returns the queries an action sent: it waits for the
   // first answer, then a moment for any other request. (Not "network
@@ -41,7 +40,7 @@ test('search, item page, monster page, back, reload', async () => {
   const viewsDuring = async (action) => {
     const from = views.length;
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/graphql' &&
-      r.request().method() === 'GET');
+      viewQuery(r.request()) != null);
     await action();
     await answered;
     await page.waitForTimeout(500);

@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -45,8 +45,7 @@ for (const [size, options] of [['phone', phone], ['desktop', desktop]]) {
     for (const { path, name } of pages) {
       const gets = [];
       const onRequest = (req) => {
-        const u = new URL(req.url());
-        if (u.pathname === '/graphql' && req.method() === 'GET') gets.push(u.searchParams.get('operationName'));
+        if (viewQuery(req)) gets.push(viewQuery(req));
       };
       page.on('request', onRequest);
       await page.goto(`${gateway.url}${path}`);

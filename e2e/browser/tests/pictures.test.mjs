@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { deflateSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, startUpstream } from '../harness.mjs';
+import { axeViolations, launchBrowser, openPage, screenshot, startGateway, startUpstream, viewQuery } from '../harness.mjs';
 
 // png is a real PNG of size × size pixels, an RGB gradient.
 function png(size) {
@@ -87,8 +87,7 @@ async function visit(page, url) {
   const gets = [];
   const pictures = [];
   const onRequest = (req) => {
-    const u = new URL(req.url());
-    if (u.pathname === '/graphql' && req.method() === 'GET') gets.push(u.searchParams.get('operationName'));
+    if (viewQuery(req)) gets.push(viewQuery(req));
   };
   const onResponse = (res) => {
     const u = new URL(res.url());

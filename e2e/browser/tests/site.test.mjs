@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery, viewURL } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -32,12 +32,12 @@ const kinds = [
   ['Event chests', 'event-chests'], ['Secret rares', 'secret-rares'], ['World bosses', 'world-bosses'],
 ];
 
-// watchQueries records the operation names of the GET queries a page sends.
+// watchQueries records the operation names of the queries a page sends,
+// a view's one request each (a GET, or a live view's stream), and their URLs.
 function watchQueries(page) {
   const sent = [];
   page.on('request', (req) => {
-    const u = new URL(req.url());
-    if (u.pathname === '/graphql' && req.method() === 'GET') sent.push({ name: u.searchParams.get('operationName'), url: req.url() });
+    if (viewQuery(req)) sent.push({ name: viewQuery(req), url: viewURL(req) });
   });
   return sent;
 }
@@ -284,7 +284,7 @@ test('filters are choices with counts, from the list\'s own query, ignoring case
   const sent = watchQueries(page);
   await page.goto(`${gateway.url}/explorer/items`);
   await settle(page);
-  assert.deepEqual(sent.map((s) => s.name), ['ItemList'], 'the list and its choices come in one GET');
+  assert.deepEqual(sent.map((s) => s.name), ['ItemList'], 'the list and its choices come in one request');
   assert.match(new URL(sent[0].url).searchParams.get('query'), /facets \{ field values \{ value count \} \}/);
   // The rarity is a choice among the rarities the items hold, each with
   // its count; no free text.

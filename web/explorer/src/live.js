@@ -1,6 +1,7 @@
 // Word of catalogue changes, over Server-Sent Events: one subscription at
 // a time, with graphql-sse's client in its default "distinct connections"
-// mode (a POST to /graphql with Accept: text/event-stream).
+// mode (a POST to /graphql with Accept: text/event-stream); and the live
+// views' queries (watchLive), each one stream of its view's answers.
 //
 // The gateway ends every stream after a while (-subscription-max-age, 30
 // min by default) and at shutdown, with the protocol's "complete", so that
@@ -33,6 +34,67 @@ const AGAIN_SPREAD_MS = 4000;
 // again every few seconds may not change: such ends in a row count as
 // failed tries, with a refusal's backoff and limit.
 const QUICK_END_MS = 500;
+
+// watchLive asks operation, a query marked @live, as an event stream:
+// onResult(result) for each answer (the first, then each one the
+// catalogue changed), then onEnd(error, answered) once, when the stream
+// ends: error when it was refused or cut (null when the gateway completed
+// it, at its age or at shutdown), and whether any answer came. It is one
+// request, whatever the answers; it returns a function that ends it.
+export function watchLive(operation, { onResult, onEnd }) {
+  if (typeof fetch !== 'function' || typeof ReadableStream !== 'function') {
+    onEnd(new Error('no event streams here'), false);
+    return () => {};
+  }
+  let status = 0;
+  let ended = false;
+  let answered = false;
+  let unsubscribe = () => {};
+  const client = createClient({
+    url: ENDPOINT,
+    retryAttempts: 0,
+    onNonLazyError: () => {},
+    async fetchFn(input, init) {
+      const res = await fetch(input, init);
+      status = res.status;
+      const type = res.headers.get('Content-Type') || '';
+      if (res.ok && !/^text\/event-stream/i.test(type)) {
+        // A gateway without live queries answers once, as JSON: the
+        // caller asks again the usual way.
+        res.body?.cancel().catch(() => {});
+        return new Response(null, { status: 406, statusText: 'Not an event stream' });
+      }
+      return res;
+    },
+  });
+  const stop = () => {
+    if (ended) return false;
+    ended = true;
+    unsubscribe();
+    client.dispose();
+    return true;
+  };
+  const end = (error) => {
+    if (stop()) onEnd(error, answered);
+  };
+  unsubscribe = client.subscribe(
+    { query: operation.query, variables: operation.variables, operationName: operation.operationName },
+    {
+      next(result) {
+        if (ended) return;
+        answered = true;
+        onResult(result);
+      },
+      error(err) {
+        end(err instanceof Error ? err : new Error(`live query refused (HTTP ${status})`));
+      },
+      complete() {
+        end(null);
+      },
+    },
+  );
+  return stop;
+}
 
 // startLive subscribes and calls onChange({ version, collections }) for
 // each change, and onStatus('connecting' | 'live' | 'off') as the

@@ -5,17 +5,22 @@
 //   API: links and the search form push a state, back and forward pop one,
 //   and loading any of them anew shows the same view.
 // - Each view sends exactly one request: a named GraphQL query with
-//   variables, as a cacheable GET (see graphql.js).
-// - One subscription at a time tells of catalogue changes (live.js), and
-//   is renewed when the gateway completes it; a notice then offers to ask
-//   the current view's query again, revalidating past the browser's cache.
+//   variables, as a cacheable GET (see graphql.js); or, for the lists and
+//   the world bosses, the same query marked @live, as one event stream
+//   whose later answers are shown in place (askLive).
+// - On the views that are not live, one subscription tells of catalogue
+//   changes (live.js), and is renewed when the gateway completes it; a
+//   notice then offers to ask the current view's query again, revalidating
+//   past the browser's cache. A live view closes it: a page holds one
+//   stream at a time.
 
 import './style.css';
 import { h, replace } from './dom.js';
 import { fromNow, refreshBattles } from './format.js';
 import { RequestError, requestURL, runQuery } from './graphql.js';
 import { FIELDS, KINDS } from './kinds.js';
-import { startLive } from './live.js';
+import { startLive, watchLive } from './live.js';
+import { liveQuery } from './queries.js';
 import { isExplorerPath, match, paths } from './routes.js';
 import { themeToggle } from './theme.js';
 import { typeahead } from './typeahead.js';
@@ -86,19 +91,24 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
   const view = viewOf(route);
   markCollection(route.field);
   const controller = new AbortController();
-  const token = { route, controller, key: locationKey() };
+  // streaming: the view's live query is open; updates: the answers it
+  // sent after the first.
+  const token = { route, controller, key: locationKey(), streaming: false, updates: 0 };
   current = token;
 
   if (!view) {
+    followChanges(true);
     describe(null);
     finish(notFound(route), 'Not found', { focus, scrollY });
     return;
   }
 
-  const operation = view.operation(route);
+  const live = Boolean(view.live);
+  const operation = live ? liveQuery(view.operation(route)) : view.operation(route);
+  if (!live) followChanges(true);
   const revalidate = fresh || catalogueChanged;
   const changesBefore = changeCount;
-  describe(operation);
+  describe(operation, null, live);
   // The page on screen stays until the next one is ready (no blank flash,
   // no jump); a first load has nothing to keep.
   if (!main.querySelector('h1')) {
@@ -108,19 +118,26 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
 
   let outcome;
   try {
-    outcome = await runQuery(operation, { signal: controller.signal, fresh: revalidate });
+    outcome = live
+      ? await askLive(operation, token, view, route, revalidate)
+      : await runQuery(operation, { signal: controller.signal, fresh: revalidate });
   } catch (err) {
     if (err && err.name === 'AbortError') return;
     if (current !== token) return;
-    describe(operation, { status: err instanceof RequestError ? err.status : 0, failed: true });
+    describe(operation, { status: err instanceof RequestError ? err.status : 0, failed: true }, live);
     finish(errorBox(err), 'Error', { focus, scrollY });
     return;
   }
   if (current !== token) return;
-
-  const { data, errors, response } = outcome;
-  describe(operation, { ...response, revalidated: revalidate });
   if (revalidate && changeCount === changesBefore) hideNotice();
+  present(token, view, route, operation, outcome, { focus, scrollY, silent, revalidate });
+}
+
+// present shows a view's answer: a first one (focus, scrollY), or, silent,
+// a live view's newer answer in place, the reader's place kept.
+function present(token, view, route, operation, outcome, { focus = false, scrollY = null, silent = false, revalidate = false }) {
+  const { data, errors, response } = outcome;
+  describe(operation, { ...response, revalidated: revalidate }, Boolean(view.live));
 
   if (view.found && !view.found(data)) {
     // null with errors is a failure, not an absent record.
@@ -138,12 +155,22 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
   if (silent) {
     // A live refresh keeps the reader's place: where they scrolled to and
     // what has the focus, when it is still there.
+    // A live list's filters keep what the reader typed and has not sent,
+    // and stay unfolded on a phone if they were.
     const focused = document.activeElement?.closest?.('main') ? document.activeElement : null;
     const path = focused?.getAttribute('href');
+    const focusedId = focused?.id;
+    const typed = [...main.querySelectorAll('form.filters [name]')].map((el) => [el.name, el.value]);
+    const unfolded = main.querySelector('.filters-box.open') != null;
     const y = window.scrollY;
     finish([crumbs(route, data, view), partial, view.render(data, route)], view.title(data, route), { focus: false, scrollY: y });
     view.mounted?.(main);
-    const again = path && main.querySelector(`a[href="${CSS.escape(path)}"]`);
+    for (const [name, value] of typed) {
+      const el = main.querySelector(`form.filters [name="${CSS.escape(name)}"]`);
+      if (el) el.value = value;
+    }
+    if (unfolded) main.querySelector('[data-testid="filters-toggle"]')?.click();
+    const again = (path && main.querySelector(`a[href="${CSS.escape(path)}"]`)) || (focusedId && document.getElementById(focusedId));
     if (again) again.focus({ preventScroll: true });
     return;
   }
@@ -165,6 +192,75 @@ function crumbs(route, data, view) {
     { class: 'breadcrumbs', 'aria-label': 'Breadcrumb', 'data-testid': 'breadcrumbs' },
     h('ol', null, trail.map(([href, text], i) => h('li', null, h('a', { href, 'aria-current': i === trail.length - 1 ? 'page' : null }, text)))),
   );
+}
+
+// askLive asks a live view's operation as one event stream (live.js) and
+// resolves to its first answer; each later answer, sent by the gateway
+// when the catalogue changed what the view shows, is shown in place. A
+// stream the gateway does not open (an older gateway, too many streams)
+// gives way to one GET of the same operation, answered once; one it
+// completes (at its age, at shutdown) is asked again a few seconds later.
+function askLive(operation, token, view, route, fresh) {
+  return new Promise((resolve, reject) => {
+    let first = true;
+    let again = 0;
+    const stop = watchLive(operation, {
+      onResult(result) {
+        const outcome = liveOutcome(result, token.updates);
+        if (first) {
+          first = false;
+          token.streaming = true;
+          if (current === token) {
+            followChanges(false);
+            setLiveStatus('live');
+          }
+          if (outcome.data == null) reject(new RequestError(outcome.errors.join('; ') || 'The answer had no data.', { status: 200, messages: outcome.errors }));
+          else resolve(outcome);
+          return;
+        }
+        catalogueChanged = true; // later GETs revalidate
+        if (current !== token || outcome.data == null) return;
+        token.updates++;
+        outcome.response.updates = token.updates;
+        announce.textContent = '';
+        present(token, view, route, operation, outcome, { silent: true });
+        announce.textContent = route.field === 'worldBosses' ? 'The world bosses were updated.' : 'This page was updated.';
+      },
+      onEnd(error, answered) {
+        token.streaming = false;
+        if (!answered) {
+          // No stream: one GET, and word of changes the usual way.
+          first = false;
+          if (current === token) followChanges(true);
+          resolve(runQuery(operation, { signal: token.controller.signal, fresh }));
+          return;
+        }
+        if (current !== token) return;
+        setLiveStatus('connecting');
+        again = setTimeout(() => {
+          if (current === token) show({ silent: true });
+        }, AGAIN_MIN_MS + Math.floor(Math.random() * AGAIN_SPREAD_MS));
+      },
+    });
+    token.controller.signal.addEventListener('abort', () => {
+      stop();
+      clearTimeout(again);
+      if (first) reject(new DOMException('The view was left', 'AbortError'));
+    });
+  });
+}
+
+// A live view asks again 1-5 s after its stream completes, at random, so
+// that the pages a shutdown completed together do not come back together.
+const AGAIN_MIN_MS = 1000;
+const AGAIN_SPREAD_MS = 4000;
+
+// liveOutcome is a live answer as runQuery gives one.
+function liveOutcome(result, updates) {
+  const errors = Array.isArray(result?.errors)
+    ? result.errors.map((e) => (e && typeof e.message === 'string' ? e.message : JSON.stringify(e)))
+    : [];
+  return { data: result?.data ?? null, errors, response: { status: 200, live: true, updates } };
 }
 
 function finish(content, title, { focus, scrollY }) {
@@ -205,7 +301,7 @@ function notFound(route) {
 
 // The "How this page asks" footer: the operation the view sent, as a
 // frontend developer would write it, and how the gateway answered.
-function describe(operation, response) {
+function describe(operation, response, live = false) {
   if (!operation) {
     replace(how.request, 'This view sent no query: there is nothing to ask for at this address.');
     how.query.textContent = '';
@@ -217,10 +313,12 @@ function describe(operation, response) {
   replace(
     how.request,
     h('strong', null, operation.operationName),
-    ' — one ',
-    h('code', null, 'GET /graphql'),
-    ` (a ${url.length}-character URL; `,
-    h('a', { href: url, target: '_blank', rel: 'noopener' }, 'open the raw answer'),
+    live
+      ? [' — one live query, marked ', h('code', null, '@live'), ': one ', h('code', null, 'POST /graphql'), ' with ',
+        h('code', null, 'Accept: text/event-stream'), ', which sends the answer, then the answer again each time the catalogue changes it (as a ',
+        h('code', null, 'GET'), ', ']
+      : [' — one ', h('code', null, 'GET /graphql'), ` (a ${url.length}-character URL; `],
+    h('a', { href: url, target: '_blank', rel: 'noopener' }, live ? 'answered once' : 'open the raw answer'),
     '):',
   );
   how.query.textContent = operation.query;
@@ -236,6 +334,7 @@ function describe(operation, response) {
     return;
   }
   const parts = [`Answer: HTTP ${response.status}`];
+  if (response.live) parts.push(`live: ${response.updates ? `${response.updates} update${response.updates === 1 ? '' : 's'} so far` : 'updates as the catalogue changes'}`);
   if (response.cacheControl) parts.push(`Cache-Control: ${response.cacheControl}`);
   if (response.etag) parts.push(`ETag: ${response.etag}`);
   if (response.revalidated) parts.push("asked with cache: 'no-cache' (revalidated)");
@@ -406,8 +505,10 @@ setInterval(() => {
 }, 30_000);
 
 if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
-show({ scrollY: history.state && typeof history.state.scrollY === 'number' ? history.state.scrollY : null });
-startLive({
+// The change subscription's handlers: followChanges opens it for the
+// views that are not live, and closes it on a live view, which hears of
+// its own changes on its own stream: a page holds one stream at a time.
+const changes = {
   onChange(change) {
     catalogueChanged = true;
     changeCount++;
@@ -423,8 +524,23 @@ startLive({
     for (const name of change.collections) changedCollections.add(name);
     showNotice();
   },
-  onStatus(status) {
-    liveStatus.textContent = liveText[status] || '';
-    liveStatus.dataset.status = status;
-  },
-});
+  onStatus: setLiveStatus,
+};
+let stopChanges = null;
+
+function followChanges(on) {
+  if (on && !stopChanges) {
+    stopChanges = startLive(changes);
+  } else if (!on && stopChanges) {
+    const stop = stopChanges;
+    stopChanges = null;
+    stop();
+  }
+}
+
+function setLiveStatus(status) {
+  liveStatus.textContent = liveText[status] || '';
+  liveStatus.dataset.status = status;
+}
+
+show({ scrollY: history.state && typeof history.state.scrollY === 'number' ? history.state.scrollY : null });

@@ -300,5 +300,21 @@ export const CATALOGUE_CHANGED = `subscription CatalogueChanged {
   catalogueChanged { version collections }
 }`;
 
-// Every query the explorer sends, for the schema check in test/.
-export const ALL_QUERIES = [HOME, SEARCH, ...Object.values(LIST_QUERIES), ...Object.values(PAGES)];
+// The record pages asked as live queries: a world boss's status and times
+// change by the minute. (Every list is live too.)
+export const LIVE_PAGES = new Set(['worldBosses']);
+
+// liveQuery is an operation marked @live: asked as an event stream, the
+// gateway sends its answer, then the answer again each time a refresh
+// changes what it read (the lists' and the world bosses' views, main.js).
+// Asked as a GET, the gateway answers it once, as the operation itself.
+export function liveQuery(operation) {
+  const query = operation.query.replace(/^(query \w+(?:\([^)]*\))?) \{/, '$1 @live {');
+  if (query === operation.query) throw new Error(`${operation.operationName}: no operation to mark @live`);
+  return { ...operation, query };
+}
+
+// Every query the explorer sends, for the schema check in test/: the live
+// ones as they are sent.
+export const ALL_QUERIES = [HOME, SEARCH, ...Object.values(LIST_QUERIES).map(liveQuery),
+  ...Object.entries(PAGES).map(([field, op]) => (LIVE_PAGES.has(field) ? liveQuery(op) : op))];

@@ -87,6 +87,8 @@ export function listView(field) {
   const allColumns = columnsOf(field);
   return {
     operation: (route) => ({ ...LIST_QUERIES[field], variables: listVariables(route.state) }),
+    // A list on screen follows the catalogue: asked @live (main.js).
+    live: true,
     title: (_data, route) => (filtered(route.state) ? `${kind.label} (filtered)` : kind.label),
     mounted: showSorted,
     render(data, route) {

@@ -5,7 +5,7 @@ import { h } from '../dom.js';
 import { bossTiming } from '../drops.js';
 import { battleBadge, chance, chanceCell, duration, fromNow, localTime, num, rarityBadge, timeCell } from '../format.js';
 import { KINDS } from '../kinds.js';
-import { COLLECTIONS, PAGES } from '../queries.js';
+import { COLLECTIONS, LIVE_PAGES, PAGES } from '../queries.js';
 import { paths } from '../routes.js';
 import { clockNow, counted } from '../sources.js';
 import { dropTable, empty, infobox, itemRef, link, linkList, materials, pageHeader, picture, ref, section, skills, sortableTable, stats, withInfobox } from './common.js';
@@ -17,6 +17,7 @@ export function recordView(field, render, pageClass) {
   const name = KINDS[field].name;
   return {
     operation: (route) => ({ ...PAGES[field], variables: { id: route.id } }),
+    live: LIVE_PAGES.has(field),
     found: (data) => data[one] != null,
     title: (data) => name(data[one]),
     render: (data) => {
