@@ -298,6 +298,10 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "wrong literal type", req: post("{ item(id: \"" + strings.Repeat("x", 300) + marker + "\") { id } }"), status: 200, code: "GRAPHQL_VALIDATION_FAILED"},
 
 		{name: "complexity", req: post(tooComplex), status: 422, code: admission.CodeTooComplex},
+		// A live query is a stream: checked as a POST is before it takes
+		// a place, and refused as JSON to a client that takes JSON.
+		{name: "depth of a live query streamed", req: liveStream("query @live " + tooDeep), status: 422, code: admission.CodeTooDeep},
+		{name: "complexity of a live query streamed", req: liveStream("query @live " + tooComplex), status: 422, code: admission.CodeTooComplex},
 		{name: "missing query", req: postBody(`{"operationName":"` + marker + `"}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty query", req: postBody(`{"query":"","variables":{"x":"` + marker + `"}}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty body", req: postBody(""), status: 400, code: graphqlhttp.CodeBadRequest},
@@ -328,6 +332,17 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "GraphiQL introspection", req: post(readTestdata(t, "introspection.graphql")), status: 200},
 		{name: "GraphiQL introspection with deprecated input values", req: post(readTestdata(t, "introspection_input_deprecation.graphql")), status: 200},
 		{name: "GraphiQL introspection over GET", req: getQuery(readTestdata(t, "introspection.graphql")), status: 200},
+	}
+}
+
+// liveStream is a POST of query asking for an event stream, from a client
+// that takes JSON too (as graphql-sse's reference client does not, but
+// urql does).
+func liveStream(query string) func(testing.TB, string) *http.Request {
+	return func(t testing.TB, u string) *http.Request {
+		r := post(query)(t, u)
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		return r
 	}
 }
 
