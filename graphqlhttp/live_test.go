@@ -157,3 +157,16 @@ func TestLiveQueryThrottle(t *testing.T) {
 		t.Errorf("the second answer came %v after the first, want no sooner than the throttle's 3 s", d)
 	}
 }
+
+// TestLiveQueryMaxAge: a live query's stream ends at StreamMaxAge, as a
+// subscription's does, with complete, so that its client asks again.
+func TestLiveQueryMaxAge(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 10, StreamMaxAge: time.Second})
+	s := openStream(t, srv.URL, `query @live { item(id: 1) { name } }`)
+	if ev, ok := s.next(t, 10*time.Second); !ok || ev.event != "next" {
+		t.Fatalf("first event %+v, want the answer", ev)
+	}
+	if ev, ok := s.next(t, 10*time.Second); !ok || ev.event != "complete" {
+		t.Fatalf("then %+v, want complete at the stream's age", ev)
+	}
+}
