@@ -170,3 +170,18 @@ func TestLiveQueryMaxAge(t *testing.T) {
 		t.Fatalf("then %+v, want complete at the stream's age", ev)
 	}
 }
+
+// TestLiveQueryTotalCap: a live query holds one of MaxStreams places: one
+// more than they allow is refused, 503, and a subscription too.
+func TestLiveQueryTotalCap(t *testing.T) {
+	srv, _ := streamServer(t, graphqlhttp.Options{MaxStreams: 1})
+	s := openStream(t, srv.URL, `query @live { item(id: 1) { name } }`)
+	if ev, ok := s.next(t, 10*time.Second); !ok || ev.event != "next" {
+		t.Fatalf("first event %+v, want the answer", ev)
+	}
+	for _, q := range []string{`query @live { item(id: 2) { name } }`, changesSubscription} {
+		if c := openStream(t, srv.URL, q); c.resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("%s past the cap: status %d, want 503", q, c.resp.StatusCode)
+		}
+	}
+}
