@@ -21,7 +21,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -53,19 +53,20 @@ async function openAt(t, screen, now) {
   return opened;
 }
 
-// visit goes to path and waits for its view: one GraphQL GET, no page
-// wider than the screen, no serious axe violation.
+// visit goes to path and waits for its view: one GraphQL request (a GET,
+// or a live view's one stream: see viewQuery), no page wider than the
+// screen, no serious axe violation.
 async function visit(page, path, name) {
   const gets = [];
   const onRequest = (req) => {
-    const u = new URL(req.url());
-    if (u.pathname === '/graphql' && req.method() === 'GET') gets.push(u.searchParams.get('operationName'));
+    const operation = viewQuery(req);
+    if (operation !== null) gets.push(operation);
   };
   page.on('request', onRequest);
   await page.goto(`${gateway.url}${path}`);
   await page.waitForSelector('main:not([aria-busy]) h1');
   page.off('request', onRequest);
-  assert.equal(gets.length, 1, `${path}: one GET, got ${gets}`);
+  assert.equal(gets.length, 1, `${path}: one request, got ${gets}`);
   const wider = await page.evaluate(() =>
     document.documentElement.scrollWidth - Math.min(window.innerWidth, document.documentElement.clientWidth));
   assert.ok(wider <= 0, `${path} is ${wider}px wider than the window`);

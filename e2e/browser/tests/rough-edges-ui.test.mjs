@@ -18,7 +18,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -39,18 +39,19 @@ const screens = {
 const byTestId = (id) => `[data-testid="${id}"]`;
 
 // view runs act (a goto or a click) and waits for the view it brings,
-// counting the GraphQL GETs sent meanwhile: each view sends one.
+// counting the GraphQL requests sent meanwhile: each view sends one, a
+// GET or a live view's stream (see viewQuery).
 async function view(page, act, what) {
   const gets = [];
   const onRequest = (req) => {
-    const u = new URL(req.url());
-    if (u.pathname === '/graphql' && req.method() === 'GET' && u.searchParams.get('operationName') !== 'CatalogueChanged') gets.push(u.searchParams.get('operationName'));
+    const operation = viewQuery(req);
+    if (operation !== null && operation !== 'CatalogueChanged') gets.push(operation);
   };
   page.on('request', onRequest);
-  await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/graphql' && r.request().method() === 'GET'), act()]);
+  await Promise.all([page.waitForResponse((r) => viewQuery(r.request()) !== null), act()]);
   await page.waitForSelector('main:not([aria-busy]) h1');
   page.off('request', onRequest);
-  assert.equal(gets.length, 1, `${what}: one GET, got ${gets}`);
+  assert.equal(gets.length, 1, `${what}: one request, got ${gets}`);
 }
 
 const go = (page, path) => view(page, () => page.goto(`${gateway.url}${path}`), path);
@@ -59,8 +60,9 @@ const go = (page, path) => view(page, () => page.goto(`${gateway.url}${path}`), 
 const resultNames = (page) => page.$$eval(`${byTestId('search-results')} li > a`, (as) => as.map((a) => a.textContent));
 
 for (const [screen, options] of Object.entries(screens)) {
-  test(`${screen}: "drgon" suggests the word dragon, a search pages and keeps to a kind, numbers clear of names`, async () => {
-    const { page, check } = await openPage(browser, options);
+  test(`${screen}: "drgon" suggests the word dragon, a search pages and keeps to a kind, numbers clear of names`, async (t) => {
+    const { page, check, context } = await openPage(browser, options);
+    t.after(() => context.close());
     await go(page, '/explorer/search?q=drgon');
     // Words, best first, each a search: never a record's name.
     assert.match((await page.textContent(byTestId('did-you-mean'))).trim(), /^Did you mean dragon(, | or |\?)/);
@@ -105,8 +107,9 @@ for (const [screen, options] of Object.entries(screens)) {
     check();
   });
 
-  test(`${screen}: Escape before the suggestions only closes them, and Search still searches`, async () => {
-    const { page, check } = await openPage(browser, options);
+  test(`${screen}: Escape before the suggestions only closes them, and Search still searches`, async (t) => {
+    const { page, check, context } = await openPage(browser, options);
+    t.after(() => context.close());
     await go(page, '/explorer');
     const input = page.locator(byTestId('search-input'));
     await input.focus();
@@ -122,8 +125,9 @@ for (const [screen, options] of Object.entries(screens)) {
     check();
   });
 
-  test(`${screen}: a drop table shows every column, on a phone behind a toggle`, async () => {
-    const { page, check } = await openPage(browser, options);
+  test(`${screen}: a drop table shows every column, on a phone behind a toggle`, async (t) => {
+    const { page, check, context } = await openPage(browser, options);
+    t.after(() => context.close());
     await go(page, '/explorer/monsters/42');
     const shown = () => page.$$eval(`${byTestId('loot-table')} thead th`, (ths) => ths.filter((th) => th.offsetParent !== null).map((th) => th.textContent.replace(/[▲▼]/g, '').trim()));
     const extra = ['Amount', 'With luck', 'Extreme luck', 'Drop rarity'];
@@ -151,8 +155,9 @@ for (const [screen, options] of Object.entries(screens)) {
     check();
   });
 
-  test(`${screen}: record pages have breadcrumbs, every one a link`, async () => {
-    const { page, check } = await openPage(browser, options);
+  test(`${screen}: record pages have breadcrumbs, every one a link`, async (t) => {
+    const { page, check, context } = await openPage(browser, options);
+    t.after(() => context.close());
     for (const [path, list] of [['/explorer/monsters/42', ['/explorer/monsters', 'Monsters']], ['/explorer/quests/5', ['/explorer/quests', 'Quests']], ['/explorer/items/1', ['/explorer/items', 'Items']]]) {
       await go(page, path);
       const name = (await page.textContent('main h1')).trim();
@@ -166,8 +171,9 @@ for (const [screen, options] of Object.entries(screens)) {
     check();
   });
 
-  test(`${screen}: the theme is the system's, or the one chosen, remembered; the placeholder follows it`, async () => {
-    const { page, check } = await openPage(browser, { ...options, colorScheme: 'light' });
+  test(`${screen}: the theme is the system's, or the one chosen, remembered; the placeholder follows it`, async (t) => {
+    const { page, check, context } = await openPage(browser, { ...options, colorScheme: 'light' });
+    t.after(() => context.close());
     const state = () => page.evaluate(() => ({
       theme: document.documentElement.dataset.theme ?? null,
       bg: getComputedStyle(document.body).backgroundColor,
