@@ -4745,7 +4745,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "cache.graphqls" "federation.graphqls" "live.graphqls" "records.graphqls" "refgraph.graphqls" "schema.graphqls"
+//go:embed "cache.graphqls" "federation.graphqls" "incremental.graphqls" "live.graphqls" "records.graphqls" "refgraph.graphqls" "schema.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4759,6 +4759,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "cache.graphqls", Input: sourceData("cache.graphqls"), BuiltIn: false},
 	{Name: "federation.graphqls", Input: sourceData("federation.graphqls"), BuiltIn: false},
+	{Name: "incremental.graphqls", Input: sourceData("incremental.graphqls"), BuiltIn: false},
 	{Name: "live.graphqls", Input: sourceData("live.graphqls"), BuiltIn: false},
 	{Name: "records.graphqls", Input: sourceData("records.graphqls"), BuiltIn: false},
 	{Name: "refgraph.graphqls", Input: sourceData("refgraph.graphqls"), BuiltIn: false},

@@ -137,6 +137,8 @@ func ValidationRules(suggest bool) *rules.Rules {
 	r.RemoveRule(rules.KnownTypeNamesRule.Name)
 	types := knownTypeNames(suggest)
 	r.AddRule(types.Name, types.RuleFunc)
+	incremental := incrementalDelivery()
+	r.AddRule(incremental.Name, incremental.RuleFunc)
 	if suggest {
 		return r
 	}
