@@ -35,7 +35,7 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 	c := &compiler{oc: oc}
 	if otherDirectives(oc.Doc, oc.Operation.SelectionSet, map[string]bool{}) {
 		return nil, &execution.Declined{Reason: execution.DeclineDirective,
-			Detail: "a directive other than @skip and @include, such as @defer"}
+			Detail: "a directive other than @skip, @include, @defer and @stream"}
 	}
 	plan := &operationPlan{}
 	for _, f := range graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{"Query"}) {
@@ -67,16 +67,23 @@ func compileOperation(oc *graphql.OperationContext, roots map[string]Root) (*ope
 		plan.fields = append(plan.fields, rp)
 	}
 	plan.tables = c.tables
+	// @defer and @stream do not change what runs (CollectFields collects
+	// a deferred fragment's fields as any other's): the answer is run
+	// whole, and cut into parts once written (incremental.go).
+	plan.incremental = deliversIncrementally(oc, oc.Operation.SelectionSet, map[string]bool{})
 	return plan, nil
 }
 
 // otherDirectives reports whether a selection set, or a fragment it
 // spreads, carries a directive other than @skip and @include, which
-// CollectFields applies for the operation's variables (see planKey).
+// CollectFields applies for the operation's variables (see planKey), and
+// @defer and @stream, which change only how the answer is delivered.
 func otherDirectives(doc *ast.QueryDocument, set ast.SelectionSet, seen map[string]bool) bool {
 	other := func(list ast.DirectiveList) bool {
 		for _, d := range list {
-			if d.Name != "skip" && d.Name != "include" {
+			switch d.Name {
+			case "skip", "include", "defer", "stream":
+			default:
 				return true
 			}
 		}
@@ -147,7 +154,7 @@ func (c *compiler) value(t *Type, gt *ast.Type, sel ast.SelectionSet) *valuePlan
 				c.decline(execution.DeclinePlan, "a member "+mt.Name+" of "+t.Object)
 				break
 			}
-			m := &valuePlan{kind: kindStruct, nonNull: true, typ: mt, object: c.object(mt, name, sel, t.Object)}
+			m := &valuePlan{kind: kindStruct, nonNull: true, typ: mt, object: c.object(mt, name, sel, t.Object), typeName: name}
 			if c.declined == nil {
 				m.walks = m.hasRefs()
 			}

@@ -88,7 +88,19 @@ func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo
 	if c.declined != nil {
 		return execution.Answer{}, c.declined
 	}
-	return c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes)
+	if !c.plan.incremental {
+		return c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes, nil)
+	}
+	types := map[int]string{}
+	answer, err = c.plan.run(ctx, &e.fragments, oc.Variables, maxBytes, types)
+	if err != nil {
+		return answer, err
+	}
+	answer.Incremental, err = split(oc, answer, types, maxBytes)
+	if err != nil {
+		return execution.Answer{}, err
+	}
+	return answer, nil
 }
 
 // Prepare compiles the plan of oc's operation into memo, as its first

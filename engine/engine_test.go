@@ -317,9 +317,13 @@ func TestEngineMatchesGQLGen(t *testing.T) {
 			mustAnswer("too many", `{ items(first: 5000) { totalCount } }`, nil)
 			mustAnswer("negative, by a variable", `query($n: Int) { a: monster(id: 1) { name } b: quests(last: $n) { totalCount } }`,
 				map[string]any{"n": -1})
+			// @defer and @stream: asked as JSON, the whole answer, as
+			// gqlgen gives it without them.
+			mustAnswer("@defer", `{ items(first: 2) { nodes { id ... @defer { name } } } }`, nil)
+			mustAnswer("@stream and a deferred spread", `query($on: Boolean!) { search(text: "a") @stream(initialCount: 1) {
+				name record { ...R @defer(if: $on) } } } fragment R on Item { id }`, map[string]any{"on": true})
 			// What the engine leaves to gqlgen, still the same answer.
 			for name, q := range map[string]string{
-				"@defer":        `{ items(first: 2) { nodes { id ... @defer { name } } } }`,
 				"introspection": `{ __type(name: "Item") { name } }`,
 			} {
 				if p.compare(t, name, q, map[string]any{"yes": true}) {

@@ -14,6 +14,10 @@ type operationPlan struct {
 	// tables is the number of selections of records whose renderings are
 	// kept: each has a slot (keepPlan.slot) in an execution's tables.
 	tables int
+	// incremental is set when the operation's @defer or @stream, for
+	// the values its Boolean variables take (see planKey), asks for its
+	// answer in parts.
+	incremental bool
 	// size is the length of the last answer, to size the next one's buffer;
 	// keys, the number of entity keys it noted, to size the next one's.
 	size atomic.Int64
@@ -45,8 +49,9 @@ type valuePlan struct {
 	elem    *valuePlan  // of a pointer or a slice
 	object  *objectPlan // of a struct
 	// members are a union's plans, by object type name: each writes a
-	// value of that type.
-	members map[string]*valuePlan
+	// value of that type, and names it in typeName.
+	members  map[string]*valuePlan
+	typeName string
 	// walks is set when the value can hold references (see hasRefs).
 	walks bool
 	// keep, for a struct that is a kind's records, is where its

@@ -39,6 +39,10 @@ type runState struct {
 	// selection of the record they name.
 	pending []pendingGroup
 	ids     [catalogue.NumKinds][]int64
+	// types, for an answer to be cut into parts, notes the object type of
+	// each union's value, by the offset in the answer where its object
+	// starts: the parts of a fragment on one member are cut by it.
+	types map[int]string
 	// keys are the entity keys of what the answer read (see
 	// catalogue.Key), noted as it is written, duplicates and all: the
 	// records its references and one-record fields name, found or not,
@@ -112,17 +116,22 @@ func (ex *runState) failed() error {
 	return &execution.Declined{Reason: execution.DeclineRun, Detail: "a load failed: gqlgen reports it"}
 }
 
-func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[string]any, maxBytes int) (execution.Answer, error) {
+// run answers the plan; types, when not nil, is given the object type
+// of each union's value written, by its offset (see runState.types).
+func (p *operationPlan) run(ctx context.Context, frags *fragments, vars map[string]any, maxBytes int, types map[int]string) (execution.Answer, error) {
 	snap, err := loader.Snapshot(ctx)
 	if err != nil {
 		return execution.Answer{}, &execution.Declined{Reason: execution.DeclineRun, Detail: "no snapshot: " + err.Error()}
 	}
-	ex := &runState{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap)}
+	ex := &runState{ctx: ctx, snap: snap, maxBytes: maxBytes, fragments: frags.forSnapshot(snap), types: types}
 	// Sized for what the last run noted, with room to spare: a copied
 	// rendering adds its keys at once, and growing the slice for them
 	// was most of what the engine's noting cost a monster's page.
 	ex.keys = make([]catalogue.Key, 0, max(2*p.keys.Load(), 16))
-	if ex.fragments != nil && p.tables > 0 {
+	// An answer cut into parts is written in full, without the kept
+	// renderings: a rendering copied as bytes would not note the types
+	// of the unions under it.
+	if ex.fragments != nil && p.tables > 0 && types == nil {
 		ex.tables = make([]*renderings, p.tables)
 	}
 	var errs []execution.FieldError
@@ -507,6 +516,9 @@ func (ex *runState) write(buf []byte, v any, p *valuePlan) ([]byte, bool) {
 		}
 		if m == nil {
 			return append(buf, "null"...), !p.nonNull
+		}
+		if ex.types != nil {
+			ex.types[len(buf)] = m.typeName
 		}
 		return ex.write(buf, mv, m)
 	case kindStruct:

@@ -66,7 +66,8 @@ func (x *chooser) run(ctx context.Context, oc *graphql.OperationContext) (chosen
 		e.declined(ctx, oc, memo, err)
 	}
 	e.opts.Observer.Executed(executorGqlgen)
-	responses, ctx := x.Executor.DispatchOperation(ctx, oc)
+	// gqlgen answers whole: its own @defer parts would be lost.
+	responses, ctx := x.Executor.DispatchOperation(ctx, withoutDefer(oc))
 	if oc.Operation.Operation == ast.Subscription {
 		return chosenRun{executor: executorGqlgen, responses: responses}, ctx
 	}
@@ -187,6 +188,8 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 		resp = out.responses(ctx)
 		res.body = marshal(resp)
 		res.complete = resp != nil && len(resp.Errors) == 0
+	case out.err == nil && out.answer.Incremental != nil && req.delivery != wholeAnswer:
+		res.payloads, res.delivery = e.payloads(ctx, out.answer.Incremental, req.delivery), req.delivery
 	case out.err == nil:
 		res.body, res.complete = e.withErrors(ctx, out.answer), len(out.answer.Errors) == 0
 	default:
@@ -195,6 +198,11 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	}
 	if span != nil {
 		endExecute(span, out.executor, resp)
+	}
+	if req.delivery == eventStream && res.payloads == nil && !acceptsJSON(r.Header.Get("Accept")) {
+		// Asked only as an event stream (which only a query with @defer
+		// or @stream gets this far): the whole answer is its one event.
+		res.payloads, res.delivery = [][]byte{res.body}, eventStream
 	}
 	return res
 }

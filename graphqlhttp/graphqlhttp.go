@@ -419,6 +419,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.refuse(w, r, herr, start)
 		return
 	}
+	req.delivery = deliveryOf(r.Header.Get("Accept"))
 	if isStream(r) && e.serveStream(w, r, req, start) {
 		return
 	}

@@ -53,6 +53,8 @@ type request struct {
 	// as json.Number, as gqlgen's transports decode them; nil when none.
 	variables  map[string]any
 	extensions map[string]any
+	// delivery is how the client takes an answer in parts (Accept).
+	delivery delivery
 }
 
 // admit checks what can be checked of a request before it is parsed: its

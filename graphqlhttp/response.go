@@ -37,6 +37,10 @@ type result struct {
 	operation string
 	// cacheControl is the Cache-Control of a complete answer to a GET.
 	cacheControl string
+	// payloads, when set, are the answer's parts, to be written as
+	// delivery says (writeIncremental) instead of body; never cached.
+	payloads [][]byte
+	delivery delivery
 }
 
 // serveAnswer answers req, begun at start, as one JSON response: from
@@ -51,6 +55,7 @@ func (e *endpoint) serveAnswer(w http.ResponseWriter, r *http.Request, req *requ
 		outcome = "timeout"
 	case res.status >= 400:
 		outcome = "rejected"
+	case res.payloads != nil:
 	case res.answer == nil:
 		outcome = "error"
 	}
@@ -66,7 +71,8 @@ func (e *endpoint) serveAnswer(w http.ResponseWriter, r *http.Request, req *requ
 // shown it is served more than once, and goes out compressed densely
 // (write).
 func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.Accept) (res *result, hit bool) {
-	if e.opts.Cache == nil {
+	if e.opts.Cache == nil || req.delivery != wholeAnswer && req.query != "" && hasDeferOrStream(e.docs.Lookup(req.query).Parsed) {
+		// An answer in parts is never cached, nor looked for there.
 		return e.run(r, req, accept, answers.Key{}, nil), false
 	}
 	listed := e.docs.Pinned() // once: the key and the version see one manifest
@@ -181,7 +187,7 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 	}()
 	res = e.execute(ctx, r, req)
 	res.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
-	if res.status == http.StatusOK && res.complete {
+	if res.status == http.StatusOK && res.complete && res.payloads == nil {
 		// Only a GET answer lists its keys, and any answer the cache
 		// keeps may serve a GET.
 		keys := ""
@@ -203,6 +209,9 @@ func (e *endpoint) run(r *http.Request, req *request, accept contentcoding.Accep
 // answer with validators, so that browsers and CDNs can keep it; anything
 // else goes out as gqlgen wrote it, marked not to be kept.
 func (e *endpoint) write(w http.ResponseWriter, r *http.Request, res *result, accept contentcoding.Accept) int {
+	if res.payloads != nil {
+		return e.writeIncremental(w, r, res.payloads, res.delivery)
+	}
 	h := w.Header()
 	// A shared cache must key a GET answer on everything it varies by:
 	// the encoding, the media type (Accept), and Origin, which the CORS

@@ -90,11 +90,29 @@ func (e *endpoint) serveStream(w http.ResponseWriter, r *http.Request, req *requ
 	case herr == nil:
 		e.observeStream(req.operationName, e.stream(w, r, req), start)
 		return true
+	case e.incrementalQuery(req):
+		// A query with @defer or @stream: answered as any query, its
+		// parts as the stream's events (writeIncremental).
+		return false
 	case !acceptsJSON(r.Header.Get("Accept")):
 		e.refuse(w, r, herr, start)
 		return true
 	}
 	return false
+}
+
+// incrementalQuery reports whether req is a valid query whose document
+// carries @defer or @stream.
+func (e *endpoint) incrementalQuery(req *request) bool {
+	if req.query == "" {
+		return false
+	}
+	doc := e.docs.Lookup(req.query).Parsed
+	if doc == nil || !hasDeferOrStream(doc) {
+		return false
+	}
+	op := doc.Operations.ForName(req.operationName)
+	return op != nil && op.Operation == ast.Query
 }
 
 // observeStream reports a stream begun at start: ended, or refused.

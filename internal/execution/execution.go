@@ -54,6 +54,47 @@ type Answer struct {
 	// each with its path; the endpoint presents them as it presents
 	// gqlgen's.
 	Errors []FieldError
+	// Incremental, for an operation whose @defer or @stream asks for
+	// parts, is the same answer in those parts; nil for any other. Body
+	// and Errors stay the whole answer, for a client that takes it at
+	// once.
+	Incremental *Incremental
+}
+
+// Incremental is an answer delivered in parts, as the incremental
+// delivery proposal describes them: a first payload without the deferred
+// fragments' fields and with each streamed list cut to its initialCount,
+// then the parts, each one deferred fragment's fields or one streamed
+// list's other items. Merged into the first payload, in order, the parts
+// make the whole answer.
+type Incremental struct {
+	// Body and Errors are the first payload: {"data":…} and its errors.
+	Body   []byte
+	Errors []FieldError
+	// Parts are the later payloads, in the order they are sent: a part
+	// comes after the part (or first payload) whose data holds its path.
+	Parts []Part
+}
+
+// Part is one deferred fragment's fields, or one streamed list's items
+// after its initialCount.
+type Part struct {
+	// Parent is the index in Parts of the part whose data holds this
+	// one's path, -1 for the first payload: a client is told of a part
+	// (the newer format's pending) when its parent arrives.
+	Parent int
+	// Label is the directive's label, "" for none.
+	Label string
+	// Path is the deferred fragment's object, or the streamed list.
+	Path ast.Path
+	// Stream reports a streamed list's items; Start is the index of the
+	// first of them.
+	Stream bool
+	Start  int
+	// Data is the fragment's fields, an object, or the items, an array.
+	Data []byte
+	// Errors are the field errors met within Data.
+	Errors []FieldError
 }
 
 // FieldError is a field's error: the field's value is null (or the null
