@@ -117,10 +117,11 @@ func split(oc *graphql.OperationContext, answer execution.Answer, types map[int]
 		// null: no object to deliver any part under.
 		return &execution.Incremental{Body: answer.Body, Errors: answer.Errors}, nil
 	}
-	s := &splitter{oc: oc, body: answer.Body, types: types, errs: answer.Errors, cur: -1}
+	s := &splitter{oc: oc, body: answer.Body, types: types, errs: answer.Errors, cur: -1,
+		written: map[*jsonNode]map[string]bool{}, listLen: map[*jsonNode]int{}}
 	s.placeErrors(data)
 	first := append([]byte(nil), `{"data":`...)
-	first = s.object(first, data, []ast.SelectionSet{oc.Operation.SelectionSet}, "Query", "Query", nil, nil)
+	first = s.object(first, data, []ast.SelectionSet{oc.Operation.SelectionSet}, "Query", "Query", nil)
 	first = append(first, '}')
 	out := &execution.Incremental{Body: first}
 	size := len(first)
@@ -139,7 +140,7 @@ func split(oc *graphql.OperationContext, answer execution.Answer, types map[int]
 			}
 			b = append(b, ']')
 		} else {
-			b = s.object(b, r.node, r.sets, r.typ, r.static, r.part.Path, r.skip)
+			b = s.object(b, r.node, r.sets, r.typ, r.static, r.part.Path)
 		}
 		s.records[i].part.Data = b
 		if size += len(b); size > maxBytes {
@@ -175,17 +176,24 @@ type splitter struct {
 	errs  []execution.FieldError
 	errAt map[string][]int
 	owner []int
+	// written notes the keys of each object some part wrote; listLen,
+	// how many items of each list the first part that wrote it wrote.
+	// What a part sends, the client has for the parts after it: a later
+	// part leaves out the leaves sent already, and writes a list as long
+	// as the client has it.
+	written map[*jsonNode]map[string]bool
+	listLen map[*jsonNode]int
 }
 
 // record is a part and what writes its data: a deferred fragment's
-// object, with the fragment's selection (and the leaves its parent
-// wrote already, skip), or a streamed list, with the field's selections.
+// object, with the fragment's selection (or the object of a list's item
+// that a part selects more of than the list's first writer), or a
+// streamed list, with the field's selections.
 type record struct {
 	part        execution.Part
 	node        *jsonNode
 	sets        []ast.SelectionSet
 	typ, static string
-	skip        map[string]bool
 }
 
 // placeErrors finds where each error's null is written: at its path, or
@@ -345,45 +353,29 @@ func included(directives ast.DirectiveList, vars map[string]any) bool {
 }
 
 // object writes the object n, of type typ at a position of type static,
-// as sets select it in the part being written, leaving out the keys in
-// skip; each deferred fragment applying to it becomes a part.
-func (s *splitter) object(buf []byte, n *jsonNode, sets []ast.SelectionSet, typ, static string, path ast.Path, skip map[string]bool) []byte {
+// as sets select it in the part being written, leaving out the leaves an
+// earlier part wrote; each deferred fragment applying to it becomes a
+// part.
+func (s *splitter) object(buf []byte, n *jsonNode, sets []ast.SelectionSet, typ, static string, path ast.Path) []byte {
 	fields, defers := s.collect(sets, typ, static)
-	if len(defers) > 0 {
-		// A deferred fragment's part leaves out the leaves written here
-		// already; an object it selects too is written again, with its
-		// own selection, and merges.
-		var leaves map[string]bool
-		for _, f := range fields {
-			if v := n.get(f.key); v != nil && v.kind == 0 {
-				if leaves == nil {
-					leaves = map[string]bool{}
-				}
-				leaves[f.key] = true
-			}
-		}
-		for k := range skip {
-			if leaves == nil {
-				leaves = map[string]bool{}
-			}
-			leaves[k] = true
-		}
-		for _, d := range defers {
-			s.records = append(s.records, record{
-				part: execution.Part{Parent: s.cur, Label: d.label, Path: path[:len(path):len(path)]},
-				node: n, sets: []ast.SelectionSet{d.set}, typ: typ, static: static, skip: leaves})
-		}
+	for _, d := range defers {
+		s.records = append(s.records, record{
+			part: execution.Part{Parent: s.cur, Label: d.label, Path: path[:len(path):len(path)]},
+			node: n, sets: []ast.SelectionSet{d.set}, typ: typ, static: static})
+	}
+	written := s.written[n]
+	if written == nil {
+		written = map[string]bool{}
+		s.written[n] = written
 	}
 	buf = append(buf, '{')
 	first := true
 	for _, f := range fields {
-		if skip[f.key] {
-			continue
-		}
 		v := n.get(f.key)
-		if v == nil {
+		if v == nil || v.kind == 0 && written[f.key] {
 			continue
 		}
+		written[f.key] = true
 		if !first {
 			buf = append(buf, ',')
 		}
@@ -407,12 +399,30 @@ func (s *splitter) value(buf []byte, n *jsonNode, sets []ast.SelectionSet, stati
 	switch {
 	case n.kind == '[':
 		count := len(n.vals)
-		if stream != nil && stream.initialCount < count {
+		if l, seen := s.listLen[n]; seen {
+			// Written by an earlier part, and streamed from there: as
+			// long as that part wrote it, and what this one selects of
+			// each later item in a part of its own, after the stream's.
+			count = l
+			if hasSelections(sets) {
+				for i := l; i < len(n.vals); i++ {
+					if item := n.vals[i]; item.kind == '{' {
+						typ := static
+						if t, ok := s.types[item.start]; ok {
+							typ = t
+						}
+						s.records = append(s.records, record{part: execution.Part{Parent: s.cur, Path: appendPath(path, ast.PathIndex(i))},
+							node: item, sets: sets, typ: typ, static: static})
+					}
+				}
+			}
+		} else if stream != nil && stream.initialCount < count {
 			count = stream.initialCount
 			s.records = append(s.records, record{
 				part: execution.Part{Parent: s.cur, Label: stream.label, Path: path[:len(path):len(path)], Stream: true, Start: count},
 				node: n, sets: sets, static: static})
 		}
+		s.listLen[n] = count
 		buf = append(buf, '[')
 		for i := range count {
 			if i > 0 {
@@ -426,7 +436,7 @@ func (s *splitter) value(buf []byte, n *jsonNode, sets []ast.SelectionSet, stati
 		if t, ok := s.types[n.start]; ok {
 			typ = t
 		}
-		return s.object(buf, n, sets, typ, static, path, nil)
+		return s.object(buf, n, sets, typ, static, path)
 	default:
 		// A leaf (a JSON scalar's object too): its bytes as written.
 		return append(buf, s.body[n.start:n.end]...)

@@ -98,6 +98,40 @@ func (x *chooser) DispatchOperation(ctx context.Context, oc *graphql.OperationCo
 	}
 }
 
+// dispatchPayloads is DispatchOperation with each response as the JSON
+// payload a transport sends: an answer the Executor cut into parts (@defer,
+// @stream) comes as its parts, in the deferSpec=20220824 format; anything
+// else as gqlgen's responses, marshalled. A nil payload ends it.
+func (x *chooser) dispatchPayloads(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) []byte, context.Context) {
+	out, ctx := x.run(ctx, oc)
+	if out.responses == nil && out.err == nil && out.answer.Incremental != nil {
+		payloads := x.e.payloads(ctx, out.answer.Incremental, multipartDefer20220824)
+		return func(context.Context) []byte {
+			if len(payloads) == 0 {
+				return nil
+			}
+			p := payloads[0]
+			payloads = payloads[1:]
+			return p
+		}, ctx
+	}
+	var responses graphql.ResponseHandler
+	switch {
+	case out.responses != nil:
+		responses = out.responses
+	case out.err == nil:
+		responses = graphql.OneShot(x.e.answerResponse(ctx, out.answer))
+	default:
+		responses = graphql.OneShot(x.Executor.DispatchError(graphql.WithOperationContext(ctx, oc), gqlerror.List{x.e.stopped(ctx, out.err)}))
+	}
+	return func(ctx context.Context) []byte {
+		if resp := responses(ctx); resp != nil {
+			return marshal(resp)
+		}
+		return nil
+	}, ctx
+}
+
 // declineNoted is the key under which a document's memo remembers that
 // its operation's decline was logged.
 type declineNoted struct{ operation string }
@@ -199,10 +233,12 @@ func (e *endpoint) execute(ctx context.Context, r *http.Request, req *request) *
 	if span != nil {
 		endExecute(span, out.executor, resp)
 	}
-	if req.delivery == eventStream && res.payloads == nil && !acceptsJSON(r.Header.Get("Accept")) {
-		// Asked only as an event stream (which only a query with @defer
-		// or @stream gets this far): the whole answer is its one event.
-		res.payloads, res.delivery = [][]byte{res.body}, eventStream
+	if req.delivery != wholeAnswer && res.payloads == nil && res.status == http.StatusOK && !acceptsJSON(r.Header.Get("Accept")) {
+		// Asked only in parts (an event stream gets this far only for a
+		// query with @defer or @stream): the whole answer is the one
+		// part.
+		whole := append(res.body[:len(res.body)-1:len(res.body)-1], `,"hasNext":false}`...)
+		res.payloads, res.delivery = [][]byte{whole}, req.delivery
 	}
 	return res
 }

@@ -596,13 +596,13 @@ func (c *wsConn) run(ctx context.Context, op *wsOp, params *graphql.RawParams) {
 			c.sendFor(op, "error", marshal(gqlerror.List{gerr}))
 		}
 	}()
-	responses, ctx := c.exec.DispatchOperation(ctx, oc)
+	payloads, ctx := c.exec.dispatchPayloads(ctx, oc)
 	for {
-		resp := responses(ctx)
-		if resp == nil {
+		payload := payloads(ctx)
+		if payload == nil {
 			break
 		}
-		c.sendFor(op, "next", marshal(resp))
+		c.sendFor(op, "next", payload)
 	}
 	c.sendFor(op, "complete", nil)
 }
@@ -889,6 +889,54 @@ func (x *wsExecutor) CreateOperationContext(ctx context.Context, params *graphql
 // connection (run) calls it for each, with a context it cancels once the
 // operation's last message is queued.
 func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
+	dispatch := func(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) *graphql.Response, context.Context) {
+		if oc.Operation.Operation == ast.Query && x.c.e.streamed(oc) {
+			return x.dispatchLive(ctx, oc)
+		}
+		return x.choose.DispatchOperation(ctx, oc)
+	}
+	return dispatchWith(x, ctx, oc, dispatch, func(ctx context.Context) *graphql.Response {
+		return &graphql.Response{Errors: gqlerror.List{{Message: "internal error",
+			Extensions: map[string]any{"code": CodeInternal}}}}
+	}, func(r *graphql.Response) bool { return r == nil })
+}
+
+// dispatchPayloads is DispatchOperation with each response as the next
+// message's payload: an answer the Executor cut into parts (@defer,
+// @stream) is sent as its parts, in the deferSpec=20220824 format.
+func (x *wsExecutor) dispatchPayloads(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) []byte, context.Context) {
+	return dispatchWith(x, ctx, oc, x.choose.dispatchPayloads, func(context.Context) []byte {
+		return marshal(&graphql.Response{Errors: gqlerror.List{{Message: "internal error",
+			Extensions: map[string]any{"code": CodeInternal}}}})
+	}, func(b []byte) bool { return b == nil })
+}
+
+// dispatchLive starts a live query: its first answer, then another each
+// time a refresh changes what it read (live.go). Each run pins the data
+// of its time, in the connection's turn for a core.
+func (x *wsExecutor) dispatchLive(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
+	e := x.c.e
+	pin := func(ctx context.Context) context.Context { return ctx }
+	if e.opts.PerOperation != nil {
+		pin = func(ctx context.Context) context.Context { return e.opts.PerOperation(ctx)(ctx) }
+	}
+	q := e.startLive(ctx, oc, x.c.client, liveOf(oc), pin)
+	if q == nil {
+		e.opts.Observer.Rejected("live_queries")
+		herr := liveRefusal()
+		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{Message: herr.message,
+			Extensions: map[string]any{"code": herr.code}}}}), ctx
+	}
+	return q.next, ctx
+}
+
+// dispatchWith runs an operation CreateOperationContext admitted by
+// dispatch, with the connection's places, the operation's context, and
+// a query's time budget and turn for a core; unchecked answers an
+// operation never checked here.
+func dispatchWith[R any](x *wsExecutor, ctx context.Context, oc *graphql.OperationContext,
+	dispatch func(context.Context, *graphql.OperationContext) (func(context.Context) R, context.Context),
+	unchecked func(context.Context) R, ended func(R) bool) (func(context.Context) R, context.Context) {
 	c, e := x.c, x.c.e
 	c.mu.Lock()
 	with, ok := c.pending[oc]
@@ -896,8 +944,15 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 	c.mu.Unlock()
 	if !ok {
 		// Never checked here: nothing run does.
-		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{Message: "internal error",
-			Extensions: map[string]any{"code": CodeInternal}}}}), ctx
+		var zero R
+		done := false
+		return func(ctx context.Context) R {
+			if done {
+				return zero
+			}
+			done = true
+			return unchecked(ctx)
+		}, ctx
 	}
 	ctx = with(ctx)
 	sub := e.streamed(oc)
@@ -906,23 +961,7 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 		ctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(c.ending, cancel)
 		context.AfterFunc(ctx, func() { stop() })
-		if oc.Operation.Operation == ast.Query {
-			// Live: each run pins the data of its time, in the
-			// connection's turn for a core.
-			pin := func(ctx context.Context) context.Context { return ctx }
-			if e.opts.PerOperation != nil {
-				pin = func(ctx context.Context) context.Context { return e.opts.PerOperation(ctx)(ctx) }
-			}
-			q := e.startLive(ctx, oc, c.client, liveOf(oc), pin)
-			if q == nil {
-				e.opts.Observer.Rejected("live_queries")
-				herr := liveRefusal()
-				return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{Message: herr.message,
-					Extensions: map[string]any{"code": herr.code}}}}), ctx
-			}
-			return q.next, ctx
-		}
-		return x.choose.DispatchOperation(ctx, oc)
+		return dispatch(ctx, oc)
 	}
 	// A query (or mutation) runs as over HTTP: within its time budget, in
 	// its turn for a core, on the executor the chooser picks.
@@ -955,11 +994,11 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 			<-c.cores
 		}
 	}
-	responses, ctx := x.choose.DispatchOperation(ctx, oc)
-	return func(ctx context.Context) *graphql.Response {
+	responses, ctx := dispatch(ctx, oc)
+	return func(ctx context.Context) R {
 		resp := responses(ctx)
 		release() // the answer is built; deferred parts come as they are
-		if resp == nil {
+		if ended(resp) {
 			cancel()
 		}
 		return resp

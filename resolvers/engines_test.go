@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/catalogue-gateway/gateway/graph/querygen"
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/internal/execution"
+	"github.com/catalogue-gateway/gateway/internal/incrementaltest"
 	"github.com/catalogue-gateway/gateway/loader"
 	"github.com/catalogue-gateway/gateway/resolvers"
 )
@@ -152,4 +154,124 @@ func TestEnginesAnswerImages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// incrementalDirectives are @defer and @stream as querygen writes them, to
+// write an operation without them.
+var incrementalDirectives = regexp.MustCompile(`\s*@(defer|stream)(\([^)]*\))?`)
+
+// TestEnginesAgreeIncrementally: operations generated with @defer and
+// @stream, asked for in parts, merge into the answer gqlgen gives the
+// same operation without them (errors but for their locations, which
+// move with the text); asked as JSON, they are that answer, byte for
+// byte.
+func TestEnginesAgreeIncrementally(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 60
+	}
+	limits := admission.Limits{MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000,
+		MaxDirectives: 1000, MaxResponseBytes: 1 << 30}
+	for _, c := range []struct {
+		name  string
+		snap  *catalogue.Snapshot
+		maxID int
+	}{{"embedded", embedded(t), 1600}, {"fixture", fixture(t), 8}} {
+		t.Run(c.name, func(t *testing.T) {
+			st := storeOf(c.snap)
+			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
+			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: engine})
+			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: execution.None})
+			g := querygen.New(schema.Schema(), uint64(len(c.name))+11)
+			g.MaxID, g.Incremental = c.maxID, true
+			inParts := 0 // operations answered in more than one part
+			for i := range n {
+				query, vars := g.Query()
+				plain, plainVars := withoutDirectives(query, vars)
+				_, gb := serveOnce(t, gqlgen, plain, plainVars)
+				want, err := incrementaltest.Decode(gb)
+				if err != nil {
+					t.Fatalf("operation %d: gqlgen's answer: %v: %s", i, err, gb)
+				}
+				// As JSON: the whole answer, as gqlgen gives it.
+				ps, pb := serveOnce(t, served, query, vars)
+				if gs, gb := serveOnce(t, gqlgen, query, vars); ps != gs || !bytes.Equal(withoutRequestIDs(pb), withoutRequestIDs(gb)) {
+					t.Fatalf("operation %d: asked as JSON, the engine's answer differs\n engine %d %.400s\n gqlgen %d %.400s\n%s\nvariables %v",
+						i, ps, pb, gs, gb, query, vars)
+				}
+				accept := "multipart/mixed"
+				if i%2 == 1 {
+					accept = "multipart/mixed;incrementalSpec=v0.2"
+				}
+				rec := serveAccepting(t, served, query, vars, accept)
+				var got incrementaltest.Result
+				if ct := rec.Header().Get("Content-Type"); strings.HasPrefix(ct, "multipart/mixed") {
+					payloads, err := incrementaltest.Multipart(ct, rec.Body)
+					if err != nil {
+						t.Fatalf("operation %d: %v", i, err)
+					}
+					if len(payloads) > 1 {
+						inParts++
+					}
+					if got, err = incrementaltest.Merge(payloads); err != nil {
+						t.Fatalf("operation %d: merging its parts: %v\n%s\n%s\nvariables %v", i, err, bytes.Join(payloads, []byte("\n")), query, vars)
+					}
+				} else if got, err = incrementaltest.Decode(rec.Body.Bytes()); err != nil {
+					t.Fatalf("operation %d: %v", i, err)
+				}
+				if !reflect.DeepEqual(withoutLocations(got), withoutLocations(want)) {
+					t.Fatalf("operation %d: the merged parts differ from gqlgen's answer without the directives\n merged %v\n gqlgen %s\n%s\nvariables %v",
+						i, got, gb, query, vars)
+				}
+			}
+			if inParts < n/4 {
+				t.Errorf("only %d of %d operations came in parts: @defer and @stream went untested", inParts, n)
+			}
+		})
+	}
+}
+
+// variableDefinitions are an operation's, as querygen writes them.
+var variableDefinitions = regexp.MustCompile(`\$(\w+): [\w!\[\]]+(, )?`)
+
+// withoutDirectives is query without its @defer and @stream, and without
+// the variables only their if used.
+func withoutDirectives(query string, vars map[string]any) (string, map[string]any) {
+	plain := incrementalDirectives.ReplaceAllString(query, "")
+	out := map[string]any{}
+	plain = variableDefinitions.ReplaceAllStringFunc(plain, func(def string) string {
+		name := variableDefinitions.FindStringSubmatch(def)[1]
+		if strings.Count(plain, "$"+name+")")+strings.Count(plain, "$"+name+",")+strings.Count(plain, "$"+name+" ") == 0 {
+			return ""
+		}
+		out[name] = vars[name]
+		return def
+	})
+	plain = strings.Replace(strings.Replace(plain, ", )", ")", 1), "query Q() ", "query Q ", 1)
+	return plain, out
+}
+
+// serveAccepting posts query with an Accept header.
+func serveAccepting(t *testing.T, h http.Handler, query string, vars map[string]any, accept string) *httptest.ResponseRecorder {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", accept)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// withoutLocations drops the errors' locations.
+func withoutLocations(r incrementaltest.Result) incrementaltest.Result {
+	for _, e := range r.Errors {
+		if m, ok := e.(map[string]any); ok {
+			delete(m, "locations")
+		}
+	}
+	return r
 }

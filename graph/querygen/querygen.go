@@ -36,6 +36,10 @@ type Generator struct {
 	MaxPage int
 	// Strings are the values given to String arguments.
 	Strings []string
+	// Incremental, when set, puts @defer on some fragments (labelled or
+	// not, nested, at times turned off by a variable) and @stream on
+	// some list fields (initialCount 0 to 2).
+	Incremental bool
 
 	// per operation
 	aliasAll bool // alias the next selection's fields (a union's fragment)
@@ -96,7 +100,11 @@ func (g *Generator) selection(def *ast.Definition, depth int) string {
 			// Each type's fields under their own names: a field of one
 			// type and another's of the same name may differ in type.
 			g.aliasAll = true
-			parts = append(parts, "... on "+pt.Name+" "+g.selection(pt, depth))
+			fragment := "... on " + pt.Name
+			if g.Incremental && g.rng.IntN(3) == 0 {
+				fragment += " @defer"
+			}
+			parts = append(parts, fragment+" "+g.selection(pt, depth))
 		}
 		if g.rng.IntN(2) == 0 {
 			parts = append(parts, "__typename")
@@ -140,12 +148,38 @@ func (g *Generator) selection(def *ast.Definition, depth int) string {
 			v := g.variable(ast.NonNullNamedType("Boolean", nil), g.rng.IntN(2) == 0)
 			field = head + " @" + directive + "(if: " + v + ")" + set
 		}
+		if g.Incremental && g.rng.IntN(3) == 0 {
+			field = g.deferred(def, field)
+		}
 		parts = append(parts, field)
 	}
 	if len(parts) == 0 || g.rng.IntN(6) == 0 {
 		parts = append(parts, "__typename")
 	}
 	return "{ " + strings.Join(parts, " ") + " }"
+}
+
+// deferred wraps field, a selection on def, in a deferred fragment: an
+// inline one, labelled or not, or a spread, at times with a variable's
+// if.
+func (g *Generator) deferred(def *ast.Definition, field string) string {
+	args := []string{}
+	if g.rng.IntN(2) == 0 {
+		args = append(args, `label: "`+g.name("d")+`"`)
+	}
+	if g.rng.IntN(4) == 0 {
+		args = append(args, "if: "+g.variable(ast.NonNullNamedType("Boolean", nil), g.rng.IntN(2) == 0))
+	}
+	directive := "@defer"
+	if len(args) > 0 {
+		directive += "(" + strings.Join(args, ", ") + ")"
+	}
+	if g.rng.IntN(3) == 0 {
+		name := g.name("D")
+		g.frags = append(g.frags, "fragment "+name+" on "+def.Name+" { "+field+" }")
+		return "..." + name + " " + directive
+	}
+	return "... " + directive + " { " + field + " }"
 }
 
 // field writes a selection of f: its head (alias, name and arguments) and
@@ -192,6 +226,9 @@ func (g *Generator) field(f *ast.FieldDefinition, depth int) (head, set string, 
 		out = g.name("k") + ": " + f.Name + "(" + strings.Join(args, ", ") + ")"
 	case g.rng.IntN(5) == 0:
 		out = g.name("a") + ": " + f.Name
+	}
+	if g.Incremental && f.Type.Elem != nil && g.rng.IntN(2) == 0 {
+		out += fmt.Sprintf(" @stream(initialCount: %d)", g.rng.IntN(3))
 	}
 	t := g.schema.Types[f.Type.Name()]
 	if t == nil || t.Kind == ast.Scalar || t.Kind == ast.Enum {
