@@ -1,7 +1,9 @@
 // Package engine executes the catalogue's GraphQL queries: every query the
-// schema allows but introspection (and @defer, which gqlgen streams),
-// answered as gqlgen's generated executor answers it, byte for byte,
-// field errors included, several times faster.
+// schema allows but introspection, answered as gqlgen's generated
+// executor answers it, byte for byte, field errors included, several
+// times faster; and, for a query whose @defer or @stream asks for it, the
+// same answer cut into the parts the incremental delivery proposal
+// describes (incremental.go).
 //
 // gqlgen still parses, validates and measures every operation; the engine
 // only executes. It compiles a plan once per document: which root field

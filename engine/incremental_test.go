@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/catalogue-gateway/gateway/graph"
 	"github.com/catalogue-gateway/gateway/internal/execution"
@@ -17,7 +18,7 @@ import (
 // endpoint hands it to the engine.
 func operation(t *testing.T, query string, vars map[string]any) *graphql.OperationContext {
 	t.Helper()
-	doc, errs := gqlparser.LoadQuery(graph.ServedSchema(), query)
+	doc, errs := gqlparser.LoadQueryWithRules(graph.ServedSchema(), query, rules.NewDefaultRules())
 	if errs != nil {
 		t.Fatalf("%s: %v", query, errs)
 	}

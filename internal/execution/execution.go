@@ -122,8 +122,8 @@ const (
 	DeclineOperation = "operation"
 	// DeclineIntrospection: the operation selects __schema or __type.
 	DeclineIntrospection = "introspection"
-	// DeclineDirective: a directive other than @skip and @include, such
-	// as @defer, which gqlgen streams.
+	// DeclineDirective: a directive other than @skip, @include, @defer
+	// and @stream.
 	DeclineDirective = "directive"
 	// DeclinePlan: the compiler declined a part of the operation (a field
 	// with arguments below the root, a resolver it does not know).
