@@ -25,9 +25,10 @@ func SchemaHandler(schema *ast.Schema) (http.Handler, error) {
 	f := formatter.NewFormatter(&sdl, formatter.WithIndent("  "))
 	f.FormatSchema(withoutUndeclared(schema))
 	// The printer leaves out the directives every GraphQL server knows;
-	// @defer, which gqlgen serves, is not one of them, and a generator
-	// reading a document that uses it must find it declared.
-	if d := schema.Directives["defer"]; d != nil {
+	// @defer is not one of them, and a generator reading a document that
+	// uses it must find it declared: printed here when only the parser's
+	// prelude declares it (a schema that declares it is printed with it).
+	if d := schema.Directives["defer"]; d != nil && d.Position != nil && d.Position.Src != nil && d.Position.Src.BuiltIn {
 		declared := *d
 		declared.Position = nil // not the prelude's: printed
 		f.FormatSchemaDocument(&ast.SchemaDocument{Directives: ast.DirectiveDefinitionList{&declared}})

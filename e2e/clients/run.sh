@@ -3,7 +3,8 @@
 # graphql-ws (over ws) and graphql-sse subscribe and get catalogueChanged
 # when a stand-in upstream changes, and their live queries (@live) are
 # answered again when it changes what they read; graphql-js builds
-# /schema.graphql. The
+# /schema.graphql; Apollo Client 4 (both incremental formats) and urql
+# read @defer and @stream over multipart/mixed. The
 # gateways' logs land in e2e/clients/artifacts/ (ARTIFACTS_DIR to put them
 # elsewhere).
 #
