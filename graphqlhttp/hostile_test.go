@@ -302,6 +302,11 @@ func hostileCases(t testing.TB) []hostileCase {
 		// a place, and refused as JSON to a client that takes JSON.
 		{name: "depth of a live query streamed", req: liveStream("query @live " + tooDeep), status: 422, code: admission.CodeTooDeep},
 		{name: "complexity of a live query streamed", req: liveStream("query @live " + tooComplex), status: 422, code: admission.CodeTooComplex},
+		// Asked for in parts: the cost limit holds for the whole
+		// operation, before any part is sent.
+		{name: "complexity, deferred, as multipart", req: streamed(post("{ ... @defer "+tooComplex+" }"), "multipart/mixed"), status: 400, code: admission.CodeTooComplex},
+		{name: "complexity, streamed, as multipart or JSON", req: streamed(post(strings.Replace(tooComplex, "nodes {", "nodes @stream {", 1)), "multipart/mixed, application/json"), status: 422, code: admission.CodeTooComplex},
+		{name: "complexity, deferred, as a stream", req: streamed(post("{ ... @defer "+tooComplex+" }")), status: 400, code: admission.CodeTooComplex},
 		{name: "missing query", req: postBody(`{"operationName":"` + marker + `"}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty query", req: postBody(`{"query":"","variables":{"x":"` + marker + `"}}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty body", req: postBody(""), status: 400, code: graphqlhttp.CodeBadRequest},

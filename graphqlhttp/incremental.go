@@ -33,10 +33,18 @@ const (
 	// default) or graphql-js 17's incrementalSpec=v0.2.
 	multipartDefer20220824
 	multipartIncrementalV02
-	// eventStream: each payload an event stream's next event, in the
-	// 20220824 format.
+	// eventStream and eventStreamV02: each payload an event stream's
+	// next event, in the 20220824 format unless the Accept asks for the
+	// newer (text/event-stream;incrementalSpec=v0.2).
 	eventStream
+	eventStreamV02
 )
+
+// newer reports a delivery in the incrementalSpec=v0.2 format.
+func (d delivery) newer() bool { return d == multipartIncrementalV02 || d == eventStreamV02 }
+
+// events reports a delivery as an event stream.
+func (d delivery) events() bool { return d == eventStream || d == eventStreamV02 }
 
 // The multipart/mixed parameters that name a format.
 const (
@@ -50,7 +58,7 @@ const (
 // when it names it (in the newer format only when it asks for it by its
 // incrementalSpec parameter), before an event stream, before JSON.
 func deliveryOf(accept string) delivery {
-	stream := false
+	stream := wholeAnswer
 	for part := range strings.SplitSeq(accept, ",") {
 		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 		if err != nil {
@@ -63,13 +71,15 @@ func deliveryOf(accept string) delivery {
 			}
 			return multipartDefer20220824
 		case "text/event-stream":
-			stream = true
+			if stream == wholeAnswer {
+				stream = eventStream
+			}
+			if params["incrementalspec"] == "v0.2" {
+				stream = eventStreamV02
+			}
 		}
 	}
-	if stream {
-		return eventStream
-	}
-	return wholeAnswer
+	return stream
 }
 
 // hasDeferOrStream reports whether a document carries @defer or @stream
@@ -201,7 +211,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 	}
 	whole := e.withErrors(ctx, execution.Answer{Body: inc.Body, Errors: inc.Errors})
 	first := append([]byte(nil), whole[:len(whole)-1]...) // without its }
-	if format == multipartIncrementalV02 {
+	if format.newer() {
 		first = e.pending(first, inc, -1)
 	}
 	out = append(out, hasNext(first, last >= 0))
@@ -210,7 +220,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 		// pending id, the older by its path (a stream's, with the index
 		// of its first item) and label.
 		var entry [][]byte
-		if format == multipartIncrementalV02 {
+		if format.newer() {
 			entry = append(entry, strconv.AppendQuote([]byte(`"id":`), strconv.Itoa(i)))
 		}
 		if p.Stream {
@@ -218,7 +228,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 		} else {
 			entry = append(entry, append([]byte(`"data":`), p.Data...))
 		}
-		if format != multipartIncrementalV02 {
+		if !format.newer() {
 			path := p.Path
 			if p.Stream {
 				path = append(path[:len(path):len(path)], ast.PathIndex(p.Start))
@@ -233,7 +243,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 		}
 		b := append([]byte(`{"incremental":[{`), bytes.Join(entry, []byte{','})...)
 		b = append(b, "}]"...)
-		if format == multipartIncrementalV02 {
+		if format.newer() {
 			b = e.pending(b, inc, i)
 			b = strconv.AppendQuote(append(b, `,"completed":[{"id":`...), strconv.Itoa(i))
 			b = append(b, "}]"...)
@@ -290,10 +300,10 @@ func (e *endpoint) writeIncremental(w http.ResponseWriter, r *http.Request, payl
 	h.Add("Vary", "Accept")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
-	switch format {
-	case eventStream:
+	switch {
+	case format.events():
 		h.Set("Content-Type", "text/event-stream")
-	case multipartIncrementalV02:
+	case format.newer():
 		h.Set("Content-Type", `multipart/mixed; boundary="`+multipartBoundary+`"; `+incrementalSpecV02)
 	default:
 		h.Set("Content-Type", `multipart/mixed; boundary="`+multipartBoundary+`"; `+deferSpec20220824)
@@ -312,7 +322,7 @@ func (e *endpoint) writeIncremental(w http.ResponseWriter, r *http.Request, payl
 		}
 		return rc.Flush() == nil
 	}
-	if format == eventStream {
+	if format.events() {
 		for _, p := range payloads {
 			buf.WriteString("event: next\ndata: ")
 			buf.Write(p)

@@ -119,6 +119,7 @@ func TestIncrementalDelivery(t *testing.T) {
 		{"multipart, incrementalSpec=v0.2, GET", http.MethodGet, "multipart/mixed; incrementalSpec=v0.2, application/json", `multipart/mixed; boundary="-"; incrementalSpec=v0.2`},
 		{"event stream, POST", http.MethodPost, "text/event-stream", "text/event-stream"},
 		{"event stream, GET", http.MethodGet, "text/event-stream", "text/event-stream"},
+		{"event stream, incrementalSpec=v0.2", http.MethodPost, "text/event-stream;incrementalSpec=v0.2", "text/event-stream"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := ask(t, tt.method, srv.URL, incrementalQuery, vars, tt.accept)
