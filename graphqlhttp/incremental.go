@@ -331,7 +331,7 @@ func (e *endpoint) writeIncremental(w http.ResponseWriter, r *http.Request, payl
 				return n
 			}
 		}
-		buf.WriteString("event: complete\ndata: \n\n")
+		buf.WriteString("event: complete\n\n")
 		send()
 		return n
 	}

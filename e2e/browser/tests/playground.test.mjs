@@ -1,7 +1,8 @@
 // The playground at /, as someone exploring the API meets it: it loads
 // with nothing from another host and no console error, opens on a nested
 // example query that runs, runs a query typed into the editor (by GET), and
-// its docs show the schema's descriptions; /playground leads to it.
+// one with @defer and @stream (its parts merged as they arrive), and its
+// docs show the schema's descriptions; /playground leads to it.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -86,6 +87,30 @@ test('the playground loads offline and runs its example and a typed query', asyn
   await page.waitForSelector('.graphiql-doc-explorer-content :text("The catalogue of the game")');
   await screenshot(page, 'playground-docs');
 
+  check();
+});
+
+test('a query with @defer and @stream shows its parts merged as they arrive', async () => {
+  const { page, check } = await openPage(browser);
+  const streams = [];
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname === '/graphql' && r.request().method() === 'POST') streams.push(r);
+  });
+  await page.goto(`${gateway.url}/`);
+  await page.waitForSelector(editor);
+  await page.click(`${editor} .CodeMirror-lines`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText('query Parts { items(first: 3) { nodes @stream(initialCount: 1) { id ... @defer(label: "more") { name } } } }');
+  await page.waitForTimeout(400); // GraphiQL reads the operation name 100 ms after an edit
+  await page.keyboard.press('Control+Enter');
+  const merged = await waitForResult(page, (j) => j.data?.items?.nodes?.length === 3 && j.data.items.nodes.every((n) => n.name));
+  assert.deepEqual(merged.data.items.nodes.map((n) => n.id), [1, 2, 3]);
+  const res = streams.at(-1);
+  assert.equal(res.headers()['content-type'], 'text/event-stream', 'the parts come as an event stream');
+  const events = (await res.text()).match(/^event: next$/gm) ?? [];
+  assert.ok(events.length >= 4, `${events.length} next events: the first, the stream's items, a part per deferred fragment`);
+  await screenshot(page, 'playground-incremental');
   check();
 });
 

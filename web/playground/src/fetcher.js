@@ -1,7 +1,8 @@
 // GraphiQL's fetcher: how the playground talks to the gateway. Queries go
 // by GET where they fit (the gateway can cache those), everything else by
-// POST, and subscriptions over Server-Sent Events.
-import { Kind, parse } from 'graphql';
+// POST, and subscriptions, and queries with @defer or @stream, over
+// Server-Sent Events: GraphiQL shows each part as it arrives.
+import { BREAK, Kind, parse, visit } from 'graphql';
 import { createClient } from 'graphql-sse';
 
 const endpoint = '/graphql';
@@ -19,7 +20,7 @@ const accept = 'application/graphql-response+json, application/json';
  */
 export function fetcher(params, opts) {
   const type = operationType(params.query, params.operationName);
-  if (type === 'subscription') {
+  if (type === 'subscription' || (type === 'query' && incremental(params.query))) {
     return subscribe(params, opts?.headers);
   }
   const headers = new Headers(opts?.headers);
@@ -50,6 +51,23 @@ function operationType(query, operationName) {
   const ops = doc.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const op = operationName ? ops.find((o) => o.name?.value === operationName) : ops.length === 1 && ops[0];
   return op ? op.operation : null;
+}
+
+// incremental reports a document with @defer or @stream: the gateway
+// answers such a query in parts, as an event stream's next events, which
+// GraphiQL merges as they come.
+function incremental(query) {
+  let found = false;
+  visit(parse(query), {
+    Directive(node) {
+      if (node.name.value === 'defer' || node.name.value === 'stream') {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 // requestBody is the request's parameters with only those that are set.

@@ -99,6 +99,19 @@ test('a subscription streams over SSE', async () => {
   assert.deepEqual(JSON.parse(sent[0].init.body), { query: 'subscription S { n }', operationName: 'S' });
 });
 
+test('a query with @defer or @stream streams its parts over SSE', async () => {
+  const parts = [
+    '{"data":{"item":{"id":1}},"hasNext":true}',
+    '{"incremental":[{"data":{"name":"Copper Ore"},"path":["item"]}],"hasNext":false}',
+  ];
+  const sent = stubFetch(parts.map((p) => `event: next\ndata: ${p}\n\n`).join('') + 'event: complete\n\n', 'text/event-stream');
+  const results = [];
+  for await (const r of fetcher({ query: '{ item(id: 1) { id ... @defer { name } } }' })) results.push(r);
+  assert.deepEqual(results, parts.map((p) => JSON.parse(p)));
+  assert.equal(sent[0].init.method, 'POST');
+  assert.equal(sent[0].init.headers.accept, 'text/event-stream');
+});
+
 test("a refused subscription shows the server's errors", async () => {
   globalThis.fetch = async () =>
     new Response('{"errors":[{"message":"too many"}]}', { status: 503, headers: { 'Content-Type': 'application/json' } });
