@@ -306,7 +306,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		// operation, before any part is sent.
 		{name: "complexity, deferred, as multipart", req: streamed(post("{ ... @defer "+tooComplex+" }"), "multipart/mixed"), status: 400, code: admission.CodeTooComplex},
 		{name: "complexity, streamed, as multipart or JSON", req: streamed(post(strings.Replace(tooComplex, "nodes {", "nodes @stream {", 1)), "multipart/mixed, application/json"), status: 422, code: admission.CodeTooComplex},
-		{name: "complexity, deferred, as a stream", req: streamed(post("{ ... @defer "+tooComplex+" }")), status: 400, code: admission.CodeTooComplex},
+		{name: "complexity, deferred, as a stream", req: streamed(post("{ ... @defer " + tooComplex + " }")), status: 400, code: admission.CodeTooComplex},
 		{name: "missing query", req: postBody(`{"operationName":"` + marker + `"}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty query", req: postBody(`{"query":"","variables":{"x":"` + marker + `"}}`), status: 400, code: graphqlhttp.CodeBadRequest},
 		{name: "empty body", req: postBody(""), status: 400, code: graphqlhttp.CodeBadRequest},
