@@ -293,8 +293,9 @@ func pathOrEmpty(p ast.Path) ast.Path {
 
 // writeIncremental writes an answer in parts as multipart/mixed or an
 // event stream, flushing each part as it goes, and returns the bytes
-// written. Each part must be taken within the WebSocket's write timeout:
-// a client that stops reading is cut off, as a WebSocket's is.
+// written. Each part must be taken within the WebSocket's write timeout,
+// and all of them within the request's time budget: a client that stops
+// reading, or reads too slowly, is cut off, as a WebSocket's is.
 func (e *endpoint) writeIncremental(w http.ResponseWriter, r *http.Request, payloads [][]byte, format delivery) int {
 	h := w.Header()
 	h.Add("Vary", "Accept")
@@ -312,8 +313,13 @@ func (e *endpoint) writeIncremental(w http.ResponseWriter, r *http.Request, payl
 	w.WriteHeader(http.StatusOK)
 	var buf bytes.Buffer
 	n := 0
+	end := time.Now().Add(e.opts.RequestTimeout)
 	send := func() bool {
-		rc.SetWriteDeadline(time.Now().Add(e.opts.WebSocketWriteTimeout))
+		deadline := time.Now().Add(e.opts.WebSocketWriteTimeout)
+		if deadline.After(end) {
+			deadline = end
+		}
+		rc.SetWriteDeadline(deadline)
 		m, err := w.Write(buf.Bytes())
 		n += m
 		buf.Reset()
