@@ -72,7 +72,9 @@ func New(roots map[string]Root, mem *memory.Budget) *Engine {
 
 // Execute answers the operation in oc, or returns a *execution.Declined
 // saying why it leaves it to gqlgen. It stops when the answer grows past
-// maxBytes or ctx is done, checking both as it writes.
+// maxBytes or ctx is done, checking both as it writes. An operation whose
+// @defer or @stream asks for parts gets them too (Answer.Incremental),
+// bounded together by maxBytes.
 func (e *Engine) Execute(ctx context.Context, oc *graphql.OperationContext, memo *execution.Memo, maxBytes int) (answer execution.Answer, err error) {
 	if oc.Operation == nil || oc.Operation.Operation != ast.Query {
 		return execution.Answer{}, &execution.Declined{Reason: execution.DeclineOperation, Detail: "not a query"}
