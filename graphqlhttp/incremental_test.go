@@ -3,12 +3,15 @@ package graphqlhttp_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/catalogue-gateway/gateway/graphqlhttp"
 	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
@@ -289,5 +292,58 @@ func TestIncrementalBounds(t *testing.T) {
 	r := decode(t, a)
 	if len(r.Errors) != 1 || r.Errors[0].code() != graphqlhttp.CodeResponseTooLarge || string(r.Data) != "null" && r.Data != nil {
 		t.Errorf("status %d %s: want RESPONSE_TOO_LARGE and no data", a.status, a.body)
+	}
+}
+
+// requestObserver reports each answered request's bytes written.
+type requestObserver struct {
+	cacheObserver
+	written chan int
+}
+
+func (o *requestObserver) Request(_, _ string, _ time.Duration, bytes int) { o.written <- bytes }
+
+// TestIncrementalSlowReaderCutOff: a client that asks for parts and stops
+// reading is cut off once a part waits past the write timeout: the
+// request ends with the parts not written.
+func TestIncrementalSlowReaderCutOff(t *testing.T) {
+	obs := &requestObserver{written: make(chan int, 4)}
+	srv, _ := stallingServer(t, graphqlhttp.Options{Observer: obs, WebSocketWriteTimeout: 100 * time.Millisecond,
+		Limits: admission.Limits{MaxAliases: 1000, MaxFields: 100_000, MaxComplexity: 1 << 30, MaxTokens: 1 << 20, MaxBodyBytes: 1 << 20, MaxDirectives: 1000}})
+
+	// 600 aliases of every item with its description, each deferred:
+	// some 2,400 parts, far more than the buffers hold.
+	var q strings.Builder
+	q.WriteString("{")
+	for i := range 600 {
+		fmt.Fprintf(&q, ` a%d: items(first: 5) { nodes { id ... @defer { name description usedIn { cooking { name } } } } }`, i)
+	}
+	q.WriteString(" }")
+	body, _ := json.Marshal(map[string]any{"query": q.String()})
+	// Answered whole, to a client that reads it, it is some 280 KB; in
+	// parts, twice that.
+	whole := postQuery(t, srv.URL, q.String(), nil)
+	if whole.status != http.StatusOK || len(whole.body) < 200<<10 {
+		t.Fatalf("asked as JSON: %d, %d bytes: %.300s", whole.status, len(whole.body), whole.body)
+	}
+	<-obs.written
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(smallBuffers)
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nAccept: multipart/mixed\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	// Not a byte read: the server's writes stop, and the part waiting
+	// past the write timeout ends the request.
+	select {
+	case n := <-obs.written:
+		t.Logf("%d of %d bytes written", n, len(whole.body))
+		// The buffers hold some tens of KB.
+		if n < 1<<10 || n > len(whole.body) {
+			t.Errorf("%d bytes written to a client that read none; want some parts written, then the writes cut off", n)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the request to a client that does not read did not end within 20 s")
 	}
 }
