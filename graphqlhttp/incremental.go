@@ -209,10 +209,19 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 	hasNext := func(b []byte, next bool) []byte {
 		return append(strconv.AppendBool(append(b, `,"hasNext":`...), next), '}')
 	}
+	// The newer format announces each part with its parent: children
+	// lists them, by their parent's index plus one (0: the first payload).
+	var children [][]int
+	if format.newer() {
+		children = make([][]int, len(inc.Parts)+1)
+		for i, p := range inc.Parts {
+			children[p.Parent+1] = append(children[p.Parent+1], i)
+		}
+	}
 	whole := e.withErrors(ctx, execution.Answer{Body: inc.Body, Errors: inc.Errors})
 	first := append([]byte(nil), whole[:len(whole)-1]...) // without its }
 	if format.newer() {
-		first = e.pending(first, inc, -1)
+		first = pending(first, inc, children[0])
 	}
 	out = append(out, hasNext(first, last >= 0))
 	for i, p := range inc.Parts {
@@ -235,7 +244,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 			}
 			entry = append(entry, append([]byte(`"path":`), marshal(pathOrEmpty(path))...))
 			if p.Label != "" {
-				entry = append(entry, strconv.AppendQuote([]byte(`"label":`), p.Label))
+				entry = append(entry, append([]byte(`"label":`), marshal(p.Label)...))
 			}
 		}
 		if len(p.Errors) > 0 {
@@ -244,7 +253,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 		b := append([]byte(`{"incremental":[{`), bytes.Join(entry, []byte{','})...)
 		b = append(b, "}]"...)
 		if format.newer() {
-			b = e.pending(b, inc, i)
+			b = pending(b, inc, children[i+1])
 			b = strconv.AppendQuote(append(b, `,"completed":[{"id":`...), strconv.Itoa(i))
 			b = append(b, "}]"...)
 		}
@@ -253,34 +262,28 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 	return out
 }
 
-// pending appends the newer format's pending entries of the parts whose
-// parent is parent.
-func (e *endpoint) pending(b []byte, inc *execution.Incremental, parent int) []byte {
-	n := 0
-	for i, p := range inc.Parts {
-		if p.Parent != parent {
-			continue
-		}
-		if n == 0 {
-			b = append(b, `,"pending":[`...)
-		} else {
+// pending appends the newer format's pending entries of the parts ids.
+func pending(b []byte, inc *execution.Incremental, ids []int) []byte {
+	if len(ids) == 0 {
+		return b
+	}
+	b = append(b, `,"pending":[`...)
+	for n, i := range ids {
+		if n > 0 {
 			b = append(b, ',')
 		}
-		n++
+		p := inc.Parts[i]
 		b = append(b, `{"id":`...)
 		b = strconv.AppendQuote(b, strconv.Itoa(i))
 		b = append(b, `,"path":`...)
 		b = append(b, marshal(pathOrEmpty(p.Path))...)
 		if p.Label != "" {
 			b = append(b, `,"label":`...)
-			b = strconv.AppendQuote(b, p.Label)
+			b = append(b, marshal(p.Label)...)
 		}
 		b = append(b, '}')
 	}
-	if n > 0 {
-		b = append(b, ']')
-	}
-	return b
+	return append(b, ']')
 }
 
 // pathOrEmpty is p, written [] rather than null when it is the root's.
