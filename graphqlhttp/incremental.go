@@ -82,6 +82,19 @@ func deliveryOf(accept string) delivery {
 	return stream
 }
 
+// inParts reports whether req may be answered in parts: its client asks
+// for them, and takes nothing else or sends a document with @defer or
+// @stream. Such an answer is never cached.
+func (e *endpoint) inParts(r *http.Request, req *request) bool {
+	if req.delivery == wholeAnswer {
+		return false
+	}
+	if !acceptsJSON(r.Header.Get("Accept")) {
+		return true
+	}
+	return req.query != "" && hasDeferOrStream(e.docs.Lookup(req.query).Parsed)
+}
+
 // hasDeferOrStream reports whether a document carries @defer or @stream
 // anywhere: an operation to be delivered in parts, if its directives'
 // if allow, and that gqlgen must run without them.

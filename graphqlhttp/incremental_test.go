@@ -347,3 +347,32 @@ func TestIncrementalSlowReaderCutOff(t *testing.T) {
 		t.Fatal("the request to a client that does not read did not end within 20 s")
 	}
 }
+
+// TestIncrementalNeverCached: with the response cache on, a query asked
+// for in parts, by GET, runs each time and is never looked for nor kept
+// there; a client that takes only parts gets them even for a query a JSON
+// client's request has cached.
+func TestIncrementalNeverCached(t *testing.T) {
+	srv := newCachedServer(t, freshStore(t), 1<<20)
+	const deferred = `{ item(id: 1) { id ... @defer { name } } }`
+	for i := range 2 {
+		a := ask(t, http.MethodGet, srv.URL, deferred, nil, "multipart/mixed, application/json")
+		if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "multipart/mixed") || a.header.Get("Cache-Control") != "no-store" || a.header.Get("ETag") != "" {
+			t.Errorf("GET %d: Content-Type %q, Cache-Control %q, ETag %q; want parts, no-store, no tag", i, ct, a.header.Get("Cache-Control"), a.header.Get("ETag"))
+		}
+	}
+	const plain = `{ item(id: 1) { id name } }`
+	if a := ask(t, http.MethodGet, srv.URL, plain, nil, "application/json"); a.status != http.StatusOK {
+		t.Fatalf("JSON: %d %s", a.status, a.body)
+	}
+	a := ask(t, http.MethodGet, srv.URL, plain, nil, "multipart/mixed")
+	if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "multipart/mixed") {
+		t.Errorf("a client that takes only parts, after a JSON client's request was cached: Content-Type %q", ct)
+	}
+	if hits := srv.obs.hits.Load(); hits != 0 {
+		t.Errorf("%d cache hits; want none: parts are never looked for in the cache", hits)
+	}
+	if misses := srv.obs.misses.Load(); misses != 1 {
+		t.Errorf("%d cache misses; want the JSON client's one", misses)
+	}
+}

@@ -71,7 +71,7 @@ func (e *endpoint) serveAnswer(w http.ResponseWriter, r *http.Request, req *requ
 // shown it is served more than once, and goes out compressed densely
 // (write).
 func (e *endpoint) resolve(r *http.Request, req *request, accept contentcoding.Accept) (res *result, hit bool) {
-	if e.opts.Cache == nil || req.delivery != wholeAnswer && req.query != "" && hasDeferOrStream(e.docs.Lookup(req.query).Parsed) {
+	if e.opts.Cache == nil || e.inParts(r, req) {
 		// An answer in parts is never cached, nor looked for there.
 		return e.run(r, req, accept, answers.Key{}, nil), false
 	}
