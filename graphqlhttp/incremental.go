@@ -10,6 +10,7 @@ package graphqlhttp
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/catalogue-gateway/gateway/internal/execution"
 )
@@ -231,6 +233,9 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 			children[p.Parent+1] = append(children[p.Parent+1], i)
 		}
 	}
+	// MaxErrors holds for the answer: the parts' errors are capped by
+	// what the first payload's left.
+	budget := max(e.opts.MaxErrors-len(inc.Errors), 0)
 	whole := e.withErrors(ctx, execution.Answer{Body: inc.Body, Errors: inc.Errors})
 	first := append([]byte(nil), whole[:len(whole)-1]...) // without its }
 	if format.newer() {
@@ -261,7 +266,7 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 			}
 		}
 		if len(p.Errors) > 0 {
-			entry = append(entry, append([]byte(`"errors":`), marshal(e.answerErrors(ctx, execution.Answer{Errors: p.Errors}))...))
+			entry = append(entry, append([]byte(`"errors":`), marshal(e.partErrors(ctx, p.Errors, &budget))...))
 		}
 		b := append([]byte(`{"incremental":[{`), bytes.Join(entry, []byte{','})...)
 		b = append(b, "}]"...)
@@ -271,6 +276,23 @@ func (e *endpoint) payloads(ctx context.Context, inc *execution.Incremental, for
 			b = append(b, "}]"...)
 		}
 		out = append(out, hasNext(b, i < last))
+	}
+	return out
+}
+
+// partErrors are a part's errors, presented, at most *budget of them, and
+// a last one saying how many were left out; *budget is reduced by those
+// given.
+func (e *endpoint) partErrors(ctx context.Context, errs []execution.FieldError, budget *int) gqlerror.List {
+	given := min(len(errs), *budget)
+	*budget -= given
+	out := make(gqlerror.List, 0, given+1)
+	for _, fe := range errs[:given] {
+		out = append(out, e.presentErrorAt(ctx, fe.Path, fe.Err))
+	}
+	if left := len(errs) - given; left > 0 {
+		out = append(out, &gqlerror.Error{Message: fmt.Sprintf("%d more errors left out", left),
+			Extensions: map[string]any{"code": CodeTooManyErrors}})
 	}
 	return out
 }
