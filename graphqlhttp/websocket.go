@@ -890,9 +890,6 @@ func (x *wsExecutor) CreateOperationContext(ctx context.Context, params *graphql
 // operation's last message is queued.
 func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
 	dispatch := func(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) *graphql.Response, context.Context) {
-		if oc.Operation.Operation == ast.Query && x.c.e.streamed(oc) {
-			return x.dispatchLive(ctx, oc)
-		}
 		return x.choose.DispatchOperation(ctx, oc)
 	}
 	return dispatchWith(x, ctx, oc, dispatch, func(ctx context.Context) *graphql.Response {
@@ -905,7 +902,13 @@ func (x *wsExecutor) DispatchOperation(ctx context.Context, oc *graphql.Operatio
 // message's payload: an answer the Executor cut into parts (@defer,
 // @stream) is sent as its parts, in the deferSpec=20220824 format.
 func (x *wsExecutor) dispatchPayloads(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) []byte, context.Context) {
-	return dispatchWith(x, ctx, oc, x.choose.dispatchPayloads, func(context.Context) []byte {
+	dispatch := func(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) []byte, context.Context) {
+		if oc.Operation.Operation == ast.Query && x.c.e.streamed(oc) {
+			return x.dispatchLive(ctx, oc)
+		}
+		return x.choose.dispatchPayloads(ctx, oc)
+	}
+	return dispatchWith(x, ctx, oc, dispatch, func(context.Context) []byte {
 		return marshal(&graphql.Response{Errors: gqlerror.List{{Message: "internal error",
 			Extensions: map[string]any{"code": CodeInternal}}}})
 	}, func(b []byte) bool { return b == nil })
@@ -914,7 +917,7 @@ func (x *wsExecutor) dispatchPayloads(ctx context.Context, oc *graphql.Operation
 // dispatchLive starts a live query: its first answer, then another each
 // time a refresh changes what it read (live.go). Each run pins the data
 // of its time, in the connection's turn for a core.
-func (x *wsExecutor) dispatchLive(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
+func (x *wsExecutor) dispatchLive(ctx context.Context, oc *graphql.OperationContext) (func(context.Context) []byte, context.Context) {
 	e := x.c.e
 	pin := func(ctx context.Context) context.Context { return ctx }
 	if e.opts.PerOperation != nil {
@@ -924,10 +927,20 @@ func (x *wsExecutor) dispatchLive(ctx context.Context, oc *graphql.OperationCont
 	if q == nil {
 		e.opts.Observer.Rejected("live_queries")
 		herr := liveRefusal()
-		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{Message: herr.message,
-			Extensions: map[string]any{"code": herr.code}}}}), ctx
+		refusal := marshal(&graphql.Response{Errors: gqlerror.List{{Message: herr.message,
+			Extensions: map[string]any{"code": herr.code}}}})
+		return func(context.Context) []byte {
+			p := refusal
+			refusal = nil
+			return p
+		}, ctx
 	}
-	return q.next, ctx
+	return func(ctx context.Context) []byte {
+		if resp := q.next(ctx); resp != nil {
+			return marshal(resp)
+		}
+		return nil
+	}, ctx
 }
 
 // dispatchWith runs an operation CreateOperationContext admitted by
