@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/catalogue-gateway/gateway/internal/execution"
 	"github.com/catalogue-gateway/gateway/internal/memory"
 )
 
@@ -78,27 +79,11 @@ func liveOfOperation(op *ast.OperationDefinition, vars map[string]any) *liveAsk 
 		return nil
 	}
 	ask := &liveAsk{}
-	if ms, ok := intArg(args["throttle"]); ok && ms > 0 {
+	if ms, ok := execution.IntValue(args["throttle"]); ok && ms > 0 {
 		// At most the stream's age: a larger one would never send again.
 		ask.throttle = min(time.Duration(ms)*time.Millisecond, 24*time.Hour)
 	}
 	return ask
-}
-
-// intArg reads an Int argument as the parser or the variables give it.
-func intArg(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case float64:
-		return int64(n), true
-	case interface{ Int64() (int64, error) }: // json.Number
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
 }
 
 // streamed reports whether oc is served as a stream, holding a stream's
