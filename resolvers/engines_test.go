@@ -32,18 +32,9 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
-	limits := admission.Limits{MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000,
-		MaxDirectives: 1000, MaxResponseBytes: 1 << 30}
-	for _, c := range []struct {
-		name  string
-		snap  *catalogue.Snapshot
-		maxID int
-	}{{"embedded", embedded(t), 1600}, {"fixture", fixture(t), 8}} {
+	for _, c := range differentialCatalogues(t) {
 		t.Run(c.name, func(t *testing.T) {
-			st := storeOf(c.snap)
-			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
-			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: engine})
-			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: execution.None})
+			engine, served, gqlgen := differentialHandlers(c.snap)
 			g := querygen.New(schema.Schema(), uint64(len(c.name))+7)
 			g.MaxID = c.maxID
 			failed := 0   // operations answered with field errors
@@ -97,6 +88,33 @@ func TestEnginesAgreeOnGeneratedOperations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// differentialCatalogue is a catalogue the differential tests run on,
+// with the largest id worth asking for in it.
+type differentialCatalogue struct {
+	name  string
+	snap  *catalogue.Snapshot
+	maxID int
+}
+
+// differentialCatalogues are the embedded catalogue and the fixture with
+// its dangling references.
+func differentialCatalogues(t *testing.T) []differentialCatalogue {
+	return []differentialCatalogue{{"embedded", embedded(t), 1600}, {"fixture", fixture(t), 8}}
+}
+
+// differentialHandlers serve snap through the engine (counting what it
+// answers itself) and through gqlgen's executor alone, with limits no
+// generated operation meets.
+func differentialHandlers(snap *catalogue.Snapshot) (engine *resolvers.Counting, served, gqlgen http.Handler) {
+	limits := admission.Limits{MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000,
+		MaxDirectives: 1000, MaxResponseBytes: 1 << 30}
+	st := storeOf(snap)
+	engine = &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
+	served = resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: engine})
+	gqlgen = resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: execution.None})
+	return engine, served, gqlgen
 }
 
 func serveOnce(t testing.TB, h http.Handler, query string, vars map[string]any) (int, []byte) {
@@ -170,23 +188,18 @@ func TestEnginesAgreeIncrementally(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
-	limits := admission.Limits{MaxComplexity: 1 << 30, MaxDepth: 20, MaxFields: 5000, MaxAliases: 1000,
-		MaxDirectives: 1000, MaxResponseBytes: 1 << 30}
-	for _, c := range []struct {
-		name  string
-		snap  *catalogue.Snapshot
-		maxID int
-	}{{"embedded", embedded(t), 1600}, {"fixture", fixture(t), 8}} {
+	for _, c := range differentialCatalogues(t) {
 		t.Run(c.name, func(t *testing.T) {
-			st := storeOf(c.snap)
-			engine := &resolvers.Counting{Executor: resolvers.NewEngine(nil)}
-			served := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: engine})
-			gqlgen := resolvers.NewHandler(st, loader.Options{}, graphqlhttp.Options{Limits: limits, Executor: execution.None})
+			engine, served, gqlgen := differentialHandlers(c.snap)
 			g := querygen.New(schema.Schema(), uint64(len(c.name))+11)
 			g.MaxID, g.Incremental = c.maxID, true
 			inParts := 0 // operations answered in more than one part
+			service := 0 // operations asking the subgraph's _service
 			for i := range n {
 				query, vars := g.Query()
+				if strings.Contains(query, " _service") {
+					service++
+				}
 				plain, plainVars := withoutDirectives(query, vars)
 				_, gb := serveOnce(t, gqlgen, plain, plainVars)
 				want, err := incrementaltest.Decode(gb)
@@ -223,6 +236,14 @@ func TestEnginesAgreeIncrementally(t *testing.T) {
 					t.Fatalf("operation %d: the merged parts differ from gqlgen's answer without the directives\n merged %v\n gqlgen %s\n%s\nvariables %v",
 						i, got, gb, query, vars)
 				}
+			}
+			// Each operation was served twice, as JSON and in parts, and the
+			// engine answered both but those that ask the subgraph's
+			// _service (gqlgen's alone, unless a @skip leaves it out):
+			// gqlgen answers only what the engine declines.
+			if answered := engine.Answered(); answered < 2*int64(n-service) || answered > 2*int64(n) {
+				t.Errorf("the engine answered %d of the %d requests served (%d of them _service, gqlgen's); it declined the rest",
+					answered, 2*n, 2*service)
 			}
 			if inParts < n/4 {
 				t.Errorf("only %d of %d operations came in parts: @defer and @stream went untested", inParts, n)
