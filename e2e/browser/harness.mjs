@@ -81,9 +81,10 @@ export async function axeViolations(page) {
 }
 
 // viewQuery is the operation name of an explorer view's one GraphQL
-// request: a GET, or a live view's (a list's, a world boss's) event
-// stream, a POST whose query is marked @live; null for any other request
-// (the change subscription, a picture).
+// request: a GET, or an event stream, a POST whose query is marked @live
+// (a live view's: a list's, a world boss's) or whose @stream asks for its
+// answer in parts (a record page with drop tables); null for any other
+// request (the change subscription, a picture).
 export function viewQuery(req) {
   const u = new URL(req.url());
   if (u.pathname !== '/graphql') return null;
@@ -95,12 +96,12 @@ export function viewQuery(req) {
   } catch {
     return null;
   }
-  return /@live\b/.test(body?.query ?? '') ? body.operationName : null;
+  return /@live\b|@stream\b/.test(body?.query ?? '') ? body.operationName : null;
 }
 
 // viewURL is the URL of a view's request (see viewQuery): a GET's own, or,
-// for a live view's stream, the GET URL that asks the same operation
-// (answered once), built as the explorer builds its GETs.
+// for a view's stream, the GET URL that asks the same operation (answered
+// once, and whole), built as the explorer builds its GETs.
 export function viewURL(req) {
   if (req.method() === 'GET') return req.url();
   const body = req.postDataJSON();

@@ -1,7 +1,9 @@
 // Word of catalogue changes, over Server-Sent Events: one subscription at
 // a time, with graphql-sse's client in its default "distinct connections"
-// mode (a POST to /graphql with Accept: text/event-stream); and the live
-// views' queries (watchLive), each one stream of its view's answers.
+// mode (a POST to /graphql with Accept: text/event-stream); the live
+// views' queries (watchLive), each one stream of its view's answers; and
+// the record pages whose drop tables come in parts (@stream), each one
+// stream of its answer's parts.
 //
 // The gateway ends every stream after a while (-subscription-max-age, 30
 // min by default) and at shutdown, with the protocol's "complete", so that
@@ -35,12 +37,15 @@ const AGAIN_SPREAD_MS = 4000;
 // failed tries, with a refusal's backoff and limit.
 const QUICK_END_MS = 500;
 
-// watchLive asks operation, a query marked @live, as an event stream:
-// onResult(result) for each answer (the first, then each one the
-// catalogue changed), then onEnd(error, answered) once, when the stream
-// ends: error when it was refused or cut (null when the gateway completed
-// it, at its age or at shutdown), and whether any answer came. It is one
-// request, whatever the answers; it returns a function that ends it.
+// watchLive asks operation as an event stream: a query marked @live, or
+// one whose @stream asks for its answer in parts. onResult(result) for
+// each event (a live query's first answer, then each one the catalogue
+// changed; a streamed query's first part, then each later part), then
+// onEnd(error, answered) once, when the stream ends: error when it was
+// refused or cut (null when the gateway completed it: after a streamed
+// query's last part, at a live query's age, at shutdown), and whether
+// any event came. It is one request, whatever the events; it returns a
+// function that ends it.
 export function watchLive(operation, { onResult, onEnd }) {
   if (typeof fetch !== 'function' || typeof ReadableStream !== 'function') {
     onEnd(new Error('no event streams here'), false);

@@ -7,7 +7,10 @@
 // - Each view sends exactly one request: a named GraphQL query with
 //   variables, as a cacheable GET (see graphql.js); or, for the lists and
 //   the world bosses, the same query marked @live, as one event stream
-//   whose later answers are shown in place (askLive).
+//   whose later answers are shown in place (askLive); or, for the record
+//   pages with long drop tables, the query whose @stream asks for them in
+//   parts, as one event stream whose parts are drawn as they come
+//   (askInParts).
 // - On the views that are not live, one subscription tells of catalogue
 //   changes (live.js), and is renewed when the gateway completes it; a
 //   notice then offers to ask the current view's query again, revalidating
@@ -20,7 +23,8 @@ import { fromNow, refreshBattles } from './format.js';
 import { RequestError, requestURL, runQuery } from './graphql.js';
 import { FIELDS, KINDS } from './kinds.js';
 import { startLive, watchLive } from './live.js';
-import { liveQuery } from './queries.js';
+import { firstResult, mergePart } from './incremental.js';
+import { inParts, liveQuery } from './queries.js';
 import { isExplorerPath, match, paths } from './routes.js';
 import { themeToggle } from './theme.js';
 import { typeahead } from './typeahead.js';
@@ -105,10 +109,11 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
 
   const live = Boolean(view.live);
   const operation = live ? liveQuery(view.operation(route)) : view.operation(route);
+  const mode = howAsked(view, operation);
   if (!live) followChanges(true);
   const revalidate = fresh || catalogueChanged;
   const changesBefore = changeCount;
-  describe(operation, null, live);
+  describe(operation, null, mode);
   // The page on screen stays until the next one is ready (no blank flash,
   // no jump); a first load has nothing to keep.
   if (!main.querySelector('h1')) {
@@ -120,24 +125,35 @@ async function show({ fresh = false, focus = false, scrollY = null, silent = fal
   try {
     outcome = live
       ? await askLive(operation, token, view, route, revalidate)
-      : await runQuery(operation, { signal: controller.signal, fresh: revalidate });
+      : mode === 'parts'
+        ? await askInParts(operation, token, view, route, revalidate)
+        : await runQuery(operation, { signal: controller.signal, fresh: revalidate });
   } catch (err) {
     if (err && err.name === 'AbortError') return;
     if (current !== token) return;
-    describe(operation, { status: err instanceof RequestError ? err.status : 0, failed: true }, live);
+    describe(operation, { status: err instanceof RequestError ? err.status : 0, failed: true }, mode);
     finish(errorBox(err), 'Error', { focus, scrollY });
     return;
   }
   if (current !== token) return;
   if (revalidate && changeCount === changesBefore) hideNotice();
   present(token, view, route, operation, outcome, { focus, scrollY, silent, revalidate });
+  token.presented = true;
+}
+
+// howAsked is how a view's operation is sent: 'live' (an event stream of
+// answers), 'parts' (an event stream of one answer's parts, as its @stream
+// asks) or 'get' (one cacheable GET).
+function howAsked(view, operation) {
+  if (view.live) return 'live';
+  return inParts(operation) ? 'parts' : 'get';
 }
 
 // present shows a view's answer: a first one (focus, scrollY), or, silent,
 // a live view's newer answer in place, the reader's place kept.
-function present(token, view, route, operation, outcome, { focus = false, scrollY = null, silent = false, revalidate = false }) {
+function present(token, view, route, operation, outcome, { focus = false, scrollY = null, silent = false, revalidate = false, anchor = false }) {
   const { data, errors, response } = outcome;
-  describe(operation, { ...response, revalidated: revalidate }, Boolean(view.live));
+  describe(operation, { ...response, revalidated: revalidate }, howAsked(view, operation));
 
   if (view.found && !view.found(data)) {
     // null with errors is a failure, not an absent record.
@@ -153,13 +169,12 @@ function present(token, view, route, operation, outcome, { focus = false, scroll
     ? errorBox(new RequestError('Part of this page could not be loaded.', { messages: errors, head: 'Part of this page could not be loaded:' }), { retry: false, page: false })
     : null;
   if (silent) {
-    // A live refresh keeps the reader's place: where they scrolled to and
-    // what has the focus, when it is still there.
+    // A live refresh, or a part of the answer, keeps the reader's place:
+    // where they scrolled to, what has the focus, when it is still there,
+    // and how they sorted its tables (placeOf).
     // A live list's filters keep what the reader typed and has not sent,
     // and stay unfolded on a phone if they were.
-    const focused = document.activeElement?.closest?.('main') ? document.activeElement : null;
-    const path = focused?.getAttribute('href');
-    const focusedId = focused?.id;
+    const place = placeOf(anchor);
     const typed = [...main.querySelectorAll('form.filters [name]')].map((el) => [el.name, el.value]);
     const unfolded = main.querySelector('.filters-box.open') != null;
     const y = window.scrollY;
@@ -170,12 +185,71 @@ function present(token, view, route, operation, outcome, { focus = false, scroll
       if (el) el.value = value;
     }
     if (unfolded) main.querySelector('[data-testid="filters-toggle"]')?.click();
-    const again = (path && main.querySelector(`a[href="${CSS.escape(path)}"]`)) || (focusedId && document.getElementById(focusedId));
-    if (again) again.focus({ preventScroll: true });
+    place();
     return;
   }
   finish([crumbs(route, data, view), partial, view.render(data, route)], view.title(data, route), { focus, scrollY });
   view.mounted?.(main);
+}
+
+// placeOf notes what a redraw of main must keep of the reader's place,
+// and returns the function that puts it back on the new content: the
+// focus (on the same link, id, or the same one of the elements with its
+// data-testid, a table's sort button say); each sortable table's sort and
+// "Show all columns" (tables come in the same order in every drawing of a
+// view); and, with anchor, when the page is scrolled, the row or heading
+// at the top of the screen, found again by its id or text, at the same
+// height: a drop table's rows that arrive sort in above what the reader
+// is looking at, and would push it down.
+function placeOf(anchor) {
+  const focused = document.activeElement?.closest?.('main') ? document.activeElement : null;
+  const testid = focused?.dataset.testid;
+  const focus = focused && {
+    href: focused.getAttribute('href'),
+    id: focused.id,
+    testid,
+    nth: testid ? [...main.querySelectorAll(`[data-testid="${CSS.escape(testid)}"]`)].indexOf(focused) : -1,
+  };
+  const headers = (t) => [...(t.tHead?.rows[0]?.cells ?? [])];
+  const sorts = [...main.querySelectorAll('table.sortable')].map((t) => {
+    const column = headers(t).findIndex((th) => th.hasAttribute('aria-sort'));
+    return {
+      column,
+      desc: headers(t)[column]?.getAttribute('aria-sort') === 'descending',
+      all: t.closest('.drop-table')?.classList.contains('all-columns') ?? false,
+    };
+  });
+  const marks = () => [...main.querySelectorAll('h2, tbody tr')];
+  const keyOf = (el) => el.id || `${el.tagName} ${el.textContent}`;
+  let top = null;
+  if (anchor && window.scrollY > 0) {
+    const all = marks();
+    const el = all.find((x) => x.getBoundingClientRect().bottom > 0);
+    if (el) top = { key: keyOf(el), nth: all.filter((x) => keyOf(x) === keyOf(el)).indexOf(el), y: el.getBoundingClientRect().top };
+  }
+  return () => {
+    [...main.querySelectorAll('table.sortable')].forEach((t, i) => {
+      const want = sorts[i];
+      if (!want || want.column < 0) return;
+      const th = headers(t)[want.column];
+      const button = th?.querySelector('button');
+      // A header's first click sorts by it in its own direction, the next
+      // turns it round.
+      if (button && !th.hasAttribute('aria-sort')) button.click();
+      if (button && (th.getAttribute('aria-sort') === 'descending') !== want.desc) button.click();
+      const toggle = t.closest('.drop-table')?.querySelector('.columns-toggle');
+      if (want.all && toggle?.getAttribute('aria-pressed') === 'false') toggle.click();
+    });
+    if (top) {
+      const same = marks().filter((x) => keyOf(x) === top.key)[top.nth];
+      if (same) window.scrollBy(0, same.getBoundingClientRect().top - top.y);
+    }
+    if (!focus) return;
+    const again = (focus.href && main.querySelector(`a[href="${CSS.escape(focus.href)}"]`))
+      || (focus.id && document.getElementById(focus.id))
+      || (focus.testid && main.querySelectorAll(`[data-testid="${CSS.escape(focus.testid)}"]`)[focus.nth]);
+    if (again) again.focus({ preventScroll: true });
+  };
 }
 
 // A record page's breadcrumbs: Explorer › its collection › the record,
@@ -250,6 +324,80 @@ function askLive(operation, token, view, route, fresh) {
   });
 }
 
+// askInParts asks a view's operation whose @stream asks for its answer in
+// parts (its drop tables' rows after the first screenful) as one event
+// stream (live.js, watchLive), and resolves to the first part: the page
+// shows the first rows at once. Each later part is merged in
+// (incremental.js) and the page drawn again with what has come, once a
+// frame at most, the reader's place, sorts and focus kept (present,
+// silent). It is still one request. A stream the gateway does not open
+// gives way to one GET of the same operation, whose JSON answer is the
+// parts merged; one cut before its last part leaves what came on screen,
+// and says the rest did not come.
+function askInParts(operation, token, view, route, fresh) {
+  return new Promise((resolve, reject) => {
+    let result = null;
+    let parts = 0;
+    let first = true;
+    let frame = 0;
+    const outcome = () => ({
+      data: result.data,
+      errors: messagesOf(result.errors),
+      response: { status: 200, parts, done: !result.hasNext },
+    });
+    const draw = () => {
+      frame = 0;
+      if (current !== token) return;
+      // Parts that came before the first was on screen wait for it.
+      if (!token.presented) frame = requestAnimationFrame(draw);
+      else present(token, view, route, operation, outcome(), { silent: true, anchor: true });
+    };
+    const later = () => {
+      if (!frame) frame = requestAnimationFrame(draw);
+    };
+    const stop = watchLive(operation, {
+      onResult(payload) {
+        parts++;
+        if (!first) {
+          result = mergePart(result, payload);
+          later();
+          return;
+        }
+        first = false;
+        result = firstResult(payload);
+        if (result.data != null) {
+          resolve(outcome());
+          return;
+        }
+        stop();
+        const messages = messagesOf(result.errors);
+        reject(new RequestError(messages.join('; ') || 'The answer had no data.', { status: 200, messages }));
+      },
+      onEnd(error, answered) {
+        if (!answered) {
+          first = false;
+          resolve(runQuery(operation, { signal: token.controller.signal, fresh }));
+          return;
+        }
+        if (!result?.hasNext) return;
+        result = {
+          ...result,
+          hasNext: false,
+          errors: [...result.errors, { message: `The rest of this page did not arrive${error ? ` (${error.message})` : ''}; Try again asks for all of it.` }],
+        };
+        later();
+      },
+    });
+    token.controller.signal.addEventListener('abort', () => {
+      stop();
+      cancelAnimationFrame(frame);
+      if (first) reject(new DOMException('The view was left', 'AbortError'));
+    });
+  });
+}
+
+const messagesOf = (errors) => errors.map((e) => (e && typeof e.message === 'string' ? e.message : JSON.stringify(e)));
+
 // A live view asks again 1-5 s after its stream completes, at random, so
 // that the pages a shutdown completed together do not come back together.
 const AGAIN_MIN_MS = 1000;
@@ -301,7 +449,7 @@ function notFound(route) {
 
 // The "How this page asks" footer: the operation the view sent, as a
 // frontend developer would write it, and how the gateway answered.
-function describe(operation, response, live = false) {
+function describe(operation, response, mode = 'get') {
   if (!operation) {
     replace(how.request, 'This view sent no query: there is nothing to ask for at this address.');
     how.query.textContent = '';
@@ -310,15 +458,17 @@ function describe(operation, response, live = false) {
     return;
   }
   const url = requestURL(operation);
+  const stream = (what) => [': one ', h('code', null, 'POST /graphql'), ' with ', h('code', null, 'Accept: text/event-stream'), `, which sends ${what} (as a `,
+    h('code', null, 'GET'), ', '];
   replace(
     how.request,
     h('strong', null, operation.operationName),
-    live
-      ? [' — one live query, marked ', h('code', null, '@live'), ': one ', h('code', null, 'POST /graphql'), ' with ',
-        h('code', null, 'Accept: text/event-stream'), ', which sends the answer, then the answer again each time the catalogue changes it (as a ',
-        h('code', null, 'GET'), ', ']
-      : [' — one ', h('code', null, 'GET /graphql'), ` (a ${url.length}-character URL; `],
-    h('a', { href: url, target: '_blank', rel: 'noopener' }, live ? 'answered once' : 'open the raw answer'),
+    mode === 'live'
+      ? [' — one live query, marked ', h('code', null, '@live'), stream('the answer, then the answer again each time the catalogue changes it')]
+      : mode === 'parts'
+        ? [' — one query whose drop tables are marked ', h('code', null, '@stream'), stream('the answer in parts, the first rows of each table in the first')]
+        : [' — one ', h('code', null, 'GET /graphql'), ` (a ${url.length}-character URL; `],
+    h('a', { href: url, target: '_blank', rel: 'noopener' }, mode === 'get' ? 'open the raw answer' : mode === 'parts' ? 'answered whole' : 'answered once'),
     '):',
   );
   how.query.textContent = operation.query;
@@ -334,6 +484,7 @@ function describe(operation, response, live = false) {
     return;
   }
   const parts = [`Answer: HTTP ${response.status}`];
+  if (response.parts) parts.push(`${response.parts} part${response.parts === 1 ? '' : 's'}${response.done ? '' : ' so far'}`);
   if (response.live) parts.push(`live: ${response.updates ? `${response.updates} update${response.updates === 1 ? '' : 's'} so far` : 'updates as the catalogue changes'}`);
   if (response.cacheControl) parts.push(`Cache-Control: ${response.cacheControl}`);
   if (response.etag) parts.push(`ETag: ${response.etag}`);

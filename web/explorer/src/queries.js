@@ -160,13 +160,26 @@ export const FIELD_OF_TYPE = Object.fromEntries(Object.entries(COLLECTIONS).map(
 
 const page = (operationName, query) => ({ operationName, query });
 
+// How many rows of a drop table come with the rest of its page: about a
+// screenful (a row is 2-3 rem high). The others follow in later parts of
+// the same answer, as @stream asks (main.js, askInParts): the drop tables
+// of an item ("dropped by", 62 monsters for Bones), a monster, a
+// discovery location and an event chest. A world boss's page is a live
+// query, which the gateway answers whole (README), so its loot is not
+// streamed.
+export const STREAM_FIRST = 10;
+const STREAM = `@stream(initialCount: ${STREAM_FIRST})`;
+
+// inParts reports whether an operation asks for its answer in parts.
+export const inParts = (operation) => /@stream\b|@defer\b/.test(operation.query);
+
 export const PAGES = {
   items: page('ItemPage', `query ItemPage($id: Int!) {
   item(id: $id) {
     id name rarity type value tradable description limited image { url }
     healingAmount farmingLevel attackBonus strengthBonus defenceBonus healthBonus
     bowDamage bowCrit bowAccuracy bowSpeed
-    monsterDrops {
+    monsterDrops ${STREAM} {
       monsterId minAmount maxAmount baseChance luckChance extremeLuckChance rarity
       monster { id name combatLevel area }
     }
@@ -199,7 +212,7 @@ export const PAGES = {
       forestry { forestry { id tree minimumForestryLevel } }
     }
     ingredientOf { id name type }
-    droppedByWorldBosses { id name level loot { name quantity chance } }
+    droppedByWorldBosses ${STREAM} { id name level loot { name quantity chance } }
   }
 }`),
   monsters: page('MonsterPage', `query MonsterPage($id: Int!) {
@@ -207,7 +220,7 @@ export const PAGES = {
     id name area isGod combatLevel health attack strength defence image { url }
     attackSpeedText weakness slayerLevel slayerExp
     treasureScrollChance treasureScrollChanceWithWwMax treasureScrollChanceWithWwMaxAndBC72
-    drops {
+    drops ${STREAM} {
       itemId name min max baseChance luckChance extremeLuckChance rarity
       item { id name rarity type value }
     }
@@ -234,7 +247,7 @@ export const PAGES = {
   discoveryLocations: page('DiscoveryLocationPage', `query DiscoveryLocationPage($id: Int!) {
   discoveryLocation(id: $id) {
     id discoveryLocation discoveryExp discoveryLevel
-    drops { itemId name rarity baseChance luckChance extremeLuckChance item { id name rarity type } }
+    drops ${STREAM} { itemId name rarity baseChance luckChance extremeLuckChance item { id name rarity type } }
   }
 }`),
   miningRocks: page('MiningRockPage', `query MiningRockPage($id: Int!) {
@@ -275,7 +288,7 @@ export const PAGES = {
   eventChests: page('EventChestPage', `query EventChestPage($id: Int!) {
   eventChest(id: $id) {
     id name itemId item { id name rarity image { url } }
-    drops { itemId name amount percentage text item { id name rarity } }
+    drops ${STREAM} { itemId name amount percentage text item { id name rarity } }
   }
 }`),
   secretRares: page('SecretRarePage', `query SecretRarePage($id: Int!) {
