@@ -4,7 +4,9 @@
 // with aria-sort; a monster's loot shows each item's value and the coins a
 // kill yields; boss loot links to the catalogue's item of its name, or
 // says it is not in the catalogue; a boss's status is set against its
-// times. Each page is one GET, axe-clean, with no console error.
+// times. Each page is one request (a GET, or one event stream when its
+// drop table comes in parts: see viewQuery), axe-clean, with no console
+// error.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -32,7 +34,7 @@ after(async () => {
 
 const byTestId = (id) => `[data-testid="${id}"]`;
 
-// gets counts the GraphQL GETs a page sends.
+// gets counts the GraphQL requests a page's views send (viewQuery).
 function countGets(page) {
   const gets = [];
   page.on('request', (req) => {
@@ -96,7 +98,7 @@ test("a monster's loot opens sorted by chance, sorts by any column, and shows va
   assert.equal((await sortOf(page, table))[7], 'ascending');
   assert.ok(ascending((await column(page, table, 'Coins per kill')).map((c) => Number(c.replace(/,/g, '')))));
 
-  assert.deepEqual(gets, ['MonsterPage'], 'one GET for the view, none for sorting');
+  assert.deepEqual(gets, ['MonsterPage'], 'one request for the view, none for sorting');
   assert.deepEqual(await axeViolations(page), []);
   await screenshot(page, 'drops-monster');
   check();

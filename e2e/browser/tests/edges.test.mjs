@@ -10,8 +10,8 @@
 //   phone the menu scrolls, the current link is whole and clear of the
 //   fades, and the line never starts mid-word ("ocations").
 //
-// Every page here is one GET, passes axe, logs no error, and asks nothing
-// of another host.
+// Every page here is one request (viewQuery), passes axe, logs no error,
+// and asks nothing of another host.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -37,7 +37,7 @@ const byTestId = (id) => `[data-testid="${id}"]`;
 const lists = ['items', 'monsters', 'quests', 'base-camps', 'discovery', 'mining', 'cooking', 'fletching',
   'farming', 'forestry', 'event-chests', 'secret-rares', 'world-bosses'];
 
-// open goes to path and waits for its view, counting the GraphQL GETs it
+// open goes to path and waits for its view, counting the GraphQL requests it
 // sends: each view sends one.
 async function open(page, path) {
   const gets = [];
@@ -48,7 +48,7 @@ async function open(page, path) {
   await page.goto(`${gateway.url}${path}`);
   await page.waitForSelector('main:not([aria-busy]) h1');
   page.off('request', onRequest);
-  assert.equal(gets.length, 1, `${path}: one GET, got ${gets}`);
+  assert.equal(gets.length, 1, `${path}: one request, got ${gets}`);
 }
 
 // overflow is how many pixels the page is wider than its window.

@@ -1,7 +1,8 @@
 // The explorer at /explorer, as a visitor of a community site uses it:
 // search finds an item; its page shows who drops it and which quests reward
 // it; a click on a monster opens its loot table; the back button returns;
-// a bookmarked URL reloads; each view is one cacheable GET.
+// a bookmarked URL reloads; each view is one request (a cacheable GET, or
+// one event stream for a page whose drop tables come in parts).
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -4,7 +4,7 @@
 // (after the heading) on a 360 px phone, beside the content at 1280 × 800.
 // Facts are shown once (no rarity badge above and again in Stats); a
 // quest's chain is not repeated under "Comes after" / "Unlocks"; skill
-// rewards read "10,250 Strength XP". Axe-clean, one GET, no console error.
+// rewards read "10,250 Strength XP". Axe-clean, one request, no console error.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -52,7 +52,7 @@ for (const [size, options] of [['phone', phone], ['desktop', desktop]]) {
       await page.waitForSelector('main:not([aria-busy]) h1');
       await page.waitForSelector('.infobox');
       page.off('request', onRequest);
-      assert.equal(gets.length, 1, `${path}: one GET, got ${gets}`);
+      assert.equal(gets.length, 1, `${path}: one request, got ${gets}`);
       assert.ok(await page.isVisible('.infobox img.infobox-picture[alt^="Picture of"]'), `${path}: the picture`);
       const info = await box(page, '.infobox');
       const first = await box(page, '.page-body > :first-child');

@@ -16,7 +16,7 @@
 // 5. a monster's treasure scroll labels read as words, an item's uses list
 //    each recipe once, and cooking ingredients show their quantity.
 //
-// Every page here is one GET, passes axe, logs no error, and asks nothing
+// Every page here is one request, passes axe, logs no error, and asks nothing
 // of another host.
 
 import assert from 'node:assert/strict';
@@ -54,7 +54,7 @@ async function openAt(t, screen, now) {
 }
 
 // visit goes to path and waits for its view: one GraphQL request (a GET,
-// or a live view's one stream: see viewQuery), no page wider than the
+// or a live view's or a streamed drop table's one stream: see viewQuery), no page wider than the
 // screen, no serious axe violation.
 async function visit(page, path, name) {
   const gets = [];

@@ -115,6 +115,39 @@ for (const [label, viewport] of [['desktop', { width: 1366, height: 900 }], ['ph
   });
 }
 
+// A reader who sorts the table, and has its header's button focused,
+// before the rest of it arrives keeps that sort and that focus: the rows
+// that come sort in by it. (The page's own script sorts as soon as the
+// first rows are drawn, before the next frame draws the rest.)
+test('a sort chosen before the rest of the table arrives holds for the rows that come', async () => {
+  const want = await droppers(729);
+  const { page, check } = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+  await page.addInitScript(() => {
+    window.sortedAt = null;
+    const seen = new MutationObserver(() => {
+      const button = document.querySelector('[data-testid="dropped-by"] thead th:nth-child(1) button');
+      if (!button) return;
+      seen.disconnect();
+      window.sortedAt = document.querySelectorAll('[data-testid="dropped-by"] tbody tr').length;
+      button.click();
+      button.focus();
+    });
+    seen.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`${gateway.url}/explorer/items/729`);
+  const rows = want.monsters + want.bosses;
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="dropped-by"] tbody tr').length === n, rows);
+  assert.equal(await page.evaluate(() => window.sortedAt), 10, 'sorted when only the first part was on screen');
+  const table = '[data-testid="dropped-by"] table';
+  assert.deepEqual(await page.$$eval(`${table} thead th`, (ths) => ths.map((th) => th.getAttribute('aria-sort'))).then((s) => s.slice(0, 3)),
+    ['ascending', null, null], 'still sorted by its first column, A to Z');
+  const names = await page.$$eval(`${table} tbody th`, (ths) => ths.map((th) => th.querySelector('a').textContent.trim()));
+  assert.equal(names.length, rows);
+  assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, 'en')), 'every row, A to Z');
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('th')?.cellIndex), 0, 'the focus is still on the header it was on');
+  check();
+});
+
 // A table no longer than the first part comes whole in it: still one
 // request, one part.
 test('a monster whose loot fits the first part is one request, one part', async () => {

@@ -150,7 +150,8 @@ function howAsked(view, operation) {
 }
 
 // present shows a view's answer: a first one (focus, scrollY), or, silent,
-// a live view's newer answer in place, the reader's place kept.
+// a live view's newer answer or more of an answer in parts in place, the
+// reader's place kept (anchor: the row they are reading too).
 function present(token, view, route, operation, outcome, { focus = false, scrollY = null, silent = false, revalidate = false, anchor = false }) {
   const { data, errors, response } = outcome;
   describe(operation, { ...response, revalidated: revalidate }, howAsked(view, operation));
@@ -383,7 +384,7 @@ function askInParts(operation, token, view, route, fresh) {
         result = {
           ...result,
           hasNext: false,
-          errors: [...result.errors, { message: `The rest of this page did not arrive${error ? ` (${error.message})` : ''}; Try again asks for all of it.` }],
+          errors: [...result.errors, { message: `The rest of this page did not arrive${error ? ` (${error.message})` : ''}: reload it to ask for all of it.` }],
         };
         later();
       },

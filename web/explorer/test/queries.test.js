@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { buildSchema, getOperationAST, getVariableValues, parse, validate } from 'graphql';
 import { requestURL } from '../src/graphql.js';
 import { KINDS, SHOWN } from '../src/kinds.js';
-import { ALL_QUERIES, CATALOGUE_CHANGED, LIST_QUERIES, PAGES, SEARCH, listVariables, searchVariables } from '../src/queries.js';
+import { ALL_QUERIES, CATALOGUE_CHANGED, LIVE_PAGES, LIST_QUERIES, PAGES, SEARCH, STREAM_FIRST, inParts, listVariables, searchVariables } from '../src/queries.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const graphDir = join(root, 'graph');
@@ -75,6 +75,25 @@ test('every record page, the home page and the search validate', () => {
   for (const operation of Object.values(PAGES)) check(operation, [{ id: 1 }, { id: 2147483647 }]);
   check(ALL_QUERIES.find((o) => o.operationName === 'Home'), [{}]);
   check(SEARCH, [{ text: 'troll', first: 5 }, { text: 'x'.repeat(100), first: 20 }, searchVariables({ text: 'x'.repeat(100), first: 50, kind: 'fletchingRecipes', after: cursor })]);
+});
+
+// The drop tables come in parts, each list field with @stream, the first
+// STREAM_FIRST rows with the page; a live page is answered whole by the
+// gateway, so it asks for no parts; nor do the pages without a drop table.
+test('the drop tables, and only they, are asked for with @stream', () => {
+  const streamed = (op) => [...op.query.matchAll(/(\w+) @stream\(initialCount: (\d+)\)/g)].map((m) => `${m[1]}:${m[2]}`);
+  const n = String(STREAM_FIRST);
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(PAGES).filter(([, op]) => inParts(op)).map(([field, op]) => [field, streamed(op)])),
+    {
+      items: [`monsterDrops:${n}`, `droppedByWorldBosses:${n}`],
+      monsters: [`drops:${n}`],
+      discoveryLocations: [`drops:${n}`],
+      eventChests: [`drops:${n}`],
+    },
+  );
+  for (const field of LIVE_PAGES) assert.equal(inParts(PAGES[field]), false, `${field} is live, so answered whole`);
+  for (const op of Object.values(LIST_QUERIES)) assert.equal(inParts(op), false);
 });
 
 test('the change subscription validates', () => {
