@@ -21,6 +21,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/catalogue-gateway/gateway/graphqlhttp/documents"
 	"github.com/catalogue-gateway/gateway/internal/execution"
 )
 
@@ -94,47 +95,7 @@ func (e *endpoint) inParts(r *http.Request, req *request) bool {
 	if !acceptsJSON(r.Header.Get("Accept")) {
 		return true
 	}
-	return req.query != "" && hasDeferOrStream(e.docs.Lookup(req.query).Parsed)
-}
-
-// hasDeferOrStream reports whether a document carries @defer or @stream
-// anywhere: an operation to be delivered in parts, if its directives'
-// if allow, and that gqlgen must run without them.
-func hasDeferOrStream(doc *ast.QueryDocument) bool {
-	if doc == nil {
-		return false
-	}
-	var in func(set ast.SelectionSet) bool
-	in = func(set ast.SelectionSet) bool {
-		for _, sel := range set {
-			switch sel := sel.(type) {
-			case *ast.Field:
-				if sel.Directives.ForName("stream") != nil || in(sel.SelectionSet) {
-					return true
-				}
-			case *ast.InlineFragment:
-				if sel.Directives.ForName("defer") != nil || in(sel.SelectionSet) {
-					return true
-				}
-			case *ast.FragmentSpread:
-				if sel.Directives.ForName("defer") != nil {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for _, op := range doc.Operations {
-		if in(op.SelectionSet) {
-			return true
-		}
-	}
-	for _, f := range doc.Fragments {
-		if in(f.SelectionSet) {
-			return true
-		}
-	}
-	return false
+	return req.query != "" && e.docs.Lookup(req.query).InParts
 }
 
 // withoutDefer is oc for gqlgen's executor: its operation and fragments
@@ -143,7 +104,7 @@ func hasDeferOrStream(doc *ast.QueryDocument) bool {
 // reads one response). gqlgen ignores @stream. The document itself is
 // shared, and read only: what changes is copied.
 func withoutDefer(oc *graphql.OperationContext) *graphql.OperationContext {
-	if !hasDeferOrStream(oc.Doc) {
+	if !documents.HasDeferOrStream(oc.Doc) {
 		return oc
 	}
 	drop := func(list ast.DirectiveList) ast.DirectiveList {

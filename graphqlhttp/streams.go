@@ -107,11 +107,11 @@ func (e *endpoint) incrementalQuery(req *request) bool {
 	if req.query == "" {
 		return false
 	}
-	doc := e.docs.Lookup(req.query).Parsed
-	if doc == nil || !hasDeferOrStream(doc) {
+	doc := e.docs.Lookup(req.query)
+	if doc.Parsed == nil || !doc.InParts {
 		return false
 	}
-	op := doc.Operations.ForName(req.operationName)
+	op := doc.Parsed.Operations.ForName(req.operationName)
 	return op != nil && op.Operation == ast.Query
 }
 

@@ -55,3 +55,43 @@ func incrementalDelivery() core.Rule {
 		})
 	}}
 }
+
+// HasDeferOrStream reports whether a document carries @defer or @stream
+// anywhere: an operation to be delivered in parts, if its directives'
+// if allow, and that gqlgen must run without them.
+func HasDeferOrStream(doc *ast.QueryDocument) bool {
+	if doc == nil {
+		return false
+	}
+	var in func(set ast.SelectionSet) bool
+	in = func(set ast.SelectionSet) bool {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				if sel.Directives.ForName("stream") != nil || in(sel.SelectionSet) {
+					return true
+				}
+			case *ast.InlineFragment:
+				if sel.Directives.ForName("defer") != nil || in(sel.SelectionSet) {
+					return true
+				}
+			case *ast.FragmentSpread:
+				if sel.Directives.ForName("defer") != nil {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, op := range doc.Operations {
+		if in(op.SelectionSet) {
+			return true
+		}
+	}
+	for _, f := range doc.Fragments {
+		if in(f.SelectionSet) {
+			return true
+		}
+	}
+	return false
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/catalogue-gateway/gateway/graph"
+	"github.com/catalogue-gateway/gateway/graphqlhttp/admission"
 )
 
 // TestIncrementalDeliveryValidation: the proposal's rules for @defer and
@@ -48,5 +49,27 @@ func TestIncrementalDeliveryValidation(t *testing.T) {
 				t.Fatalf("errors %v; want one saying %q", errs, tt.want)
 			}
 		})
+	}
+}
+
+// TestInParts: a kept document says once whether it carries @defer or
+// @stream anywhere (an operation, a fragment it spreads), so that no
+// request walks it again to learn whether its answer may come in parts.
+func TestInParts(t *testing.T) {
+	docs := NewStore(graph.ServedSchema(), admission.Limits{}.WithDefaults(), true, 1<<20)
+	for _, tt := range []struct {
+		query string
+		want  bool
+	}{
+		{`{ item(id: 1) { id name } }`, false},
+		{`{ item(id: 1) { id ... @defer { name } } }`, true},
+		{`{ item(id: 1) { ...F } } fragment F on Item { ... @defer { name } }`, true},
+		{`{ search(text: "a") @stream(initialCount: 1) { __typename } }`, true},
+		{`{ item(id: 1) { ... @skip(if: true) { name } } }`, false},
+		{`{ item(id: 1) @stream { id } }`, false}, // invalid: nothing kept to answer
+	} {
+		if got := docs.Lookup(tt.query).InParts; got != tt.want {
+			t.Errorf("%s: InParts %v, want %v", tt.query, got, tt.want)
+		}
 	}
 }

@@ -92,6 +92,9 @@ type Document struct {
 	Valid bool
 	// Memo holds what is derived from a valid document; nil for others.
 	Memo *execution.Memo
+	// InParts is set when a valid document carries @defer or @stream, so
+	// that its answer may come in parts: found once, not per request.
+	InParts bool
 }
 
 // Verdicts are shared by every entry that has them: only a limit's own
@@ -208,7 +211,7 @@ func (d *Store) examine(query string) (*Document, int64) {
 	if len(parsed.Operations) == 0 || len(validator.ValidateWithRules(d.schema, parsed, ValidationRules(d.introspection))) > 0 {
 		return invalidDocument, verdictSize(invalidDocument)
 	}
-	doc := &Document{Parsed: parsed, Parses: true, Valid: true}
+	doc := &Document{Parsed: parsed, Parses: true, Valid: true, InParts: HasDeferOrStream(parsed)}
 	// The parse points into the text (its Source, every name), so the
 	// text is kept once, as the key.
 	return doc, verdictSize(doc) + memory.HeapSize(int64(len(query))) + parseSize(parsed) +
