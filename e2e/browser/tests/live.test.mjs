@@ -22,8 +22,11 @@ after(async () => {
 
 test('an open page shows the change notice, and reloads the new data', async () => {
   const { page, check } = await openPage(browser);
+  // The change subscription, not the page's own stream (its drop tables
+  // arrive with @stream).
   const subscribed = page.waitForRequest((req) => req.method() === 'POST' &&
-    new URL(req.url()).pathname === '/graphql' && req.headers().accept?.includes('text/event-stream'));
+    new URL(req.url()).pathname === '/graphql' && req.headers().accept?.includes('text/event-stream') &&
+    req.postDataJSON()?.operationName === 'CatalogueChanged');
   await page.goto(`${gateway.url}/explorer/items/197`);
   await page.waitForSelector('[data-testid="item-name"]:text-is("Steel Arrowheads")');
   await subscribed;

@@ -22,8 +22,11 @@ after(async () => {
   await upstream?.close();
 });
 
+// isSubscription: the page's change subscription, not a view's own
+// event stream (a record page's drop tables arrive with @stream).
 const isSubscription = (req) => req.method() === 'POST' &&
-  new URL(req.url()).pathname === '/graphql' && Boolean(req.headers().accept?.includes('text/event-stream'));
+  new URL(req.url()).pathname === '/graphql' && Boolean(req.headers().accept?.includes('text/event-stream')) &&
+  req.postDataJSON()?.operationName === 'CatalogueChanged';
 
 // until polls cond every 100 ms until it holds, or fails after ms.
 async function until(cond, ms, what) {
