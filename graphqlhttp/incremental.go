@@ -61,6 +61,11 @@ const (
 // when it names it (in the newer format only when it asks for it by its
 // incrementalSpec parameter), before an event stream, before JSON.
 func deliveryOf(accept string) delivery {
+	// Most requests name neither type, and parsing each media type costs
+	// a map: a first look, with no allocation for a lower-case header.
+	if lower := strings.ToLower(accept); !strings.Contains(lower, "multipart/mixed") && !strings.Contains(lower, "text/event-stream") {
+		return wholeAnswer
+	}
 	stream := wholeAnswer
 	for part := range strings.SplitSeq(accept, ",") {
 		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))

@@ -118,6 +118,7 @@ func TestIncrementalDelivery(t *testing.T) {
 		{"multipart as Apollo Client asks", http.MethodPost, "multipart/mixed;deferSpec=20220824,application/json", `multipart/mixed; boundary="-"; deferSpec=20220824`},
 		{"multipart as urql asks", http.MethodPost, "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed",
 			`multipart/mixed; boundary="-"; deferSpec=20220824`},
+		{"multipart, in capitals", http.MethodPost, "Multipart/Mixed", `multipart/mixed; boundary="-"; deferSpec=20220824`},
 		{"multipart, incrementalSpec=v0.2", http.MethodPost, "multipart/mixed;incrementalSpec=v0.2", `multipart/mixed; boundary="-"; incrementalSpec=v0.2`},
 		{"multipart, incrementalSpec=v0.2, GET", http.MethodGet, "multipart/mixed; incrementalSpec=v0.2, application/json", `multipart/mixed; boundary="-"; incrementalSpec=v0.2`},
 		{"event stream, POST", http.MethodPost, "text/event-stream", "text/event-stream"},
