@@ -32,6 +32,15 @@ export async function launchBrowser() {
   });
 }
 
+// screens are the two the explorer is held to: a laptop's and a phone's.
+export const screens = {
+  laptop: { viewport: { width: 1366, height: 900 } },
+  phone: { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
+};
+
+// byTestId is the selector of an element by its data-testid.
+export const byTestId = (id) => `[data-testid="${id}"]`;
+
 // openPage opens a page in a fresh context that refuses, and records, any
 // request leaving 127.0.0.1, and records console errors and uncaught
 // exceptions. check() fails if anything was recorded. options go to the

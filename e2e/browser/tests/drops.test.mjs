@@ -10,7 +10,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, startUpstream, viewQuery } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screenshot, startGateway, startUpstream, viewQuery } from '../harness.mjs';
 
 let upstream, gateway, browser;
 
@@ -31,8 +31,6 @@ after(async () => {
   assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
   await upstream?.close();
 });
-
-const byTestId = (id) => `[data-testid="${id}"]`;
 
 // gets counts the GraphQL requests a page's views send (viewQuery).
 function countGets(page) {

@@ -15,7 +15,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screens, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -29,9 +29,7 @@ after(async () => {
   assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
 });
 
-const laptop = { viewport: { width: 1366, height: 900 } };
-const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
-const byTestId = (id) => `[data-testid="${id}"]`;
+const { laptop, phone } = screens;
 
 // The lists' paths, in the menu's order.
 const lists = ['items', 'monsters', 'quests', 'base-camps', 'discovery', 'mining', 'cooking', 'fletching',

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
+import { byTestId, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -26,8 +26,6 @@ after(async () => {
 const item = { id: 197, name: 'Steel Arrowheads' };
 const monster = { id: 16, name: 'Kobold' };
 const quest = 'The Sunken Lighthouse: Homecoming';
-
-const byTestId = (id) => `[data-testid="${id}"]`;
 
 test('search, item page, monster page, back, reload', async () => {
   const { page, check } = await openPage(browser);

@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -22,7 +22,6 @@ after(async () => {
   assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
 });
 
-const byTestId = (id) => `[data-testid="${id}"]`;
 const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const desktop = { viewport: { width: 1280, height: 800 } };
 

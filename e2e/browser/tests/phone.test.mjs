@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screenshot, startGateway } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -23,7 +23,6 @@ after(async () => {
 });
 
 const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
-const byTestId = (id) => `[data-testid="${id}"]`;
 
 // The lists' paths, one for each of the 13 kinds.
 const lists = ['items', 'monsters', 'quests', 'base-camps', 'discovery', 'mining', 'cooking', 'fletching',

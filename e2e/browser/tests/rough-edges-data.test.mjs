@@ -21,7 +21,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screens, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -34,12 +34,6 @@ after(async () => {
   await browser?.close();
   assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
 });
-
-const screens = {
-  laptop: { viewport: { width: 1366, height: 900 } },
-  phone: { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
-};
-const byTestId = (id) => `[data-testid="${id}"]`;
 
 // openAt opens a page on a screen, its clock set to now (an ISO time) when
 // given, as the explorer's README says a test may: window.explorerNow,

@@ -18,7 +18,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screens, screenshot, startGateway, viewQuery } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -31,12 +31,6 @@ after(async () => {
   await browser?.close();
   assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
 });
-
-const screens = {
-  laptop: { viewport: { width: 1366, height: 900 } },
-  phone: { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
-};
-const byTestId = (id) => `[data-testid="${id}"]`;
 
 // view runs act (a goto or a click) and waits for the view it brings,
 // counting the GraphQL requests sent meanwhile: each view sends one, a

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, launchBrowser, openPage, screenshot, startGateway, viewQuery, viewURL } from '../harness.mjs';
+import { axeViolations, byTestId, launchBrowser, openPage, screenshot, startGateway, viewQuery, viewURL } from '../harness.mjs';
 
 let gateway, browser;
 
@@ -20,7 +20,6 @@ after(async () => {
   assert.equal(await gateway?.stop(), 0, 'the gateway exits cleanly');
 });
 
-const byTestId = (id) => `[data-testid="${id}"]`;
 const SITE = 'Catalogue explorer';
 
 // The collections, by the label of their link in the site's navigation and
