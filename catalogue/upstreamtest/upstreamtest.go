@@ -52,6 +52,8 @@ type Server struct {
 	requests  map[string]int
 	times     map[string][]time.Time
 	notMod    map[string]int
+	// full counts the requests answered with the whole body.
+	full map[string]int
 	// retryAfter is the Retry-After header 429 and 503 answers carry.
 	retryAfter map[string]string
 	hang       chan struct{}
@@ -68,6 +70,7 @@ func New(t testing.TB, bodies map[catalogue.Collection][]byte) *Server {
 		requests:  map[string]int{},
 		times:     map[string][]time.Time{},
 		notMod:    map[string]int{},
+		full:      map[string]int{},
 
 		retryAfter: map[string]string{},
 		hang:       make(chan struct{}),
@@ -143,6 +146,16 @@ func (s *Server) NotModified(c catalogue.Collection) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.notMod[c.Path()]
+}
+
+// Full returns how many requests of c were answered with the whole body:
+// those neither answered 304 nor failed by a fault. A request is counted here, or
+// in NotModified, only once it is answered, while Requests counts it
+// when it arrives.
+func (s *Server) Full(c catalogue.Collection) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.full[c.Path()]
 }
 
 // TotalRequests returns how many requests all paths have had.
@@ -249,6 +262,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.mu.Lock()
+	s.full[r.URL.Path]++
+	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(body)
 }

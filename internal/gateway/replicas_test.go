@@ -91,9 +91,13 @@ func TestReplicasBehindNginx(t *testing.T) {
 	}
 
 	t.Run("the upstream sees one conditional request per replica per collection per refresh", func(t *testing.T) {
+		// Requests are counted as they arrive and answers as they go, so
+		// a refresh in flight at either edge of the window is counted by
+		// one and not the other: "all conditional" is read as no whole
+		// body sent in the window.
 		before := map[catalogue.Collection][2]int{}
 		for c := range catalogue.NumCollections {
-			before[c] = [2]int{up.Of(c).Requests(c), up.Of(c).NotModified(c)}
+			before[c] = [2]int{up.Of(c).Requests(c), up.Of(c).Full(c)}
 		}
 		window := 3 * refresh
 		time.Sleep(window)
@@ -102,10 +106,10 @@ func TestReplicasBehindNginx(t *testing.T) {
 		maxRequests := len(replicas) * int(window/refresh+1)
 		for c := range catalogue.NumCollections {
 			n := up.Of(c).Requests(c) - before[c][0]
-			notMod := up.Of(c).NotModified(c) - before[c][1]
-			if n < len(replicas) || n > maxRequests || notMod != n {
-				t.Errorf("%s: %d requests (%d answered 304) in %s from %d replicas refreshing every %s; want %d to %d, all conditional",
-					c.Path(), n, notMod, window, len(replicas), refresh, len(replicas), maxRequests)
+			full := up.Of(c).Full(c) - before[c][1]
+			if n < len(replicas) || n > maxRequests || full != 0 {
+				t.Errorf("%s: %d requests (%d answered with the whole body) in %s from %d replicas refreshing every %s; want %d to %d, all conditional",
+					c.Path(), n, full, window, len(replicas), refresh, len(replicas), maxRequests)
 			}
 		}
 	})
